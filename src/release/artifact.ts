@@ -1,0 +1,268 @@
+/**
+ * The on-disk release format and its atomic publication.
+ *
+ *   snapshots/objects/<sha256>          immutable content-addressed files (shared by releases)
+ *   snapshots/releases/<release_id>/manifest.json
+ *   snapshots/LATEST                    the published release id
+ *
+ * The release id is `rel_` + SHA-256 of the canonical JSON of the file table (name -> sha256),
+ * so it is derived from the content alone. Publishing writes objects first (each through a
+ * temporary file and a rename, skipped when the object exists), then the release directory
+ * under a temporary name, renamed into place in one step, then LATEST through a temporary file
+ * and a rename. A crash at any step leaves the previous release and LATEST intact; the
+ * leftovers are temporary names that no reader looks at.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import { CatalogError } from "../lib/errors.js";
+import { sha256Hex } from "../lib/hash.js";
+import { RELEASE_ID } from "../lib/ids.js";
+import { CatalogContent, ReleaseManifest } from "../schema/index.js";
+
+export const CATALOG_FILE = "catalog.json";
+
+export interface PublishInput {
+  /** File name -> bytes. Must include catalog.json. */
+  files: Record<string, Uint8Array>;
+  createdAt: string;
+  previousReleaseId: string | null;
+  counts: Record<string, number>;
+}
+
+export interface PublishResult {
+  releaseId: string;
+  created: boolean;
+  manifest: ReleaseManifest;
+}
+
+/** Test seam: a function called between publish steps, so tests can inject a crash. */
+export type PublishHook = (
+  step: "objects_written" | "release_dir_written" | "release_renamed",
+) => void | Promise<void>;
+
+export function releaseIdFor(files: Record<string, { sha256: string }>): string {
+  const table = Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.sha256]));
+  return `rel_${sha256Hex(canonicalJson({ format: 1, files: table }))}`;
+}
+
+function tempName(): string {
+  return `.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeAtomically(dir: string, name: string, data: Uint8Array | string): Promise<void> {
+  const tmp = join(dir, `${tempName()}-${name}`);
+  await writeFile(tmp, data);
+  await rename(tmp, join(dir, name));
+}
+
+export async function publishRelease(
+  snapshotsDir: string,
+  input: PublishInput,
+  hook?: PublishHook,
+): Promise<PublishResult> {
+  if (!input.files[CATALOG_FILE])
+    throw new CatalogError("invalid_argument", `a release needs ${CATALOG_FILE}`);
+  const objectsDir = join(snapshotsDir, "objects");
+  const releasesDir = join(snapshotsDir, "releases");
+  await mkdir(objectsDir, { recursive: true });
+  await mkdir(releasesDir, { recursive: true });
+
+  const files: ReleaseManifest["files"] = {};
+  for (const name of Object.keys(input.files).sort(compareCodePoints)) {
+    const data = input.files[name] as Uint8Array;
+    const sha256 = sha256Hex(data);
+    files[name] = { sha256, bytes: data.byteLength };
+    if (!(await exists(join(objectsDir, sha256)))) await writeAtomically(objectsDir, sha256, data);
+  }
+  await hook?.("objects_written");
+
+  const releaseId = releaseIdFor(files);
+  const manifest = ReleaseManifest.parse({
+    format: 1,
+    release_id: releaseId,
+    created_at: input.createdAt,
+    previous_release_id: input.previousReleaseId,
+    files,
+    counts: input.counts,
+  });
+  const finalDir = join(releasesDir, releaseId);
+  if (await exists(finalDir)) {
+    // A release that exists is never rewritten; the same content means the same release.
+    return { releaseId, created: false, manifest: await readManifest(snapshotsDir, releaseId) };
+  }
+  const tmpDir = join(releasesDir, tempName());
+  await mkdir(tmpDir);
+  await writeFile(join(tmpDir, "manifest.json"), `${canonicalJson(manifest)}\n`);
+  await hook?.("release_dir_written");
+  await rename(tmpDir, finalDir);
+  await hook?.("release_renamed");
+  await writeAtomically(snapshotsDir, "LATEST", `${releaseId}\n`);
+  return { releaseId, created: true, manifest };
+}
+
+export async function readLatest(snapshotsDir: string): Promise<string | null> {
+  try {
+    const id = (await readFile(join(snapshotsDir, "LATEST"), "utf8")).trim();
+    if (!RELEASE_ID.test(id))
+      throw new CatalogError("release_damaged", `LATEST holds "${id}", not a release id`);
+    return id;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Release ids in publication order (oldest first), following previous_release_id from LATEST. */
+export async function listReleases(snapshotsDir: string): Promise<string[]> {
+  const chain: string[] = [];
+  let id = await readLatest(snapshotsDir);
+  const seen = new Set<string>();
+  while (id && !seen.has(id)) {
+    seen.add(id);
+    chain.unshift(id);
+    id = (await readManifest(snapshotsDir, id)).previous_release_id;
+  }
+  return chain;
+}
+
+export async function readManifest(snapshotsDir: string, releaseId: string): Promise<ReleaseManifest> {
+  if (!RELEASE_ID.test(releaseId))
+    throw new CatalogError("release_not_found", `"${releaseId}" is not a release id`);
+  let raw: string;
+  try {
+    raw = await readFile(join(snapshotsDir, "releases", releaseId, "manifest.json"), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new CatalogError("release_not_found", `release ${releaseId} not found in ${snapshotsDir}`);
+    throw error;
+  }
+  let manifest: ReleaseManifest;
+  try {
+    manifest = ReleaseManifest.parse(JSON.parse(raw));
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId}: manifest.json is not a valid manifest`,
+      {},
+      { cause: error },
+    );
+  }
+  if (manifest.release_id !== releaseId || releaseIdFor(manifest.files) !== releaseId)
+    throw new CatalogError("release_damaged", `release ${releaseId}: manifest does not match its id`);
+  return manifest;
+}
+
+export interface VerifyProblem {
+  file: string;
+  problem: string;
+}
+
+/** Re-hash every file of a release. Returns the problems found (empty when intact). */
+export async function verifyRelease(snapshotsDir: string, releaseId: string): Promise<VerifyProblem[]> {
+  let manifest: ReleaseManifest;
+  try {
+    manifest = await readManifest(snapshotsDir, releaseId);
+  } catch (error) {
+    if (error instanceof CatalogError && error.code === "release_damaged")
+      return [{ file: "manifest.json", problem: error.message }];
+    throw error;
+  }
+  const problems: VerifyProblem[] = [];
+  for (const [name, file] of Object.entries(manifest.files)) {
+    try {
+      const data = await readFile(join(snapshotsDir, "objects", file.sha256));
+      const actual = sha256Hex(data);
+      if (actual !== file.sha256)
+        problems.push({ file: name, problem: `sha256 is ${actual}, manifest says ${file.sha256}` });
+      else if (data.byteLength !== file.bytes)
+        problems.push({ file: name, problem: `size is ${data.byteLength}, manifest says ${file.bytes}` });
+    } catch (error) {
+      problems.push({
+        file: name,
+        problem: `cannot read object ${file.sha256}: ${(error as Error).message}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Read one file of a release, verifying its hash. */
+export async function readReleaseFile(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+  name: string,
+): Promise<Buffer> {
+  const file = manifest.files[name];
+  if (!file) throw new CatalogError("release_damaged", `release ${manifest.release_id} has no ${name}`);
+  let data: Buffer;
+  try {
+    data = await readFile(join(snapshotsDir, "objects", file.sha256));
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${manifest.release_id}: object for ${name} is missing`,
+      {},
+      { cause: error },
+    );
+  }
+  if (sha256Hex(data) !== file.sha256)
+    throw new CatalogError(
+      "release_damaged",
+      `release ${manifest.release_id}: ${name} does not match its sha256`,
+    );
+  return data;
+}
+
+export interface LoadedRelease {
+  manifest: ReleaseManifest;
+  catalog: CatalogContent;
+}
+
+/** Load and verify a release (LATEST when no id is given). Throws release_not_found / release_damaged. */
+export async function loadRelease(snapshotsDir: string, releaseId?: string): Promise<LoadedRelease> {
+  const id = releaseId ?? (await readLatest(snapshotsDir));
+  if (!id) throw new CatalogError("release_not_found", `no release published in ${snapshotsDir} (no LATEST)`);
+  const manifest = await readManifest(snapshotsDir, id);
+  const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+  let catalog: CatalogContent;
+  try {
+    catalog = CatalogContent.parse(JSON.parse(data.toString("utf8")));
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${id}: ${CATALOG_FILE} does not match the schema`,
+      {},
+      { cause: error },
+    );
+  }
+  return { manifest, catalog };
+}
+
+/** Removes temporary leftovers of crashed publications (never a published release). */
+export async function cleanTemporary(snapshotsDir: string): Promise<number> {
+  let removed = 0;
+  for (const dir of [snapshotsDir, join(snapshotsDir, "objects"), join(snapshotsDir, "releases")]) {
+    let names: string[] = [];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => n.startsWith(".tmp-"))) {
+      await rm(join(dir, name), { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,108 @@
+/** Deployment, rate card and capability entry (spec 2.1), plus the optional rate-card extensions. */
+import { z } from "zod";
+import { DeploymentId, IdPart, IsoDateTime, MicroUsd, ModelId, ProviderId, Url } from "./common.js";
+import { VerificationStatus } from "./evidence.js";
+import { Lifecycle, LifecycleStatus } from "./lifecycle.js";
+
+/** The capability names the catalog knows; a `capability` filter outside this list is a 400. */
+export const CapabilityName = z.enum([
+  "tool_calling",
+  "parallel_tool_calling",
+  "structured_output",
+  "vision",
+  "audio_input",
+  "audio_output",
+  "pdf_input",
+  "reasoning",
+  "prompt_caching",
+  "web_search",
+  "computer_use",
+]);
+export type CapabilityName = z.infer<typeof CapabilityName>;
+
+/** `supported`, `conditional` (supported with restrictions) or `unsupported`; unknown = absent. */
+export const CapabilityStatus = z.enum(["supported", "conditional", "unsupported"]);
+export type CapabilityStatus = z.infer<typeof CapabilityStatus>;
+
+export const CapabilityEntry = z
+  .strictObject({
+    status: CapabilityStatus,
+    verification_status: VerificationStatus.optional(),
+  })
+  .meta({ id: "CapabilityEntry" });
+export type CapabilityEntry = z.infer<typeof CapabilityEntry>;
+
+export const Capabilities = z.partialRecord(CapabilityName, CapabilityEntry);
+export type Capabilities = z.infer<typeof Capabilities>;
+
+/**
+ * Long-context tier: when a request's prompt (input + cached input tokens) exceeds
+ * `above_input_tokens`, every token of that request is priced at the tier's rates
+ * (Gemini and Anthropic long-context pricing). A null price in a tier is unknown.
+ */
+export const RateTier = z
+  .strictObject({
+    above_input_tokens: z.int().positive(),
+    input_micro_usd: MicroUsd,
+    cached_input_micro_usd: MicroUsd.nullable(),
+    output_micro_usd: MicroUsd.nullable(),
+    cache_write_micro_usd: MicroUsd.nullable().optional(),
+  })
+  .meta({ id: "RateTier" });
+export type RateTier = z.infer<typeof RateTier>;
+
+/**
+ * Normalized token price list. Prices are integer micro-USD per `unit` (per million tokens).
+ * `cached_input_micro_usd` / `output_micro_usd` are null when the provider publishes no such
+ * price (unknown, never zero). `cache_write_*` and `tiers` are optional extensions.
+ */
+export const RateCard = z
+  .strictObject({
+    currency: z.literal("USD"),
+    unit: z.literal("million_tokens"),
+    input_micro_usd: MicroUsd,
+    cached_input_micro_usd: MicroUsd.nullable(),
+    output_micro_usd: MicroUsd.nullable(),
+    cache_write_micro_usd: MicroUsd.nullable().optional(),
+    cache_write_1h_micro_usd: MicroUsd.nullable().optional(),
+    tiers: z.array(RateTier).optional(),
+    source_url: Url,
+    observed_at: IsoDateTime,
+  })
+  .superRefine((card, ctx) => {
+    const thresholds = (card.tiers ?? []).map((t) => t.above_input_tokens);
+    for (let i = 1; i < thresholds.length; i++) {
+      if ((thresholds[i] as number) <= (thresholds[i - 1] as number))
+        ctx.addIssue({
+          code: "custom",
+          path: ["tiers", i],
+          message: "tiers must be in strictly increasing order",
+        });
+    }
+  })
+  .meta({ id: "RateCard" });
+export type RateCard = z.infer<typeof RateCard>;
+
+export const Deployment = z
+  .strictObject({
+    id: DeploymentId,
+    model_id: ModelId,
+    provider_id: ProviderId,
+    provider_model_id: z.string().min(1),
+    api_surface: IdPart,
+    mode: IdPart,
+    region: IdPart,
+    status: LifecycleStatus,
+    lifecycle: Lifecycle,
+    context_tokens: z.int().positive().nullable(),
+    max_output_tokens: z.int().positive().nullable(),
+    capabilities: Capabilities,
+    rate_card: RateCard.nullable(),
+    evidence_urls: z.array(Url),
+  })
+  .refine((d) => d.status === d.lifecycle.status, {
+    message: "status must equal lifecycle.status",
+    path: ["status"],
+  })
+  .meta({ id: "Deployment" });
+export type Deployment = z.infer<typeof Deployment>;

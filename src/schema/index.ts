@@ -1,0 +1,11 @@
+/** The one source of truth for every shape in the project: types are inferred from these. */
+
+export * from "./api.js";
+export * from "./common.js";
+export * from "./deployment.js";
+export * from "./events.js";
+export * from "./evidence.js";
+export * from "./lifecycle.js";
+export * from "./records.js";
+export * from "./release.js";
+export * from "./source-definition.js";

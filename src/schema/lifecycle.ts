@@ -1,0 +1,163 @@
+/**
+ * Lifecycle object, milestones and coverage (spec 2.2) with the rules of spec section 3
+ * enforced by the schema itself.
+ */
+import { z } from "zod";
+import { DeploymentId, IsoDate, IsoDateTime, ModelId, ProviderId } from "./common.js";
+import { Evidence } from "./evidence.js";
+
+export const LifecycleStatus = z.enum(["preview", "available", "legacy", "deprecated", "retired", "unknown"]);
+export type LifecycleStatus = z.infer<typeof LifecycleStatus>;
+
+/** `not_announced`: the source says no date is announced. `unknown`: nothing is known. */
+export const MilestoneState = z.enum(["unknown", "not_announced", "scheduled"]);
+export type MilestoneState = z.infer<typeof MilestoneState>;
+
+/** Dates are always YYYY-MM-DD; a month-precision date is the first day of that month. */
+export const DatePrecision = z.enum(["day", "month", "quarter", "year", "unknown"]);
+export type DatePrecision = z.infer<typeof DatePrecision>;
+
+/** `on`: the fixed date. `not_before`: "not sooner than" / "earliest". `not_after`: "no later than" / "by". */
+export const DateType = z.enum(["on", "not_before", "not_after", "unknown"]);
+export type DateType = z.infer<typeof DateType>;
+
+export const LifecycleMilestone = z
+  .strictObject({
+    state: MilestoneState,
+    date: IsoDate.nullable(),
+    precision: DatePrecision,
+    date_type: DateType,
+    evidence: z.array(Evidence),
+  })
+  .superRefine((milestone, ctx) => {
+    if (milestone.state === "scheduled") {
+      if (milestone.date === null)
+        ctx.addIssue({ code: "custom", path: ["date"], message: "a scheduled milestone needs a date" });
+      if (milestone.precision === "unknown")
+        ctx.addIssue({
+          code: "custom",
+          path: ["precision"],
+          message: "a scheduled milestone needs a known precision",
+        });
+      if (milestone.date_type === "unknown")
+        ctx.addIssue({
+          code: "custom",
+          path: ["date_type"],
+          message: "a scheduled milestone needs a known date_type",
+        });
+    } else {
+      if (milestone.date !== null)
+        ctx.addIssue({
+          code: "custom",
+          path: ["date"],
+          message: `a ${milestone.state} milestone has a null date`,
+        });
+      if (milestone.precision !== "unknown")
+        ctx.addIssue({
+          code: "custom",
+          path: ["precision"],
+          message: `a ${milestone.state} milestone has precision unknown`,
+        });
+      if (milestone.date_type !== "unknown")
+        ctx.addIssue({
+          code: "custom",
+          path: ["date_type"],
+          message: `a ${milestone.state} milestone has date_type unknown`,
+        });
+    }
+  })
+  .meta({ id: "LifecycleMilestone" });
+export type LifecycleMilestone = z.infer<typeof LifecycleMilestone>;
+
+export const UNKNOWN_MILESTONE: LifecycleMilestone = Object.freeze({
+  state: "unknown",
+  date: null,
+  precision: "unknown",
+  date_type: "unknown",
+  evidence: [],
+}) as LifecycleMilestone;
+
+/**
+ * `monitored`: every source behind the record was checked successfully in the build that
+ * produced the release and one of them is an official lifecycle source. `partial`: some
+ * source failed (its last good facts were carried forward) or no official lifecycle source
+ * covers the record. `unmonitored`: no monitored source covers it.
+ */
+export const CoverageStatus = z.enum(["monitored", "partial", "unmonitored"]);
+export type CoverageStatus = z.infer<typeof CoverageStatus>;
+
+export const LifecycleCoverage = z
+  .strictObject({
+    status: CoverageStatus,
+    last_checked_at: IsoDateTime.nullable(),
+    source_count: z.int().nonnegative(),
+    source_ids: z.array(z.uuid()),
+  })
+  .refine((c) => c.source_count === c.source_ids.length, {
+    message: "source_count must equal source_ids.length",
+  })
+  .meta({ id: "LifecycleCoverage" });
+export type LifecycleCoverage = z.infer<typeof LifecycleCoverage>;
+
+export const Lifecycle = z
+  .strictObject({
+    status: LifecycleStatus,
+    announced_at: IsoDateTime.nullable(),
+    deprecation: LifecycleMilestone,
+    end_of_life: LifecycleMilestone,
+    replacement_ids: z.array(z.string()),
+    coverage: LifecycleCoverage,
+    last_changed_at: IsoDateTime.nullable(),
+  })
+  .meta({ id: "Lifecycle" });
+export type Lifecycle = z.infer<typeof Lifecycle>;
+
+export const ResourceType = z.enum(["provider", "model", "deployment"]);
+export type ResourceType = z.infer<typeof ResourceType>;
+
+export const NextEndOfLife = z.strictObject({
+  date: IsoDate,
+  date_type: DateType,
+  precision: DatePrecision,
+  deployment_id: DeploymentId,
+});
+
+/** Aggregation over the deployments under a provider or model; not a lifecycle assertion. */
+export const LifecycleSummary = z
+  .strictObject({
+    deployment_count: z.int().nonnegative(),
+    status_counts: z.record(LifecycleStatus, z.int().nonnegative()),
+    known_milestone_count: z.int().nonnegative(),
+    unknown_milestone_count: z.int().nonnegative(),
+    next_end_of_life: NextEndOfLife.nullable(),
+  })
+  .meta({ id: "LifecycleSummary" });
+export type LifecycleSummary = z.infer<typeof LifecycleSummary>;
+
+export const LifecycleRecord = z
+  .strictObject({
+    resource_type: ResourceType,
+    resource_id: z.string().min(1),
+    provider_id: ProviderId.optional(),
+    model_id: ModelId.optional(),
+    lifecycle: Lifecycle,
+    summary: LifecycleSummary.optional(),
+  })
+  .superRefine((record, ctx) => {
+    if (record.resource_type === "deployment" && record.summary !== undefined)
+      ctx.addIssue({ code: "custom", path: ["summary"], message: "deployment records carry no summary" });
+    if (record.resource_type !== "deployment" && record.summary === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["summary"],
+        message: "provider and model records carry a summary",
+      });
+    if (record.resource_type === "deployment" && (!record.provider_id || !record.model_id))
+      ctx.addIssue({
+        code: "custom",
+        path: ["model_id"],
+        message: "deployment records carry provider_id and model_id",
+      });
+  })
+  .meta({ id: "LifecycleRecord" });
+export type LifecycleRecord = z.infer<typeof LifecycleRecord>;

@@ -1,0 +1,34 @@
+/** Test helper: read a source's definition and its recorded capture, as parsers receive them. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { captureDir, readCaptureMeta } from "../../src/collect/definitions.js";
+import type { ParserInput } from "../../src/normalize/types.js";
+import { SourceDefinition } from "../../src/schema/index.js";
+
+export const SOURCES_DIR = join(import.meta.dirname, "..", "..", "sources");
+export const LITELLM_FILE = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "shared",
+  "data",
+  "litellm",
+  "model_prices_and_context_window.json",
+);
+
+export async function loadDefinition(provider: string, name: string): Promise<SourceDefinition> {
+  return SourceDefinition.parse(
+    parseYaml(await readFile(join(SOURCES_DIR, provider, `${name}.yaml`), "utf8")),
+  );
+}
+
+/** The parser input for a source's recorded capture. */
+export async function recordedInput(provider: string, name: string): Promise<ParserInput> {
+  const source = await loadDefinition(provider, name);
+  const meta = await readCaptureMeta(SOURCES_DIR, source);
+  if (!meta) throw new Error(`no recorded capture for ${provider}/${name}`);
+  const content = await readFile(join(captureDir(SOURCES_DIR, source), meta.file), "utf8");
+  return { source, content, observedAt: meta.fetched_at };
+}
