@@ -99,7 +99,16 @@ export async function publishRelease(
   const finalDir = join(releasesDir, releaseId);
   if (await exists(finalDir)) {
     // A release that exists is never rewritten; the same content means the same release.
-    return { releaseId, created: false, manifest: await readManifest(snapshotsDir, releaseId) };
+    const existing = await readManifest(snapshotsDir, releaseId);
+    // A publication that crashed after the rename but before LATEST left a complete release
+    // that no reader follows; publishing the same content on top of the same previous release
+    // finishes that publication.
+    if (
+      existing.previous_release_id === input.previousReleaseId &&
+      (await readLatest(snapshotsDir)) === input.previousReleaseId
+    )
+      await writeAtomically(snapshotsDir, "LATEST", `${releaseId}\n`);
+    return { releaseId, created: false, manifest: existing };
   }
   const tmpDir = join(releasesDir, tempName());
   await mkdir(tmpDir);

@@ -126,7 +126,7 @@ export const NextEndOfLife = z.strictObject({
 export const LifecycleSummary = z
   .strictObject({
     deployment_count: z.int().nonnegative(),
-    status_counts: z.record(LifecycleStatus, z.int().nonnegative()),
+    status_counts: z.partialRecord(LifecycleStatus, z.int().nonnegative()),
     known_milestone_count: z.int().nonnegative(),
     unknown_milestone_count: z.int().nonnegative(),
     next_end_of_life: NextEndOfLife.nullable(),

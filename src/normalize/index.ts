@@ -1,0 +1,66 @@
+/**
+ * The normalize stage: run a source's parser on its capture and validate what it emits.
+ * A parser that throws, or emits records the schemas reject, is a parse failure of that
+ * source (CatalogError "parse_failed"), never an empty success.
+ */
+import { CatalogError } from "../lib/errors.js";
+import { ParseOutput, type SourceDefinition } from "../schema/index.js";
+import { parserRegistry } from "./registry.js";
+import type { Parser, ParserInput } from "./types.js";
+
+export { parserRegistry } from "./registry.js";
+export type { Parser, ParserInput } from "./types.js";
+
+export function parserFor(
+  source: SourceDefinition,
+  registry: Record<string, Parser> = parserRegistry,
+): Parser {
+  const parser = registry[source.parser];
+  if (!parser)
+    throw new CatalogError(
+      "invalid_source_definition",
+      `${source.provider_id}/${source.name}: no parser named "${source.parser}"`,
+    );
+  return parser;
+}
+
+export function normalizeSource(
+  input: ParserInput,
+  registry: Record<string, Parser> = parserRegistry,
+): ParseOutput {
+  const parser = parserFor(input.source, registry);
+  let raw: ParseOutput;
+  try {
+    raw = parser(input);
+  } catch (error) {
+    if (error instanceof CatalogError && error.code === "parse_failed") throw error;
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.provider_id}/${input.source.name}: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
+  }
+  const parsed = ParseOutput.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.provider_id}/${input.source.name}: output fails the schema (${first.join("; ")})`,
+    );
+  }
+  if (parsed.data.deployments.length === 0 && parsed.data.lifecycle.length === 0)
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.provider_id}/${input.source.name}: parser found no records`,
+    );
+  const foreign = parsed.data.deployments.find(
+    (d) => input.source.provider_id !== "litellm" && d.provider_id !== input.source.provider_id,
+  );
+  if (foreign && input.source.source_type !== "community_catalog")
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.name}: emitted deployment ${foreign.id} of another provider`,
+    );
+  return parsed.data;
+}

@@ -1,0 +1,399 @@
+/**
+ * The diff between two catalogs, computed in DuckDB SQL over their tables (so it scales to
+ * 100,000 deployments), and its Markdown rendering for a pull request or a job summary:
+ * counts first, then one section per provider with the most important changes first
+ * (end of life moved earlier, new end-of-life schedules, price increases, removed
+ * deployments, failed sources, then the rest).
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type { ReleaseDatabase } from "./duckdb.js";
+import type {
+  CapabilityChange,
+  DeploymentRef,
+  LifecycleChange,
+  LimitChange,
+  PriceChange,
+  PriceComponent,
+  ReleaseDiff,
+  SourceEventChange,
+  StatusChange,
+} from "./types.js";
+
+const PRICE_COLUMNS: ReadonlyArray<readonly [PriceComponent, string]> = [
+  ["input", "input_micro_usd"],
+  ["cached_input", "cached_input_micro_usd"],
+  ["output", "output_micro_usd"],
+  ["cache_write", "cache_write_micro_usd"],
+  ["cache_write_1h", "cache_write_1h_micro_usd"],
+];
+
+/** Percent change with two decimals, from integers; null when undefined. */
+export function percentChange(oldValue: number | null, newValue: number | null): number | null {
+  if (oldValue === null || newValue === null || oldValue === 0) return null;
+  return Math.round(((newValue - oldValue) * 10000) / oldValue) / 100;
+}
+
+function milestoneChanges(from: string, to: string, milestone: "deprecation" | "end_of_life"): string {
+  const s = `${milestone}_state`;
+  const d = `${milestone}_date`;
+  return `
+    SELECT n.resource_type, n.resource_id,
+           coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
+           CASE
+             WHEN o.${s} = 'scheduled' AND n.${s} = 'scheduled' AND n.${d} < o.${d} THEN '${milestone}_earlier'
+             WHEN o.${s} = 'scheduled' AND n.${s} = 'scheduled' AND n.${d} > o.${d} THEN '${milestone}_later'
+             WHEN o.${s} <> 'scheduled' AND n.${s} = 'scheduled' THEN '${milestone}_scheduled'
+             ELSE '${milestone}_unscheduled'
+           END AS kind,
+           o.${d} AS old, n.${d} AS new,
+           date_diff('day', try_cast(o.${d} AS DATE), try_cast(n.${d} AS DATE)) AS days
+    FROM ${to}lifecycle n
+    JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
+    WHERE (n.${s} = 'scheduled' OR o.${s} = 'scheduled')
+      AND (n.${s} IS DISTINCT FROM o.${s} OR n.${d} IS DISTINCT FROM o.${d})`;
+}
+
+/** Diff the catalog loaded under `from` against the one under `to` (table prefixes). */
+export async function computeDiff(
+  db: ReleaseDatabase,
+  from: string,
+  to: string,
+  ids: { fromReleaseId: string | null; toReleaseId: string | null },
+): Promise<ReleaseDiff> {
+  const refs = (a: string, b: string) => `
+    SELECT a.id, a.provider_id, a.model_id, a.status FROM ${a}deployments a
+    WHERE NOT EXISTS (SELECT 1 FROM ${b}deployments b WHERE b.id = a.id)
+    ORDER BY a.provider_id, a.id`;
+  const deploymentsAdded = await db.all<DeploymentRef>(refs(to, from));
+  const deploymentsRemoved = await db.all<DeploymentRef>(refs(from, to));
+
+  const priceRows = await db.all<Omit<PriceChange, "percent">>(`
+    SELECT * FROM (
+      ${PRICE_COLUMNS.map(
+        ([component, column]) => `SELECT n.id AS deployment_id, n.provider_id, '${component}' AS component,
+          o.${column} AS old, n.${column} AS new
+        FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+        WHERE o.${column} IS DISTINCT FROM n.${column}`,
+      ).join("\n      UNION ALL\n      ")}
+    )
+    ORDER BY provider_id, deployment_id, component`);
+  const priceChanges: PriceChange[] = priceRows.map((r) => ({ ...r, percent: percentChange(r.old, r.new) }));
+
+  const limitChanges = await db.all<LimitChange>(`
+    SELECT * FROM (
+      ${(["context_tokens", "max_output_tokens"] as const)
+        .map(
+          (
+            field,
+          ) => `SELECT n.id AS deployment_id, n.provider_id, '${field}' AS field, o.${field} AS old, n.${field} AS new
+        FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+        WHERE o.${field} IS DISTINCT FROM n.${field}`,
+        )
+        .join("\n      UNION ALL\n      ")}
+    )
+    ORDER BY provider_id, deployment_id, field`);
+
+  const capabilityChanges = await db.all<CapabilityChange>(`
+    WITH common AS (
+      SELECT n.id, n.provider_id FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+    )
+    SELECT common.id AS deployment_id, common.provider_id,
+           coalesce(nc.capability, oc.capability) AS capability, oc.status AS old, nc.status AS new
+    FROM ${to}capabilities nc
+    FULL OUTER JOIN ${from}capabilities oc
+      ON oc.deployment_id = nc.deployment_id AND oc.capability = nc.capability
+    JOIN common ON common.id = coalesce(nc.deployment_id, oc.deployment_id)
+    WHERE oc.status IS DISTINCT FROM nc.status
+    ORDER BY common.provider_id, deployment_id, capability`);
+
+  const statusChanges = await db.all<StatusChange>(`
+    SELECT n.id AS deployment_id, n.provider_id, o.status AS old, n.status AS new
+    FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+    WHERE o.status IS DISTINCT FROM n.status
+    ORDER BY n.provider_id, n.id`);
+
+  const lifecycleChanges = await db.all<LifecycleChange>(`
+    WITH replaced AS (
+      SELECT n.resource_type, n.resource_id,
+             coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
+             n.replacement_ids AS new_ids, o.replacement_ids AS old_ids
+      FROM ${to}lifecycle n
+      JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
+      WHERE n.replacement_ids IS DISTINCT FROM o.replacement_ids
+    ),
+    added AS (
+      SELECT resource_type, resource_id, provider_id, 'replacement_added' AS kind, NULL AS old, unnest(new_ids) AS new, NULL::BIGINT AS days, old_ids
+      FROM replaced
+    ),
+    removed AS (
+      SELECT resource_type, resource_id, provider_id, 'replacement_removed' AS kind, unnest(old_ids) AS old, NULL AS new, NULL::BIGINT AS days, new_ids
+      FROM replaced
+    )
+    SELECT * FROM (
+      ${milestoneChanges(from, to, "end_of_life")}
+      UNION ALL
+      ${milestoneChanges(from, to, "deprecation")}
+      UNION ALL
+      SELECT resource_type, resource_id, provider_id, kind, old, new, days FROM added WHERE NOT list_contains(old_ids, new)
+      UNION ALL
+      SELECT resource_type, resource_id, provider_id, kind, old, new, days FROM removed WHERE NOT list_contains(new_ids, old)
+    )
+    ORDER BY provider_id NULLS LAST, resource_type, resource_id, kind, old NULLS FIRST, new NULLS FIRST`);
+
+  const sourceEvents = await db.all<SourceEventChange>(`
+    SELECT n.id AS event_id, n.event_type, n.provider_id, n.source_id, n.source_url, n.detected_at
+    FROM ${to}events n
+    WHERE NOT EXISTS (SELECT 1 FROM ${from}events o WHERE o.id = n.id)
+    ORDER BY n.detected_at, n.id`);
+
+  return {
+    from_release_id: ids.fromReleaseId,
+    to_release_id: ids.toReleaseId,
+    counts: {
+      deployments_added: deploymentsAdded.length,
+      deployments_removed: deploymentsRemoved.length,
+      price_changes: priceChanges.length,
+      price_increases: priceChanges.filter((p) => p.old !== null && p.new !== null && p.new > p.old).length,
+      limit_changes: limitChanges.length,
+      capability_changes: capabilityChanges.length,
+      status_changes: statusChanges.length,
+      lifecycle_changes: lifecycleChanges.length,
+      end_of_life_earlier: lifecycleChanges.filter((c) => c.kind === "end_of_life_earlier").length,
+      source_events: sourceEvents.length,
+    },
+    deployments_added: deploymentsAdded,
+    deployments_removed: deploymentsRemoved,
+    price_changes: priceChanges,
+    limit_changes: limitChanges,
+    capability_changes: capabilityChanges,
+    status_changes: statusChanges,
+    lifecycle_changes: lifecycleChanges,
+    source_events: sourceEvents,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+/** Integer micro-USD per million tokens as dollars, exact (no floating point). */
+export function formatMicroUsd(value: number | null): string {
+  if (value === null) return "—";
+  const negative = value < 0;
+  const abs = Math.abs(value);
+  const whole = Math.floor(abs / 1_000_000);
+  let fraction = String(abs % 1_000_000).padStart(6, "0");
+  while (fraction.length > 2 && fraction.endsWith("0")) fraction = fraction.slice(0, -1);
+  return `${negative ? "-" : ""}$${whole}.${fraction}`;
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  return String(value).replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+function table(headers: string[], rows: unknown[][]): string {
+  const lines = [`| ${headers.join(" | ")} |`, `|${headers.map(() => "---").join("|")}|`];
+  for (const row of rows) lines.push(`| ${row.map(cell).join(" | ")} |`);
+  return lines.join("\n");
+}
+
+function signedPercent(p: number | null): string {
+  if (p === null) return "—";
+  return `${p > 0 ? "+" : ""}${p.toFixed(2)}%`;
+}
+
+function signedDays(d: number | null): string {
+  if (d === null) return "—";
+  return `${d > 0 ? "+" : ""}${d} days`;
+}
+
+function shortId(id: string | null): string {
+  return id === null ? "(none)" : `\`${id.length > 20 ? `${id.slice(0, 16)}…` : id}\``;
+}
+
+interface Section {
+  title: string;
+  body: string;
+}
+
+function lifecycleSection(title: string, rows: LifecycleChange[], withDays: boolean): Section | null {
+  if (rows.length === 0) return null;
+  const headers = withDays ? ["Resource", "Old", "New", "Moved"] : ["Resource", "Old", "New"];
+  return {
+    title,
+    body: table(
+      headers,
+      rows.map((r) => {
+        const base = [
+          `${r.resource_type === "deployment" ? "" : `${r.resource_type} `}\`${r.resource_id}\``,
+          r.old,
+          r.new,
+        ];
+        return withDays ? [...base, signedDays(r.days)] : base;
+      }),
+    ),
+  };
+}
+
+function priceSection(title: string, rows: PriceChange[]): Section | null {
+  if (rows.length === 0) return null;
+  return {
+    title,
+    body: table(
+      ["Deployment", "Component", "Old (per 1M tokens)", "New (per 1M tokens)", "Change"],
+      rows.map((r) => [
+        `\`${r.deployment_id}\``,
+        r.component,
+        formatMicroUsd(r.old),
+        formatMicroUsd(r.new),
+        signedPercent(r.percent),
+      ]),
+    ),
+  };
+}
+
+function deploymentSection(title: string, rows: DeploymentRef[]): Section | null {
+  if (rows.length === 0) return null;
+  return {
+    title,
+    body: table(
+      ["Deployment", "Model", "Status"],
+      rows.map((r) => [`\`${r.id}\``, `\`${r.model_id}\``, r.status]),
+    ),
+  };
+}
+
+function eventSection(title: string, rows: SourceEventChange[]): Section | null {
+  if (rows.length === 0) return null;
+  return {
+    title,
+    body: table(
+      ["Source", "Detected", "Event"],
+      rows.map((r) => [r.source_url, r.detected_at, `\`${r.event_id}\``]),
+    ),
+  };
+}
+
+export function renderDiffMarkdown(diff: ReleaseDiff): string {
+  const c = diff.counts;
+  const out: string[] = [];
+  out.push(
+    `# Catalog changes: ${shortId(diff.from_release_id)} → ${diff.to_release_id ? shortId(diff.to_release_id) : "this release"}`,
+  );
+  out.push("");
+  out.push(
+    table(
+      ["Change", "Count"],
+      [
+        ["End of life moved earlier", c.end_of_life_earlier],
+        ["Lifecycle changes", c.lifecycle_changes],
+        ["Price changes", c.price_changes],
+        ["Price increases", c.price_increases],
+        ["Deployments removed", c.deployments_removed],
+        ["Deployments added", c.deployments_added],
+        ["Status changes", c.status_changes],
+        ["Limit changes", c.limit_changes],
+        ["Capability changes", c.capability_changes],
+        ["Source events", c.source_events],
+      ],
+    ),
+  );
+  const providers = new Set<string>();
+  const groupKey = (p: string | null) => p ?? "(models across providers)";
+  for (const r of [...diff.deployments_added, ...diff.deployments_removed]) providers.add(r.provider_id);
+  for (const r of [
+    ...diff.price_changes,
+    ...diff.limit_changes,
+    ...diff.capability_changes,
+    ...diff.status_changes,
+    ...diff.source_events,
+  ])
+    providers.add(r.provider_id);
+  for (const r of diff.lifecycle_changes) providers.add(groupKey(r.provider_id));
+  if (providers.size === 0) {
+    out.push("", "No changes.");
+    return `${out.join("\n")}\n`;
+  }
+  for (const provider of [...providers].sort(compareCodePoints)) {
+    const lifecycle = diff.lifecycle_changes.filter((r) => groupKey(r.provider_id) === provider);
+    const kind = (...kinds: string[]) => lifecycle.filter((r) => kinds.includes(r.kind));
+    const prices = diff.price_changes.filter((r) => r.provider_id === provider);
+    const increases = prices.filter((p) => p.old !== null && p.new !== null && p.new > p.old);
+    const otherPrices = prices.filter((p) => !increases.includes(p));
+    const events = diff.source_events.filter((r) => r.provider_id === provider);
+    const mine = <T extends { provider_id: string }>(rows: T[]) =>
+      rows.filter((r) => r.provider_id === provider);
+    const sections = [
+      lifecycleSection("End of life moved earlier", kind("end_of_life_earlier"), true),
+      lifecycleSection("New end-of-life schedules", kind("end_of_life_scheduled"), false),
+      priceSection("Price increases", increases),
+      deploymentSection("Removed deployments", mine(diff.deployments_removed)),
+      eventSection(
+        "Sources failed",
+        events.filter((e) => e.event_type === "lifecycle.source_failed"),
+      ),
+      lifecycleSection(
+        "Deprecation moved earlier or newly scheduled",
+        kind("deprecation_earlier", "deprecation_scheduled"),
+        true,
+      ),
+      lifecycleSection(
+        "End of life moved later or unscheduled",
+        kind("end_of_life_later", "end_of_life_unscheduled"),
+        true,
+      ),
+      lifecycleSection(
+        "Deprecation moved later or unscheduled",
+        kind("deprecation_later", "deprecation_unscheduled"),
+        true,
+      ),
+      priceSection("Other price changes", otherPrices),
+      mine(diff.status_changes).length > 0
+        ? {
+            title: "Status changes",
+            body: table(
+              ["Deployment", "Old", "New"],
+              mine(diff.status_changes).map((r) => [`\`${r.deployment_id}\``, r.old, r.new]),
+            ),
+          }
+        : null,
+      lifecycleSection("Replacements", kind("replacement_added", "replacement_removed"), false),
+      mine(diff.limit_changes).length > 0
+        ? {
+            title: "Limit changes",
+            body: table(
+              ["Deployment", "Limit", "Old", "New"],
+              mine(diff.limit_changes).map((r) => [`\`${r.deployment_id}\``, r.field, r.old, r.new]),
+            ),
+          }
+        : null,
+      mine(diff.capability_changes).length > 0
+        ? {
+            title: "Capability changes",
+            body: table(
+              ["Deployment", "Capability", "Old", "New"],
+              mine(diff.capability_changes).map((r) => [
+                `\`${r.deployment_id}\``,
+                r.capability,
+                r.old,
+                r.new,
+              ]),
+            ),
+          }
+        : null,
+      deploymentSection("Added deployments", mine(diff.deployments_added)),
+      eventSection(
+        "Sources recovered",
+        events.filter((e) => e.event_type === "lifecycle.source_recovered"),
+      ),
+      eventSection(
+        "Sources changed",
+        events.filter((e) => e.event_type === "lifecycle.source_changed"),
+      ),
+    ].filter((s): s is Section => s !== null);
+    if (sections.length === 0) continue;
+    out.push("", `## ${provider}`);
+    for (const section of sections) out.push("", `### ${section.title}`, "", section.body);
+  }
+  return `${out.join("\n")}\n`;
+}

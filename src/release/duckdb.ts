@@ -1,0 +1,129 @@
+/**
+ * Thin adapter over @duckdb/node-api: an in-memory database with one thread (so Parquet
+ * output is byte-identical from run to run), bulk loading of rows through a temporary
+ * NDJSON file read by `read_json` (one statement per table, not one INSERT per row), queries
+ * returning plain JSON rows, and Parquet export returning the file's bytes.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { CatalogError } from "../lib/errors.js";
+
+/** Column name -> DuckDB type, in table order. */
+export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
+
+function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function plainValue(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+      return value.toString();
+    return Number(value);
+  }
+  if (Array.isArray(value)) return value.map(plainValue);
+  return value;
+}
+
+export class ReleaseDatabase {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    private readonly workDir: string,
+  ) {}
+
+  static async open(): Promise<ReleaseDatabase> {
+    try {
+      const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
+      const connection = await instance.connect();
+      await connection.run("SET preserve_insertion_order = true");
+      const workDir = await mkdtemp(join(tmpdir(), "catalog-release-"));
+      return new ReleaseDatabase(instance, connection, workDir);
+    } catch (error) {
+      throw new CatalogError(
+        "io_failed",
+        `cannot open DuckDB: ${(error as Error).message}`,
+        {},
+        { cause: error },
+      );
+    }
+  }
+
+  async run(sql: string): Promise<void> {
+    try {
+      await this.connection.run(sql);
+    } catch (error) {
+      throw new CatalogError(
+        "io_failed",
+        `DuckDB statement failed: ${(error as Error).message}`,
+        { sql },
+        { cause: error },
+      );
+    }
+  }
+
+  /** Rows as plain objects; BIGINT values become numbers (strings when beyond 2^53). */
+  async all<T = Record<string, unknown>>(sql: string): Promise<T[]> {
+    try {
+      const reader = await this.connection.runAndReadAll(sql);
+      return reader.getRowObjectsJS().map((row) => {
+        const plain: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(row)) plain[key] = plainValue(value);
+        return plain as T;
+      });
+    } catch (error) {
+      throw new CatalogError(
+        "io_failed",
+        `DuckDB query failed: ${(error as Error).message}`,
+        { sql },
+        { cause: error },
+      );
+    }
+  }
+
+  /** Create `table` with the given columns and bulk-load the rows (objects keyed by column name). */
+  async loadTable(
+    table: string,
+    columns: ColumnSpec,
+    rows: ReadonlyArray<Record<string, unknown>>,
+  ): Promise<void> {
+    await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
+    if (rows.length === 0) return;
+    const file = join(this.workDir, `${table}.ndjson`);
+    const lines: string[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) lines[i] = JSON.stringify(rows[i]);
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const spec = columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
+    await this.run(
+      `INSERT INTO ${table} SELECT ${columns.map(([n]) => n).join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 104857600)`,
+    );
+    await rm(file, { force: true });
+  }
+
+  /** Run `COPY (query) TO ... (FORMAT parquet)` and return the file's bytes. */
+  async parquet(name: string, query: string): Promise<Uint8Array> {
+    const file = join(this.workDir, `${name}.parquet`);
+    await this.run(`COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+    const bytes = await readFile(file);
+    await rm(file, { force: true });
+    return new Uint8Array(bytes);
+  }
+
+  async close(): Promise<void> {
+    this.connection.closeSync();
+    this.instance.closeSync();
+    await rm(this.workDir, { recursive: true, force: true });
+  }
+}
+
+/** Open a database, run `work`, always close it. */
+export async function withDatabase<T>(work: (db: ReleaseDatabase) => Promise<T>): Promise<T> {
+  const db = await ReleaseDatabase.open();
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}

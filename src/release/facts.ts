@@ -1,0 +1,125 @@
+/**
+ * The facts of a build, per source: this build's parse output for sources that succeeded,
+ * the previous release's facts for sources that failed (`carryForwardFailedSources`), nothing
+ * for sources that were skipped (e.g. an offline build without a capture). Every release
+ * stores them as `facts.json` so the next build can carry a failed source forward.
+ */
+import { z } from "zod";
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import { IsoDateTime, ParseOutput, ProviderId, SourceType, Url } from "../schema/index.js";
+import type { SourceContribution } from "./types.js";
+
+export const FACTS_FILE = "facts.json";
+
+export const SourceFacts = z.strictObject({
+  source_id: z.uuid(),
+  provider_id: ProviderId,
+  source_type: SourceType,
+  source_url: Url,
+  observed_at: IsoDateTime.nullable(),
+  /** true when the source failed this build and these are its last good facts. */
+  carried_forward: z.boolean(),
+  output: ParseOutput,
+});
+export type SourceFacts = z.infer<typeof SourceFacts>;
+
+export const FactsFile = z.strictObject({
+  format: z.literal(1),
+  sources: z.array(SourceFacts),
+});
+export type FactsFile = z.infer<typeof FactsFile>;
+
+export interface GatheredFacts {
+  facts: FactsFile;
+  carriedForward: SourceFacts[];
+  failedWithoutFacts: SourceContribution["source"][];
+}
+
+/** Sort by a cheap key; only items with equal keys are compared by their canonical JSON. */
+function sortByKey<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const canonical = new Map<T, string>();
+  const canon = (item: T) => {
+    let text = canonical.get(item);
+    if (text === undefined) {
+      text = canonicalJson(item);
+      canonical.set(item, text);
+    }
+    return text;
+  };
+  return [...items].sort(
+    (a, b) => compareCodePoints(key(a), key(b)) || compareCodePoints(canon(a), canon(b)),
+  );
+}
+
+function assertionKey(a: LifecycleAssertion): string {
+  const t = a.target;
+  return [
+    a.scope,
+    a.provider_id,
+    a.model_id ?? "",
+    t?.provider_model_id ?? "",
+    t?.region ?? "",
+    t?.api_surface ?? "",
+    t?.mode ?? "",
+  ].join("\u0000");
+}
+
+/** Parser order is an accident of the page; sort so the file and the merge ties do not depend on it. */
+function sortedOutput(output: ParseOutput): ParseOutput {
+  return {
+    deployments: sortByKey<DeploymentFact>(output.deployments, (f) => f.id),
+    lifecycle: sortByKey<LifecycleAssertion>(output.lifecycle, assertionKey),
+    skipped: sortByKey(output.skipped, (s) => s.reason),
+  };
+}
+
+/**
+ * This build's facts per source. Parse outputs arrive validated by the normalize stage
+ * (ParseOutput.parse at its boundary), so they are not parsed again here.
+ */
+export function gatherFacts(
+  contributions: readonly SourceContribution[],
+  previous: FactsFile | null,
+): GatheredFacts {
+  const previousBySource = new Map((previous?.sources ?? []).map((s) => [s.source_id, s]));
+  const sources: SourceFacts[] = [];
+  const carriedForward: SourceFacts[] = [];
+  const failedWithoutFacts: SourceContribution["source"][] = [];
+  const ordered = [...contributions].sort((a, b) =>
+    compareCodePoints(a.source.source_id, b.source.source_id),
+  );
+  for (const contribution of ordered) {
+    const { source } = contribution;
+    if (contribution.failed) {
+      const last = previousBySource.get(source.source_id);
+      if (!last) {
+        failedWithoutFacts.push(source);
+        continue;
+      }
+      const carried: SourceFacts = {
+        source_id: source.source_id,
+        provider_id: source.provider_id,
+        source_type: source.source_type,
+        source_url: source.url,
+        observed_at: last.observed_at,
+        carried_forward: true,
+        output: sortedOutput(last.output),
+      };
+      sources.push(carried);
+      carriedForward.push(carried);
+      continue;
+    }
+    if (!contribution.output) continue; // skipped this build: contributes nothing
+    sources.push({
+      source_id: source.source_id,
+      provider_id: source.provider_id,
+      source_type: source.source_type,
+      source_url: source.url,
+      observed_at: contribution.observedAt,
+      carried_forward: false,
+      output: sortedOutput(contribution.output),
+    });
+  }
+  return { facts: { format: 1, sources }, carriedForward, failedWithoutFacts };
+}

@@ -1,0 +1,175 @@
+/**
+ * The build report: counts per provider, totals, warnings and errors from the checks,
+ * unresolved replacements, conflicts between sources and carried-forward sources; and its
+ * plain-text table for the build log.
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type { CatalogContent } from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import type {
+  BuildReport,
+  CheckResult,
+  CoverageCounts,
+  ProviderReport,
+  ReportIssue,
+  SourceConflict,
+  UnresolvedReplacement,
+} from "./types.js";
+
+const EXAMPLES = 5;
+
+export interface ReportInput {
+  now: string;
+  previousReleaseId: string | null;
+  catalog: CatalogContent;
+  checks: readonly CheckResult[];
+  conflicts: readonly SourceConflict[];
+  unresolvedReplacements: readonly UnresolvedReplacement[];
+  carriedForward: readonly SourceFacts[];
+  failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
+}
+
+function issue(check: CheckResult): ReportIssue {
+  return {
+    check: check.name,
+    message: check.message,
+    count: check.violations,
+    examples: check.rows.slice(0, EXAMPLES),
+  };
+}
+
+export function buildReport(input: ReportInput): BuildReport {
+  const providers = new Map<string, ProviderReport>();
+  const emptyCoverage = (): CoverageCounts => ({ monitored: 0, partial: 0, unmonitored: 0 });
+  const totals = {
+    deployments: 0,
+    priced: 0,
+    scheduled_end_of_life: 0,
+    lifecycle_records: input.catalog.lifecycle.length,
+    events: input.catalog.events.length,
+    sources: input.catalog.sources.length,
+    coverage: emptyCoverage(),
+  };
+  for (const d of input.catalog.deployments) {
+    let entry = providers.get(d.provider_id);
+    if (!entry) {
+      entry = {
+        provider_id: d.provider_id,
+        deployments: 0,
+        priced: 0,
+        scheduled_end_of_life: 0,
+        coverage: emptyCoverage(),
+      };
+      providers.set(d.provider_id, entry);
+    }
+    const priced = d.rate_card !== null ? 1 : 0;
+    const scheduled = d.lifecycle.end_of_life.state === "scheduled" ? 1 : 0;
+    entry.deployments++;
+    entry.priced += priced;
+    entry.scheduled_end_of_life += scheduled;
+    entry.coverage[d.lifecycle.coverage.status]++;
+    totals.deployments++;
+    totals.priced += priced;
+    totals.scheduled_end_of_life += scheduled;
+    totals.coverage[d.lifecycle.coverage.status]++;
+  }
+  const warnings = input.checks.filter((c) => c.severity === "warning" && c.violations > 0).map(issue);
+  if (input.unresolvedReplacements.length > 0)
+    warnings.push({
+      check: "replacement_unresolved",
+      message: "a provider-named replacement matches no deployment or model of the catalog and was dropped",
+      count: input.unresolvedReplacements.length,
+      examples: input.unresolvedReplacements.slice(0, EXAMPLES).map((u) => ({ ...u })),
+    });
+  return {
+    now: input.now,
+    previous_release_id: input.previousReleaseId,
+    providers: [...providers.values()].sort((a, b) => compareCodePoints(a.provider_id, b.provider_id)),
+    totals,
+    errors: input.checks.filter((c) => c.severity === "error" && c.violations > 0).map(issue),
+    warnings,
+    conflicts: [...input.conflicts],
+    carried_forward: input.carriedForward.map((s) => ({
+      source_id: s.source_id,
+      provider_id: s.provider_id,
+      source_url: s.source_url,
+      observed_at: s.observed_at,
+      deployments: s.output.deployments.length,
+      lifecycle_assertions: s.output.lifecycle.length,
+    })),
+    failed_without_facts: input.failedWithoutFacts.map((s) => ({
+      source_id: s.source_id,
+      provider_id: s.provider_id,
+      source_url: s.url,
+    })),
+  };
+}
+
+function pad(rows: string[][]): string[] {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+/** The report as a plain-text table for stderr. */
+export function formatBuildReport(report: BuildReport): string {
+  const header = [
+    "provider",
+    "deployments",
+    "priced",
+    "eol scheduled",
+    "monitored",
+    "partial",
+    "unmonitored",
+  ];
+  const row = (name: string, r: Omit<ProviderReport, "provider_id">) => [
+    name,
+    String(r.deployments),
+    String(r.priced),
+    String(r.scheduled_end_of_life),
+    String(r.coverage.monitored),
+    String(r.coverage.partial),
+    String(r.coverage.unmonitored),
+  ];
+  const lines = pad([
+    header,
+    ...report.providers.map((p) => row(p.provider_id, p)),
+    row("total", report.totals),
+  ]);
+  lines.push(
+    `lifecycle records: ${report.totals.lifecycle_records}, events: ${report.totals.events}, sources: ${report.totals.sources}`,
+  );
+  const issues = (label: string, list: ReportIssue[]) => {
+    if (list.length === 0) return;
+    lines.push(`${label}: ${list.length}`);
+    for (const i of list) {
+      lines.push(`  ${i.check} (${i.count}): ${i.message}`);
+      for (const example of i.examples) lines.push(`    ${JSON.stringify(example)}`);
+    }
+  };
+  issues("errors", report.errors);
+  issues("warnings", report.warnings);
+  if (report.conflicts.length > 0) {
+    lines.push(`conflicts (official wins): ${report.conflicts.length}`);
+    for (const c of report.conflicts)
+      lines.push(
+        `  ${c.resource_id} ${c.field}: official ${c.official.value} (${c.official.source_id}) vs community ${c.community.value} (${c.community.source_id})`,
+      );
+  }
+  if (report.carried_forward.length > 0) {
+    lines.push(`carried forward (source failed, last good facts kept): ${report.carried_forward.length}`);
+    for (const s of report.carried_forward)
+      lines.push(
+        `  ${s.provider_id} ${s.source_url} observed ${s.observed_at ?? "unknown"} (${s.deployments} deployments, ${s.lifecycle_assertions} lifecycle assertions)`,
+      );
+  }
+  if (report.failed_without_facts.length > 0) {
+    lines.push(`failed with no earlier facts: ${report.failed_without_facts.length}`);
+    for (const s of report.failed_without_facts) lines.push(`  ${s.provider_id} ${s.source_url}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,253 @@
+/**
+ * The release stage: gather facts (carrying failed sources forward), merge, load into DuckDB,
+ * validate, diff against the previous release, and publish a content-addressed release, or
+ * nothing when validation fails or the content is unchanged.
+ *
+ * A release holds: catalog.json (CatalogContent, canonical JSON), facts.json (per-source
+ * facts, for the next build's carry-forward), deployments.parquet and lifecycle.parquet
+ * (flat tables, explicitly ordered, written by one DuckDB thread so the bytes are
+ * reproducible), diff.json / diff.md (against the previous release) and report.json.
+ */
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import { CatalogError } from "../lib/errors.js";
+import { sha256Hex } from "../lib/hash.js";
+import type { CatalogContent, ReleaseManifest, SourceEvent, SourceState } from "../schema/index.js";
+import {
+  CATALOG_FILE,
+  loadRelease,
+  publishRelease,
+  readLatest,
+  readManifest,
+  readReleaseFile,
+} from "./artifact.js";
+import { computeDiff, renderDiffMarkdown } from "./diff.js";
+import { withDatabase } from "./duckdb.js";
+import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
+import { mergeCatalog } from "./merge.js";
+import { buildReport } from "./report.js";
+import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts } from "./tables.js";
+import type { CheckResult, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
+import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
+
+export const DEPLOYMENTS_PARQUET = "deployments.parquet";
+export const LIFECYCLE_PARQUET = "lifecycle.parquet";
+export const DIFF_JSON = "diff.json";
+export const DIFF_MARKDOWN = "diff.md";
+export const REPORT_FILE = "report.json";
+
+const EMPTY_CATALOG: CatalogContent = { deployments: [], lifecycle: [], events: [], sources: [] };
+const encoder = new TextEncoder();
+
+/** The facts a release stored, or null for a release without facts.json. */
+export async function readFacts(snapshotsDir: string, manifest: ReleaseManifest): Promise<FactsFile | null> {
+  if (!manifest.files[FACTS_FILE]) return null;
+  const data = await readReleaseFile(snapshotsDir, manifest, FACTS_FILE);
+  try {
+    return FactsFile.parse(JSON.parse(data.toString("utf8")));
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${manifest.release_id}: ${FACTS_FILE} does not match the schema`,
+      {},
+      { cause: error },
+    );
+  }
+}
+
+/** Append-only event log: the previous release's events plus this build's, by (detected_at, id). */
+export function mergeEvents(previous: readonly SourceEvent[], added: readonly SourceEvent[]): SourceEvent[] {
+  const byId = new Map<string, SourceEvent>();
+  for (const event of [...previous, ...added]) if (!byId.has(event.id)) byId.set(event.id, event);
+  return [...byId.values()].sort(
+    (a, b) => Date.parse(a.detected_at) - Date.parse(b.detected_at) || compareCodePoints(a.id, b.id),
+  );
+}
+
+/**
+ * What "unchanged" compares: deployments, lifecycle, events and facts, ignoring check
+ * timestamps (coverage.last_checked_at) and the source states. Computed from the canonical
+ * JSON texts themselves, which a release stores and a build produces anyway, so a 100,000
+ * deployment catalog is not serialized twice more. In canonical catalog JSON `sources` is the
+ * last top-level key and `last_checked_at` a key of coverage objects only; a quote inside a
+ * string value is always escaped, so neither pattern can match inside a value.
+ */
+export function contentFingerprint(catalogJson: string, factsJson: string): string {
+  const sourcesAt = catalogJson.lastIndexOf(',"sources":[');
+  const content = (sourcesAt >= 0 ? catalogJson.slice(0, sourcesAt) : catalogJson).replace(
+    /"last_checked_at":"[^"]*"/g,
+    '"last_checked_at":null',
+  );
+  return `${sha256Hex(content)}:${sha256Hex(factsJson)}`;
+}
+
+interface PreviousRelease {
+  releaseId: string;
+  catalog: CatalogContent;
+  facts: FactsFile | null;
+  fingerprint: string | null;
+}
+
+/**
+ * The previous release, read for the merge, the checks and the diff. Its files are verified
+ * against their sha256 (readReleaseFile) and were validated when they were published, so they
+ * are not run through zod again: at 100,000 deployments that would cost seconds per build.
+ */
+async function readPrevious(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
+  const manifest = await readManifest(snapshotsDir, releaseId);
+  const catalogJson = (await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE)).toString("utf8");
+  const factsJson = manifest.files[FACTS_FILE]
+    ? (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8")
+    : null;
+  try {
+    const catalog = JSON.parse(catalogJson) as CatalogContent;
+    const facts = factsJson === null ? null : (JSON.parse(factsJson) as FactsFile);
+    if (
+      !Array.isArray(catalog.deployments) ||
+      !Array.isArray(catalog.lifecycle) ||
+      !Array.isArray(catalog.events)
+    )
+      throw new Error(`${CATALOG_FILE} is not a catalog`);
+    if (facts !== null && (facts.format !== 1 || !Array.isArray(facts.sources)))
+      throw new Error(`${FACTS_FILE} is not a facts file`);
+    return {
+      releaseId,
+      catalog,
+      facts,
+      fingerprint: factsJson === null ? null : contentFingerprint(catalogJson, factsJson),
+    };
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId}: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
+  }
+}
+
+export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
+  const context = checkContext(input.now, input.thresholds);
+  const { snapshotsDir, now } = input;
+  const previousReleaseId = await readLatest(snapshotsDir);
+  const previous = previousReleaseId ? await readPrevious(snapshotsDir, previousReleaseId) : null;
+  const previousFacts = previous?.facts ?? null;
+
+  const gathered = gatherFacts(input.contributions, previousFacts);
+  const merged = mergeCatalog({
+    now,
+    facts: gathered.facts,
+    states: input.states,
+    previousLifecycle: previous?.catalog.lifecycle ?? [],
+  });
+  const sources: SourceState[] = [...input.states].sort((a, b) =>
+    compareCodePoints(a.source_id, b.source_id),
+  );
+  const catalog: CatalogContent = {
+    deployments: merged.deployments,
+    lifecycle: merged.lifecycle,
+    events: mergeEvents(previous?.catalog.events ?? [], input.newEvents),
+    sources,
+  };
+
+  return withDatabase(async (db) => {
+    await loadCatalog(db, "", catalog);
+    await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
+    await loadFacts(db, gathered.facts);
+    const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
+    const diff = await computeDiff(db, "prev_", "", { fromReleaseId: previousReleaseId, toReleaseId: null });
+    const markdownDiff = renderDiffMarkdown(diff);
+    const report = buildReport({
+      now,
+      previousReleaseId,
+      catalog,
+      checks,
+      conflicts: merged.conflicts,
+      unresolvedReplacements: merged.unresolvedReplacements,
+      carriedForward: gathered.carriedForward,
+      failedWithoutFacts: gathered.failedWithoutFacts,
+    });
+    const outcome = (
+      status: ReleaseOutcome["status"],
+      releaseId: string | null,
+      finalDiff: ReleaseDiff,
+    ): ReleaseOutcome => ({
+      status,
+      releaseId,
+      previousReleaseId,
+      checks,
+      report,
+      diff: finalDiff,
+      markdownDiff,
+    });
+
+    if (checks.some((c) => c.severity === "error" && c.violations > 0))
+      return outcome("validation_failed", null, diff);
+    const catalogJson = canonicalJson(catalog);
+    const factsJson = canonicalJson(gathered.facts);
+    if (previous?.fingerprint && previous.fingerprint === contentFingerprint(catalogJson, factsJson))
+      return outcome("unchanged", previousReleaseId, diff);
+
+    const files: Record<string, Uint8Array> = {
+      [CATALOG_FILE]: encoder.encode(catalogJson),
+      [FACTS_FILE]: encoder.encode(factsJson),
+      [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
+      [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
+      [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
+      [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
+      [REPORT_FILE]: encoder.encode(canonicalJson(report)),
+    };
+    const published = await publishRelease(
+      snapshotsDir,
+      {
+        files,
+        createdAt: now,
+        previousReleaseId,
+        counts: {
+          deployments: catalog.deployments.length,
+          priced_deployments: report.totals.priced,
+          lifecycle_records: catalog.lifecycle.length,
+          events: catalog.events.length,
+          sources: catalog.sources.length,
+        },
+      },
+      input.hook,
+    );
+    return outcome("published", published.releaseId, { ...diff, to_release_id: published.releaseId });
+  });
+}
+
+/**
+ * Validate a catalog on its own (the checks of runRelease, without merging or publishing):
+ * for tests, and for tools that want to vet a hand-edited catalog.
+ */
+export async function checkCatalog(options: {
+  catalog: CatalogContent;
+  now: string;
+  previous?: CatalogContent | null;
+  facts?: FactsFile | null;
+  thresholds?: ReleaseInput["thresholds"];
+}): Promise<CheckResult[]> {
+  const context = checkContext(options.now, options.thresholds);
+  return withDatabase(async (db) => {
+    await loadCatalog(db, "", options.catalog);
+    await loadCatalog(db, "prev_", options.previous ?? EMPTY_CATALOG);
+    await loadFacts(db, options.facts ?? null);
+    return [schemaCheck(options.catalog), ...(await runSqlChecks(db, context))];
+  });
+}
+
+/** Diff two published releases (SQL over both catalogs) and render the Markdown. */
+export async function diffReleases(
+  snapshotsDir: string,
+  fromId: string,
+  toId: string,
+): Promise<{ diff: ReleaseDiff; markdown: string }> {
+  const from = await loadRelease(snapshotsDir, fromId);
+  const to = await loadRelease(snapshotsDir, toId);
+  return withDatabase(async (db) => {
+    await loadCatalog(db, "a_", from.catalog);
+    await loadCatalog(db, "b_", to.catalog);
+    const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
+    return { diff, markdown: renderDiffMarkdown(diff) };
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * The relational shape of a catalog in DuckDB: flat tables the checks, the diff and the
+ * Parquet export query. `loadCatalog(db, prefix, catalog)` creates
+ *   <prefix>deployments   one row per deployment, rate card and lifecycle flattened
+ *   <prefix>rate_tiers    long-context tiers of the rate cards
+ *   <prefix>capabilities  one row per (deployment, capability)
+ *   <prefix>lifecycle     one row per lifecycle record, lifecycle flattened
+ *   <prefix>lifecycle_all view: deployments' embedded lifecycles + lifecycle records
+ *   <prefix>events, <prefix>sources
+ * A prefix lets two catalogs (previous and new) live in one database for the diff.
+ */
+import { canonicalJson } from "../lib/canonical-json.js";
+import type { CatalogContent, Lifecycle, LifecycleMilestone } from "../schema/index.js";
+import type { ColumnSpec, ReleaseDatabase } from "./duckdb.js";
+import type { FactsFile } from "./facts.js";
+
+const LIFECYCLE_COLUMNS: ColumnSpec = [
+  ["lifecycle_status", "VARCHAR"],
+  ["announced_at", "VARCHAR"],
+  ["deprecation_state", "VARCHAR"],
+  ["deprecation_date", "VARCHAR"],
+  ["deprecation_precision", "VARCHAR"],
+  ["deprecation_date_type", "VARCHAR"],
+  ["deprecation_evidence_count", "INTEGER"],
+  ["end_of_life_state", "VARCHAR"],
+  ["end_of_life_date", "VARCHAR"],
+  ["end_of_life_precision", "VARCHAR"],
+  ["end_of_life_date_type", "VARCHAR"],
+  ["end_of_life_evidence_count", "INTEGER"],
+  ["replacement_ids", "VARCHAR[]"],
+  ["coverage_status", "VARCHAR"],
+  ["coverage_source_count", "INTEGER"],
+  ["coverage_source_ids", "VARCHAR[]"],
+  ["last_checked_at", "VARCHAR"],
+  ["last_changed_at", "VARCHAR"],
+];
+
+export const DEPLOYMENT_COLUMNS: ColumnSpec = [
+  ["id", "VARCHAR"],
+  ["model_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["provider_model_id", "VARCHAR"],
+  ["api_surface", "VARCHAR"],
+  ["mode", "VARCHAR"],
+  ["region", "VARCHAR"],
+  ["status", "VARCHAR"],
+  ["context_tokens", "BIGINT"],
+  ["max_output_tokens", "BIGINT"],
+  ["has_rate_card", "BOOLEAN"],
+  ["currency", "VARCHAR"],
+  ["unit", "VARCHAR"],
+  ["input_micro_usd", "BIGINT"],
+  ["cached_input_micro_usd", "BIGINT"],
+  ["output_micro_usd", "BIGINT"],
+  ["cache_write_micro_usd", "BIGINT"],
+  ["cache_write_1h_micro_usd", "BIGINT"],
+  ["rate_card_source_url", "VARCHAR"],
+  ["rate_card_observed_at", "VARCHAR"],
+  ["evidence_urls", "VARCHAR[]"],
+  ["capabilities", "VARCHAR"],
+  ...LIFECYCLE_COLUMNS,
+];
+
+export const LIFECYCLE_RECORD_COLUMNS: ColumnSpec = [
+  ["resource_type", "VARCHAR"],
+  ["resource_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["model_id", "VARCHAR"],
+  ...LIFECYCLE_COLUMNS,
+  ["summary", "VARCHAR"],
+];
+
+const TIER_COLUMNS: ColumnSpec = [
+  ["deployment_id", "VARCHAR"],
+  ["tier_index", "INTEGER"],
+  ["above_input_tokens", "BIGINT"],
+  ["input_micro_usd", "BIGINT"],
+  ["cached_input_micro_usd", "BIGINT"],
+  ["output_micro_usd", "BIGINT"],
+  ["cache_write_micro_usd", "BIGINT"],
+];
+
+const CAPABILITY_COLUMNS: ColumnSpec = [
+  ["deployment_id", "VARCHAR"],
+  ["capability", "VARCHAR"],
+  ["status", "VARCHAR"],
+  ["verification_status", "VARCHAR"],
+];
+
+const EVENT_COLUMNS: ColumnSpec = [
+  ["id", "VARCHAR"],
+  ["event_type", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["source_id", "VARCHAR"],
+  ["source_url", "VARCHAR"],
+  ["detected_at", "VARCHAR"],
+  ["previous_sha256", "VARCHAR"],
+  ["current_sha256", "VARCHAR"],
+];
+
+const SOURCE_COLUMNS: ColumnSpec = [
+  ["source_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["source_url", "VARCHAR"],
+  ["status", "VARCHAR"],
+  ["http_status", "INTEGER"],
+  ["checked_at", "VARCHAR"],
+  ["last_ok_at", "VARCHAR"],
+];
+
+const FACT_COLUMNS: ColumnSpec = [
+  ["source_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["source_type", "VARCHAR"],
+  ["carried_forward", "BOOLEAN"],
+  ["kind", "VARCHAR"],
+  ["record_key", "VARCHAR"],
+  ["observed_at", "VARCHAR"],
+];
+
+function milestoneColumns(prefix: string, m: LifecycleMilestone | undefined): Record<string, unknown> {
+  return {
+    [`${prefix}_state`]: m?.state ?? null,
+    [`${prefix}_date`]: m?.date ?? null,
+    [`${prefix}_precision`]: m?.precision ?? null,
+    [`${prefix}_date_type`]: m?.date_type ?? null,
+    [`${prefix}_evidence_count`]: m?.evidence.length ?? 0,
+  };
+}
+
+function lifecycleColumns(l: Lifecycle): Record<string, unknown> {
+  return {
+    lifecycle_status: l.status,
+    announced_at: l.announced_at,
+    ...milestoneColumns("deprecation", l.deprecation),
+    ...milestoneColumns("end_of_life", l.end_of_life),
+    replacement_ids: l.replacement_ids,
+    coverage_status: l.coverage.status,
+    coverage_source_count: l.coverage.source_count,
+    coverage_source_ids: l.coverage.source_ids,
+    last_checked_at: l.coverage.last_checked_at,
+    last_changed_at: l.last_changed_at,
+  };
+}
+
+export async function loadCatalog(
+  db: ReleaseDatabase,
+  prefix: string,
+  catalog: CatalogContent,
+): Promise<void> {
+  const tiers: Record<string, unknown>[] = [];
+  const capabilities: Record<string, unknown>[] = [];
+  const deployments = catalog.deployments.map((d) => {
+    const card = d.rate_card;
+    (card?.tiers ?? []).forEach((t, index) => {
+      tiers.push({
+        deployment_id: d.id,
+        tier_index: index,
+        above_input_tokens: t.above_input_tokens,
+        input_micro_usd: t.input_micro_usd,
+        cached_input_micro_usd: t.cached_input_micro_usd,
+        output_micro_usd: t.output_micro_usd,
+        cache_write_micro_usd: t.cache_write_micro_usd ?? null,
+      });
+    });
+    for (const [capability, entry] of Object.entries(d.capabilities))
+      capabilities.push({
+        deployment_id: d.id,
+        capability,
+        status: entry?.status ?? null,
+        verification_status: entry?.verification_status ?? null,
+      });
+    return {
+      id: d.id,
+      model_id: d.model_id,
+      provider_id: d.provider_id,
+      provider_model_id: d.provider_model_id,
+      api_surface: d.api_surface,
+      mode: d.mode,
+      region: d.region,
+      status: d.status,
+      context_tokens: d.context_tokens,
+      max_output_tokens: d.max_output_tokens,
+      has_rate_card: card !== null,
+      currency: card?.currency ?? null,
+      unit: card?.unit ?? null,
+      input_micro_usd: card?.input_micro_usd ?? null,
+      cached_input_micro_usd: card?.cached_input_micro_usd ?? null,
+      output_micro_usd: card?.output_micro_usd ?? null,
+      cache_write_micro_usd: card?.cache_write_micro_usd ?? null,
+      cache_write_1h_micro_usd: card?.cache_write_1h_micro_usd ?? null,
+      rate_card_source_url: card?.source_url ?? null,
+      rate_card_observed_at: card?.observed_at ?? null,
+      evidence_urls: d.evidence_urls,
+      // merge writes capability names in sorted order, so plain JSON is already canonical here
+      capabilities: JSON.stringify(d.capabilities),
+      ...lifecycleColumns(d.lifecycle),
+    };
+  });
+  const lifecycle = catalog.lifecycle.map((r) => ({
+    resource_type: r.resource_type,
+    resource_id: r.resource_id,
+    provider_id: r.provider_id ?? null,
+    model_id: r.model_id ?? null,
+    ...lifecycleColumns(r.lifecycle),
+    summary: r.summary ? canonicalJson(r.summary) : null,
+  }));
+  await db.loadTable(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deployments);
+  await db.loadTable(`${prefix}rate_tiers`, TIER_COLUMNS, tiers);
+  await db.loadTable(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilities);
+  await db.loadTable(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycle);
+  await db.loadTable(`${prefix}events`, EVENT_COLUMNS, catalog.events);
+  await db.loadTable(
+    `${prefix}sources`,
+    SOURCE_COLUMNS,
+    catalog.sources.map((s) => ({
+      source_id: s.source_id,
+      provider_id: s.provider_id,
+      source_url: s.source_url,
+      status: s.status,
+      http_status: s.http_status,
+      checked_at: s.checked_at,
+      last_ok_at: s.last_ok_at,
+    })),
+  );
+  const lifecycleNames = LIFECYCLE_COLUMNS.map(([n]) => n).join(", ");
+  await db.run(
+    `CREATE OR REPLACE VIEW ${prefix}lifecycle_all AS
+       SELECT 'deployments' AS collection, 'deployment' AS resource_type, id AS resource_id, provider_id, model_id, ${lifecycleNames} FROM ${prefix}deployments
+       UNION ALL
+       SELECT 'lifecycle' AS collection, resource_type, resource_id, provider_id, model_id, ${lifecycleNames} FROM ${prefix}lifecycle`,
+  );
+}
+
+/** The facts of a build as a table (one row per fact), for the reference checks. */
+export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
+  const rows: Record<string, unknown>[] = [];
+  for (const source of facts?.sources ?? []) {
+    const base = {
+      source_id: source.source_id,
+      provider_id: source.provider_id,
+      source_type: source.source_type,
+      carried_forward: source.carried_forward,
+    };
+    for (const fact of source.output.deployments)
+      rows.push({ ...base, kind: "deployment", record_key: fact.id, observed_at: fact.evidence.observed_at });
+    for (const assertion of source.output.lifecycle)
+      rows.push({
+        ...base,
+        kind: `lifecycle_${assertion.scope}`,
+        record_key:
+          assertion.scope === "deployment"
+            ? (assertion.target?.provider_model_id ?? null)
+            : assertion.scope === "model"
+              ? (assertion.model_id ?? null)
+              : assertion.provider_id,
+        observed_at: assertion.evidence.observed_at,
+      });
+    if (source.output.deployments.length === 0 && source.output.lifecycle.length === 0)
+      rows.push({ ...base, kind: "source", record_key: null, observed_at: source.observed_at });
+  }
+  await db.loadTable("facts", FACT_COLUMNS, rows);
+}
+
+/** Parquet exports: flat, explicitly ordered, so the bytes depend on the content alone. */
+export function deploymentsParquetQuery(prefix = ""): string {
+  return `SELECT ${DEPLOYMENT_COLUMNS.map(([n]) => n).join(", ")} FROM ${prefix}deployments ORDER BY id`;
+}
+
+export function lifecycleParquetQuery(prefix = ""): string {
+  return `SELECT ${LIFECYCLE_RECORD_COLUMNS.map(([n]) => n).join(", ")} FROM ${prefix}lifecycle ORDER BY resource_type, resource_id`;
+}

@@ -1,0 +1,235 @@
+/**
+ * The typed values the release stage takes from the build orchestrator and hands back:
+ * source contributions in, the outcome (checks, report, diff) out.
+ */
+
+import type { ParseOutput, SourceDefinition, SourceEvent, SourceState } from "../schema/index.js";
+import type { PublishHook } from "./artifact.js";
+
+export interface SourceContribution {
+  source: SourceDefinition;
+  /** The parse output of this build, or null when the source failed (fetch or parse) or was skipped. */
+  output: ParseOutput | null;
+  /** true = failed this build (its last good facts are carried forward from the previous release). */
+  failed: boolean;
+  /** Capture time. */
+  observedAt: string | null;
+}
+
+export interface ReleaseThresholds {
+  /** A price that moved by more than this fraction since the previous release is a warning (default 0.5). */
+  priceChangeRatio?: number;
+  /** A deprecation / end-of-life date that moved by more than this many days is a warning (default 30). */
+  dateMoveDays?: number;
+}
+
+export interface ReleaseInput {
+  snapshotsDir: string;
+  /** ISO instant, the build clock (--now). */
+  now: string;
+  contributions: SourceContribution[];
+  /** This build's source states. */
+  states: SourceState[];
+  /** Events detected by this build. */
+  newEvents: SourceEvent[];
+  thresholds?: ReleaseThresholds;
+  /** Crash injection for tests. */
+  hook?: PublishHook;
+}
+
+export type CheckSeverity = "error" | "warning";
+
+/** One violating row of a check: plain JSON values (bigints are converted). */
+export type CheckRow = Record<string, unknown>;
+
+export interface CheckResult {
+  name: string;
+  severity: CheckSeverity;
+  message: string;
+  /** Number of violating rows (rows may list fewer). */
+  violations: number;
+  /** The first violating rows (at most 50), in a deterministic order. */
+  rows: CheckRow[];
+}
+
+/** An official and a community source disagree about a fact; the official value won. */
+export interface SourceConflict {
+  resource_id: string;
+  provider_id: string;
+  field: string;
+  official: { source_id: string; value: string | number };
+  community: { source_id: string; value: string | number };
+}
+
+export interface UnresolvedReplacement {
+  resource_type: "provider" | "model" | "deployment";
+  resource_id: string;
+  replacement: string;
+  source_id: string;
+}
+
+export interface CoverageCounts {
+  monitored: number;
+  partial: number;
+  unmonitored: number;
+}
+
+export interface ProviderReport {
+  provider_id: string;
+  deployments: number;
+  priced: number;
+  scheduled_end_of_life: number;
+  coverage: CoverageCounts;
+}
+
+export interface ReportIssue {
+  check: string;
+  message: string;
+  count: number;
+  examples: CheckRow[];
+}
+
+export interface CarriedForwardSource {
+  source_id: string;
+  provider_id: string;
+  source_url: string;
+  observed_at: string | null;
+  deployments: number;
+  lifecycle_assertions: number;
+}
+
+export interface BuildReport {
+  now: string;
+  previous_release_id: string | null;
+  providers: ProviderReport[];
+  totals: {
+    deployments: number;
+    priced: number;
+    scheduled_end_of_life: number;
+    lifecycle_records: number;
+    events: number;
+    sources: number;
+    coverage: CoverageCounts;
+  };
+  errors: ReportIssue[];
+  warnings: ReportIssue[];
+  conflicts: SourceConflict[];
+  carried_forward: CarriedForwardSource[];
+  /** Failed sources that had no earlier facts to carry forward. */
+  failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;
+}
+
+export type PriceComponent = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";
+
+export interface DeploymentRef {
+  id: string;
+  provider_id: string;
+  model_id: string;
+  status: string;
+}
+
+export interface PriceChange {
+  deployment_id: string;
+  provider_id: string;
+  component: PriceComponent;
+  /** Integer micro-USD per million tokens; null = no such price. */
+  old: number | null;
+  new: number | null;
+  /** (new - old) / old in percent, two decimals; null when old or new is null or old is 0. */
+  percent: number | null;
+}
+
+export interface LimitChange {
+  deployment_id: string;
+  provider_id: string;
+  field: "context_tokens" | "max_output_tokens";
+  old: number | null;
+  new: number | null;
+}
+
+export interface CapabilityChange {
+  deployment_id: string;
+  provider_id: string;
+  capability: string;
+  old: string | null;
+  new: string | null;
+}
+
+export interface StatusChange {
+  deployment_id: string;
+  provider_id: string;
+  old: string;
+  new: string;
+}
+
+export type LifecycleChangeKind =
+  | "end_of_life_earlier"
+  | "end_of_life_later"
+  | "end_of_life_scheduled"
+  | "end_of_life_unscheduled"
+  | "deprecation_earlier"
+  | "deprecation_later"
+  | "deprecation_scheduled"
+  | "deprecation_unscheduled"
+  | "replacement_added"
+  | "replacement_removed";
+
+export interface LifecycleChange {
+  resource_type: "provider" | "model" | "deployment";
+  resource_id: string;
+  /** Provider of the record; null for model records (a model spans providers). */
+  provider_id: string | null;
+  kind: LifecycleChangeKind;
+  /** Dates (YYYY-MM-DD) for milestone changes, replacement ids for replacement changes. */
+  old: string | null;
+  new: string | null;
+  /** new - old in days when both dates are known. */
+  days: number | null;
+}
+
+export interface SourceEventChange {
+  event_id: string;
+  event_type: string;
+  provider_id: string;
+  source_id: string;
+  source_url: string;
+  detected_at: string;
+}
+
+export interface ReleaseDiff {
+  /** null when there is no earlier release. */
+  from_release_id: string | null;
+  /** null inside a release's own diff.json (the release that holds it). */
+  to_release_id: string | null;
+  counts: {
+    deployments_added: number;
+    deployments_removed: number;
+    price_changes: number;
+    price_increases: number;
+    limit_changes: number;
+    capability_changes: number;
+    status_changes: number;
+    lifecycle_changes: number;
+    end_of_life_earlier: number;
+    source_events: number;
+  };
+  deployments_added: DeploymentRef[];
+  deployments_removed: DeploymentRef[];
+  price_changes: PriceChange[];
+  limit_changes: LimitChange[];
+  capability_changes: CapabilityChange[];
+  status_changes: StatusChange[];
+  lifecycle_changes: LifecycleChange[];
+  source_events: SourceEventChange[];
+}
+
+export interface ReleaseOutcome {
+  status: "published" | "unchanged" | "validation_failed";
+  /** The published release; for "unchanged" the latest release (which serves the same content); null when validation failed. */
+  releaseId: string | null;
+  previousReleaseId: string | null;
+  checks: CheckResult[];
+  report: BuildReport;
+  diff: ReleaseDiff | null;
+  markdownDiff: string | null;
+}

@@ -1,0 +1,87 @@
+/**
+ * Validation of a candidate catalog: the named SQL checks of ./checks over the loaded tables,
+ * plus every record through its zod schema (`schema_valid`). An error-severity check with
+ * violating rows blocks publication; warnings go to the build report.
+ */
+import { canonicalJson } from "../lib/canonical-json.js";
+import { CatalogError } from "../lib/errors.js";
+import {
+  type CatalogContent,
+  Deployment,
+  IsoDateTime,
+  LifecycleRecord,
+  SourceEvent,
+  SourceState,
+} from "../schema/index.js";
+import { CHECKS, type CheckContext } from "./checks/index.js";
+import type { ReleaseDatabase } from "./duckdb.js";
+import type { CheckResult, CheckRow, ReleaseThresholds } from "./types.js";
+
+export const MAX_CHECK_ROWS = 50;
+export const DEFAULT_PRICE_CHANGE_RATIO = 0.5;
+export const DEFAULT_DATE_MOVE_DAYS = 30;
+
+export function checkContext(now: string, thresholds: ReleaseThresholds = {}): CheckContext {
+  if (!IsoDateTime.safeParse(now).success)
+    throw new CatalogError("invalid_argument", `now must be an ISO 8601 UTC instant, got "${now}"`);
+  const priceChangeRatio = thresholds.priceChangeRatio ?? DEFAULT_PRICE_CHANGE_RATIO;
+  const dateMoveDays = thresholds.dateMoveDays ?? DEFAULT_DATE_MOVE_DAYS;
+  if (!Number.isFinite(priceChangeRatio) || priceChangeRatio < 0)
+    throw new CatalogError(
+      "invalid_argument",
+      `priceChangeRatio must be a non-negative number, got ${priceChangeRatio}`,
+    );
+  if (!Number.isInteger(dateMoveDays) || dateMoveDays < 0)
+    throw new CatalogError(
+      "invalid_argument",
+      `dateMoveDays must be a non-negative integer, got ${dateMoveDays}`,
+    );
+  return { now, today: now.slice(0, 10), priceChangeRatio, dateMoveDays };
+}
+
+/** Run every SQL check against the tables loaded in `db`. */
+export async function runSqlChecks(db: ReleaseDatabase, context: CheckContext): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    const sql = check.sql(context);
+    const [count] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${sql})`);
+    const violations = count?.n ?? 0;
+    const rows = violations > 0 ? await db.all<CheckRow>(`${sql}\nLIMIT ${MAX_CHECK_ROWS}`) : [];
+    results.push({ name: check.name, severity: check.severity, message: check.message, violations, rows });
+  }
+  return results;
+}
+
+/** Every record through its zod schema; one row per invalid record (first issue). */
+export function schemaCheck(catalog: CatalogContent): CheckResult {
+  const rows: CheckRow[] = [];
+  let violations = 0;
+  const validate = (
+    collection: string,
+    id: string,
+    result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } },
+  ) => {
+    if (result.success) return;
+    violations++;
+    if (rows.length >= MAX_CHECK_ROWS) return;
+    const issue = result.error?.issues[0];
+    rows.push({
+      collection,
+      id,
+      path: issue ? issue.path.map(String).join(".") : "",
+      problem: issue?.message ?? "invalid",
+    });
+  };
+  for (const d of catalog.deployments) validate("deployments", d.id, Deployment.safeParse(d));
+  for (const r of catalog.lifecycle)
+    validate("lifecycle", `${r.resource_type}:${r.resource_id}`, LifecycleRecord.safeParse(r));
+  for (const e of catalog.events) validate("events", e.id, SourceEvent.safeParse(e));
+  for (const s of catalog.sources) validate("sources", s.source_id, SourceState.safeParse(s));
+  return {
+    name: "schema_valid",
+    severity: "error",
+    message: "a record does not match its schema",
+    violations,
+    rows: rows.map((row) => JSON.parse(canonicalJson(row)) as CheckRow),
+  };
+}
