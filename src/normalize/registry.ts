@@ -1,4 +1,27 @@
-/** Every parser by id, as named in source definitions' `parser:` field. */
+/**
+ * Every parser by id, as named in source definitions' `parser:` field. A parser module exports
+ * `parsers: Record<string, Parser>`; adding a provider means adding its module here.
+ */
+import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as anthropic } from "./parsers/anthropic.js";
+import { parsers as azure } from "./parsers/azure.js";
+import { parsers as google } from "./parsers/google.js";
+import { parsers as googleVertex } from "./parsers/google-vertex.js";
+import { parsers as litellm } from "./parsers/litellm.js";
+import { parsers as mistral } from "./parsers/mistral.js";
+import { parsers as openai } from "./parsers/openai.js";
 import type { Parser } from "./types.js";
 
-export const parserRegistry: Record<string, Parser> = {};
+function combine(...modules: Array<Record<string, Parser>>): Record<string, Parser> {
+  const registry: Record<string, Parser> = {};
+  for (const module of modules)
+    for (const [id, parser] of Object.entries(module)) {
+      if (registry[id]) throw new Error(`parser id "${id}" is registered twice`);
+      registry[id] = parser;
+    }
+  return registry;
+}
+
+export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
+  combine(amazonBedrock, anthropic, azure, google, googleVertex, litellm, mistral, openai),
+);

@@ -186,6 +186,7 @@ export const ProblemCode = z.enum([
   "method_not_allowed",
   "payload_too_large",
   "unsupported_media_type",
+  "not_priceable",
   "quota_exhausted",
   "unavailable",
   "internal_error",

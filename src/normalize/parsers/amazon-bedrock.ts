@@ -1,0 +1,306 @@
+/**
+ * Amazon Bedrock (provider `amazon-bedrock`): the model lifecycle pages (Markdown renderings
+ * of model-lifecycle.html and model-lifecycle-legacy.html). AWS publishes Legacy / EOL models
+ * either as a pipe table (Model provider | Model name | Model ID | Regions | Legacy date |
+ * EOL date | Public extended access start date) or as a nested bullet list with the same
+ * fields, where a model with per-Region dates has one "Regions: ... / Legacy date: ... /
+ * EOL date: ... / Public extended access start date: ..." line per Region group.
+ *
+ * One deployment per (model ID, Region) listed, each with its own lifecycle assertion:
+ * - deprecation = the Legacy date (from then on new customers cannot use the model, which is
+ *   what "deprecated" means on the other providers' pages);
+ * - end_of_life = the EOL date;
+ * - status at the capture's observation date: retired once the EOL date has passed (or when
+ *   the page lists the model under "Models that have reached EOL"), deprecated once the
+ *   public extended access period (higher, provider-set prices until EOL) has started,
+ *   legacy once the Legacy date has passed, otherwise still available.
+ */
+import { deploymentId, modelId } from "../../lib/ids.js";
+import type {
+  DeploymentFact,
+  LifecycleAssertion,
+  LifecycleMilestone,
+  LifecycleStatus,
+  ParseOutput,
+  SourceDefinition,
+} from "../../schema/index.js";
+import { evidenceFor, parseCalendarDate, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import type { Parser, ParserInput } from "../types.js";
+import { cleanCell } from "./azure.js";
+
+const PROVIDER_ID = "amazon-bedrock";
+const API_SURFACE = "bedrock-runtime";
+const MODE = "standard";
+
+/**
+ * The canonical model of a Bedrock model id: the lab's own API id where the lab has one
+ * (`anthropic.claude-3-5-sonnet-20241022-v2:0` -> `anthropic/claude-3-5-sonnet-20241022`,
+ * `cohere.command-r-plus-v1:0` -> `cohere/command-r-plus`, `ai21.jamba-1-5-large-v1:0` ->
+ * `ai21/jamba-1.5-large`), Meta's model name (`meta.llama3-2-11b-instruct-v1:0` ->
+ * `meta/llama-3.2-11b-instruct`), and for Amazon, whose models exist only on Bedrock, the
+ * Bedrock id itself with its version (`amazon.nova-reel-v1:1` -> `amazon/nova-reel-v1-1`).
+ */
+export function bedrockCanonicalModelId(bedrockModelId: string): string {
+  let id = bedrockModelId.trim();
+  // Cross-Region inference profiles ("us.", "eu.", "apac.", "global.") wrap a model id.
+  id = id.replace(/^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/, "");
+  const dot = id.indexOf(".");
+  if (dot <= 0) throw new RangeError(`"${bedrockModelId}" is not a Bedrock model id`);
+  const vendor = id.slice(0, dot);
+  const rest = id.slice(dot + 1);
+  if (vendor === "amazon") return modelId(vendor, rest.replace(/:0$/, "").replace(/:(\d+)$/, "-$1"));
+  let name = rest.replace(/-v\d+(?::\d+)?$/, "");
+  if (vendor === "meta")
+    name = name.replace(/^llama(\d)-(\d)-/, "llama-$1.$2-").replace(/^llama(\d)-/, "llama-$1-");
+  if (vendor === "ai21") name = name.replace(/^jamba-(\d)-(\d)-/, "jamba-$1.$2-");
+  return modelId(vendor, name);
+}
+
+interface RegionGroup {
+  regions: string[];
+  legacy: string | undefined;
+  eol: string | undefined;
+  extendedAccess: string | undefined;
+}
+
+interface LifecycleEntry {
+  provider: string;
+  name: string;
+  modelId: string;
+  /** "reached-eol" when the page lists the entry under "Models that have reached EOL". */
+  section: "listed" | "reached-eol";
+  groups: RegionGroup[];
+}
+
+const FIELD =
+  /^\*\*(Model name|Model ID|Regions|Legacy date|EOL date|Public extended access start date):\*\*\s*(.*)$/i;
+
+function fieldKey(label: string): "name" | "id" | "regions" | "legacy" | "eol" | "extended" {
+  const l = label.toLowerCase();
+  if (l === "model name") return "name";
+  if (l === "model id") return "id";
+  if (l === "regions") return "regions";
+  if (l === "legacy date") return "legacy";
+  if (l === "eol date") return "eol";
+  return "extended";
+}
+
+function splitRegions(source: SourceDefinition, text: string): string[] {
+  const regions = cleanCell(text)
+    .split(",")
+    .map((r) => r.trim())
+    .filter((r) => r !== "");
+  for (const r of regions)
+    if (!/^[a-z]{2}(?:-gov)?-[a-z]+-\d$/.test(r))
+      throw parseFailure(source, `"${r}" is not an AWS Region code`);
+  if (regions.length === 0) throw parseFailure(source, `no Regions in "${text}"`);
+  return regions;
+}
+
+/** Reads both published layouts (pipe table and nested bullet list) in document order. */
+function readEntries(source: SourceDefinition, content: string): LifecycleEntry[] {
+  const lines = content.split(/\r?\n/);
+  const entries: LifecycleEntry[] = [];
+  let section: LifecycleEntry["section"] = "listed";
+  let current: LifecycleEntry | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    if (/^\*\*Models that have reached EOL\*\*$/i.test(trimmed)) {
+      section = "reached-eol";
+      current = null;
+      continue;
+    }
+    if (/^\*\*Models with a scheduled EOL date\*\*$/i.test(trimmed)) {
+      section = "listed";
+      current = null;
+      continue;
+    }
+    // Pipe table.
+    if (trimmed.startsWith("|") && /^\|?\s*:?-{3,}/.test((lines[i + 1] ?? "").trim())) {
+      const headers = trimmed
+        .replace(/^\||\|$/g, "")
+        .split("|")
+        .map((h) => cleanCell(h));
+      const col = (re: RegExp): number => {
+        const index = headers.findIndex((h) => re.test(h));
+        if (index < 0)
+          throw parseFailure(source, `column ${re.source} missing (headers: ${headers.join(" | ")})`);
+        return index;
+      };
+      const iProvider = col(/^model provider$/i);
+      const iName = col(/^model name$/i);
+      const iId = col(/^model id$/i);
+      const iRegions = col(/^regions$/i);
+      const iLegacy = col(/^legacy date$/i);
+      const iEol = col(/^eol date$/i);
+      const iExtended = col(/public extended access/i);
+      let j = i + 2;
+      for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
+        const cells = (lines[j] as string)
+          .trim()
+          .replace(/^\||\|$/g, "")
+          .split(/(?<!\\)\|/)
+          .map((c) => cleanCell(c));
+        if (cells.length !== headers.length)
+          throw parseFailure(
+            source,
+            `row "${lines[j]}" has ${cells.length} cells, expected ${headers.length}`,
+          );
+        entries.push({
+          provider: cells[iProvider] as string,
+          name: cells[iName] as string,
+          modelId: cells[iId] as string,
+          section,
+          groups: [
+            {
+              regions: splitRegions(source, cells[iRegions] as string),
+              legacy: cells[iLegacy],
+              eol: cells[iEol],
+              extendedAccess: cells[iExtended],
+            },
+          ],
+        });
+      }
+      i = j - 1;
+      current = null;
+      continue;
+    }
+    // Bullet list: "- **Provider**" opens an entry, indented "- **Field:** value" lines fill it.
+    const provider = /^- \*\*([^*:]+)\*\*\s*$/.exec(line);
+    if (provider) {
+      current = { provider: cleanCell(provider[1] as string), name: "", modelId: "", section, groups: [] };
+      entries.push(current);
+      continue;
+    }
+    const item = /^\s+- (.*)$/.exec(line);
+    if (item && current) {
+      const parts = (item[1] as string).split(/\s+\/\s+(?=\*\*)/);
+      const fields = parts.map((part) => {
+        const m = FIELD.exec(part.trim());
+        if (!m) throw parseFailure(source, `unknown lifecycle field "${part.trim()}"`);
+        return { key: fieldKey(m[1] as string), value: cleanCell(m[2] as string) };
+      });
+      const first = fields[0];
+      if (!first) continue;
+      if (first.key === "name") current.name = first.value;
+      else if (first.key === "id") current.modelId = first.value;
+      else if (first.key === "regions") {
+        const group: RegionGroup = {
+          regions: splitRegions(source, first.value),
+          legacy: undefined,
+          eol: undefined,
+          extendedAccess: undefined,
+        };
+        current.groups.push(group);
+        for (const f of fields.slice(1)) assignDate(source, group, f.key, f.value);
+      } else {
+        const group = current.groups.at(-1);
+        if (!group) throw parseFailure(source, `"${item[1]}" comes before any Regions line`);
+        assignDate(source, group, first.key, first.value);
+      }
+      continue;
+    }
+    if (trimmed !== "" && !trimmed.startsWith("-") && current && current.groups.length === 0)
+      throw parseFailure(source, `entry for ${current.provider} ends before its Regions`);
+  }
+  for (const e of entries) {
+    if (!e.modelId || !/^[a-z0-9-]+\.[a-z0-9.:-]+$/.test(e.modelId))
+      throw parseFailure(source, `entry "${e.provider} ${e.name}" has no valid model ID ("${e.modelId}")`);
+    if (e.groups.length === 0) throw parseFailure(source, `model ${e.modelId} lists no Regions`);
+    for (const g of e.groups)
+      if (g.legacy === undefined || g.eol === undefined)
+        throw parseFailure(source, `model ${e.modelId} (${g.regions.join(", ")}) lacks a Legacy or EOL date`);
+  }
+  return entries;
+}
+
+function assignDate(source: SourceDefinition, group: RegionGroup, key: string, value: string): void {
+  if (key === "legacy") group.legacy = value;
+  else if (key === "eol") group.eol = value;
+  else if (key === "extended") group.extendedAccess = value;
+  else throw parseFailure(source, `field "${key}" inside a Region group`);
+}
+
+function milestone(
+  source: SourceDefinition,
+  text: string | undefined,
+  input: ParserInput,
+): LifecycleMilestone {
+  try {
+    return parseMilestone(text, [evidenceFor(input.source, input.observedAt)]);
+  } catch (error) {
+    throw parseFailure(source, (error as Error).message);
+  }
+}
+
+function reached(text: string | undefined, day: string): boolean {
+  const parsed = parseCalendarDate(text ?? "");
+  return parsed !== null && parsed.precision === "day" && parsed.date <= day;
+}
+
+export function bedrockStatus(
+  entry: Pick<LifecycleEntry, "section">,
+  group: RegionGroup,
+  day: string,
+): LifecycleStatus {
+  if (entry.section === "reached-eol" || reached(group.eol, day)) return "retired";
+  if (reached(group.extendedAccess, day)) return "deprecated";
+  if (reached(group.legacy, day)) return "legacy";
+  return "available";
+}
+
+function parseModelLifecycle(input: ParserInput): ParseOutput {
+  const { source } = input;
+  const day = input.observedAt.slice(0, 10);
+  const evidence = evidenceFor(source, input.observedAt);
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  const seen = new Set<string>();
+  for (const entry of readEntries(source, input.content)) {
+    const canonical = bedrockCanonicalModelId(entry.modelId);
+    for (const group of entry.groups) {
+      const deprecation = milestone(source, group.legacy, input);
+      const endOfLife = milestone(source, group.eol, input);
+      if (group.extendedAccess !== undefined) milestone(source, group.extendedAccess, input); // format check
+      const status = bedrockStatus(entry, group, day);
+      for (const region of group.regions) {
+        const id = deploymentId({
+          provider_id: PROVIDER_ID,
+          provider_model_id: entry.modelId,
+          api_surface: API_SURFACE,
+          mode: MODE,
+          region,
+        });
+        if (seen.has(id)) throw parseFailure(source, `${entry.modelId} in ${region} is listed twice`);
+        seen.add(id);
+        deployments.push({
+          id,
+          model_id: canonical,
+          provider_id: PROVIDER_ID,
+          provider_model_id: entry.modelId,
+          api_surface: API_SURFACE,
+          mode: MODE,
+          region,
+          display_name: entry.name ? `${entry.provider} ${entry.name}` : entry.provider,
+          evidence,
+        });
+        lifecycle.push({
+          scope: "deployment",
+          provider_id: PROVIDER_ID,
+          target: { provider_model_id: entry.modelId, region, api_surface: API_SURFACE },
+          status,
+          deprecation,
+          end_of_life: endOfLife,
+          evidence,
+        });
+      }
+    }
+  }
+  requireSome(source, lifecycle, "Legacy or EOL model rows");
+  return { deployments, lifecycle, skipped: [] };
+}
+
+export const parsers: Record<string, Parser> = {
+  "amazon-bedrock-model-lifecycle": parseModelLifecycle,
+};

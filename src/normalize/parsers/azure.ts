@@ -1,0 +1,430 @@
+/**
+ * Azure OpenAI in Azure AI Foundry (provider `azure`): the model retirements page (current
+ * model versions with lifecycle status, deprecation and retirement dates and replacements,
+ * plus the retired-models table) and the models page's region availability tables per
+ * deployment type. Both pages are published from Markdown (MicrosoftDocs/azure-ai-docs), so
+ * the captures are Markdown and this module carries a small pipe-table reader.
+ *
+ * A model version is a deployment of its own: provider_model_id = "<model>-<version>"
+ * (`gpt-4o` version `2024-08-06` -> `gpt-4o-2024-08-06`), model_id = the OpenAI API id
+ * (`openai/gpt-4o-2024-08-06`, `gpt-35-turbo` -> `gpt-3.5-turbo`).
+ */
+import { deploymentId, modelId } from "../../lib/ids.js";
+import type {
+  DeploymentFact,
+  LifecycleAssertion,
+  LifecycleMilestone,
+  LifecycleStatus,
+  ParseOutput,
+  SkipCount,
+  SourceDefinition,
+} from "../../schema/index.js";
+import { evidenceFor, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import type { Parser, ParserInput } from "../types.js";
+
+const API_SURFACE = "azure-openai";
+/** Models a lifecycle page lists are anchored on the Global Standard deployment type. */
+const LIFECYCLE_MODE = "global-standard";
+const LIFECYCLE_REGION = "global";
+
+// ---------------------------------------------------------------------------------------
+// Markdown pipe tables
+
+export interface MarkdownTable {
+  /** Header cells, cleaned (no backticks, bold markers or <sup> footnotes). */
+  headers: string[];
+  /** Body rows as raw cell text (backticks and <br> kept, so callers can split lists). */
+  rows: string[][];
+  /** Text of the nearest preceding Markdown heading (`#`..`####`), cleaned. */
+  heading: string;
+}
+
+const SEPARATOR_ROW = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+
+function splitRow(line: string): string[] {
+  let body = line.trim();
+  if (body.startsWith("|")) body = body.slice(1);
+  if (body.endsWith("|") && !body.endsWith("\\|")) body = body.slice(0, -1);
+  return body.split(/(?<!\\)\|/).map((cell) => cell.trim());
+}
+
+/** Cell text without Markdown emphasis, code ticks, footnote markers or line breaks. */
+export function cleanCell(raw: string): string {
+  return raw
+    .replace(/<sup>.*?<\/sup>/gi, "")
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/\*\*/g, "")
+    .replace(/`/g, "")
+    .replace(/\\([+|*_])/g, "$1")
+    .replace(/\u00a0/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Every pipe table of a Markdown document, with the heading it sits under. */
+export function markdownTables(content: string): MarkdownTable[] {
+  const lines = content.split(/\r?\n/);
+  const tables: MarkdownTable[] = [];
+  let heading = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const h = /^#{1,4}\s+(.*)$/.exec(line);
+    if (h) {
+      heading = cleanCell(h[1] as string);
+      continue;
+    }
+    const next = lines[i + 1];
+    if (!line.trim().startsWith("|") || next === undefined || !SEPARATOR_ROW.test(next.trim())) continue;
+    const headers = splitRow(line).map(cleanCell);
+    const rows: string[][] = [];
+    let j = i + 2;
+    for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
+      const cells = splitRow(lines[j] as string);
+      if (cells.some((c) => c !== "")) rows.push(cells);
+    }
+    tables.push({ headers, rows, heading });
+    i = j - 1;
+  }
+  return tables;
+}
+
+function tablesWith(source: SourceDefinition, content: string, required: RegExp[]): MarkdownTable[] {
+  const found = markdownTables(content).filter((t) =>
+    required.every((re) => t.headers.some((h) => re.test(h))),
+  );
+  if (found.length === 0)
+    throw parseFailure(source, `no table with columns ${required.map((r) => r.source).join(", ")}`);
+  return found;
+}
+
+function column(source: SourceDefinition, table: MarkdownTable, re: RegExp): number {
+  const index = table.headers.findIndex((h) => re.test(h));
+  if (index < 0)
+    throw parseFailure(source, `column ${re.source} missing (headers: ${table.headers.join(" | ")})`);
+  return index;
+}
+
+function cell(source: SourceDefinition, row: string[], index: number, table: MarkdownTable): string {
+  const value = row[index];
+  if (value === undefined)
+    throw parseFailure(source, `row "${row.join(" | ")}" has no cell for "${table.headers[index]}"`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------
+// Identity
+
+/** Azure's deployable id for a model version: `gpt-4o` + `2024-08-06` -> `gpt-4o-2024-08-06`. */
+export function azureProviderModelId(name: string, version: string | null): string {
+  const n = name.trim();
+  const v = (version ?? "").trim();
+  if (v === "" || n.endsWith(`-${v}`)) return n;
+  return `${n}-${v}`;
+}
+
+/**
+ * The canonical model of an Azure model version: the OpenAI API id. Date versions and
+ * four-digit snapshot versions are part of OpenAI's ids (`gpt-4o-2024-08-06`,
+ * `gpt-3.5-turbo-0125`, `gpt-4-turbo-2024-04-09`); Azure's counter versions ("1", "2", "001")
+ * are not (`text-embedding-ada-002`). `model-router` is Microsoft's own model.
+ */
+export function azureCanonicalModelId(name: string, version: string | null): string {
+  const n = name.trim();
+  const v = (version ?? "").trim();
+  const lab = n.startsWith("model-router") ? "microsoft" : "openai";
+  const openAiName = n.replace(/^gpt-35/, "gpt-3.5");
+  const keepsVersion =
+    /^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d{4}$/.test(v) || /^turbo-\d{4}-\d{2}-\d{2}$/.test(v);
+  if (!keepsVersion || n.endsWith(`-${v}`)) return modelId(lab, openAiName);
+  return modelId(lab, `${openAiName}-${v}`);
+}
+
+function fact(
+  input: ParserInput,
+  name: string,
+  version: string | null,
+  mode: string,
+  region: string,
+): DeploymentFact {
+  const providerModelId = azureProviderModelId(name, version);
+  return {
+    id: deploymentId({
+      provider_id: "azure",
+      provider_model_id: providerModelId,
+      api_surface: API_SURFACE,
+      mode,
+      region,
+    }),
+    model_id: azureCanonicalModelId(name, version),
+    provider_id: "azure",
+    provider_model_id: providerModelId,
+    api_surface: API_SURFACE,
+    mode,
+    region,
+    display_name: version ? `${name} ${version}` : name,
+    evidence: evidenceFor(input.source, input.observedAt),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Model retirements
+
+/** True when a milestone is a fixed date on or before `day` (YYYY-MM-DD). */
+function passedOn(milestone: LifecycleMilestone, day: string): boolean {
+  return milestone.state === "scheduled" && milestone.date_type === "on" && (milestone.date as string) <= day;
+}
+
+function milestone(source: SourceDefinition, text: string, input: ParserInput): LifecycleMilestone {
+  try {
+    return parseMilestone(cleanCell(text), [evidenceFor(input.source, input.observedAt)]);
+  } catch (error) {
+    throw parseFailure(source, (error as Error).message);
+  }
+}
+
+/**
+ * Replacement cells name one or more models, optionally with a version:
+ * "`gpt-4.1` version: `2025-04-14`", "`gpt-35-turbo` (0125) <br><br> `gpt-4o-mini`",
+ * "`a` (version 2024-12-17) or `b` (version 2024-12-17)", "gpt-35-turbo-instruct", "n/a".
+ */
+export function parseReplacements(source: SourceDefinition, raw: string): string[] {
+  const text = raw.trim();
+  if (text === "" || /^n\/?a$/i.test(cleanCell(text))) return [];
+  const parts = text
+    .split(/<br\s*\/?>|\s+or\s+/i)
+    .map((p) => p.replace(/`/g, "").replace(/\s+/g, " ").trim())
+    .filter((p) => p !== "");
+  return parts.map((part) => {
+    const m = /^([a-z0-9][a-z0-9.-]*)(?:\s+version:?\s*([\w.-]+)|\s*\((?:version\s+)?([\w.-]+)\))?$/i.exec(
+      part,
+    );
+    if (!m) throw parseFailure(source, `replacement "${part}" is not a model name`);
+    return azureProviderModelId(m[1] as string, m[2] ?? m[3] ?? null);
+  });
+}
+
+function baseStatus(source: SourceDefinition, text: string): LifecycleStatus {
+  const t = cleanCell(text);
+  if (/^preview$/i.test(t)) return "preview";
+  if (/^generally available$/i.test(t)) return "available";
+  throw parseFailure(source, `unknown lifecycle status "${t}"`);
+}
+
+function parseModelRetirements(input: ParserInput): ParseOutput {
+  const { source } = input;
+  const today = input.observedAt.slice(0, 10);
+  const evidence = evidenceFor(source, input.observedAt);
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  const skipped: SkipCount[] = [];
+  const seen = new Set<string>();
+
+  const add = (
+    name: string,
+    version: string | null,
+    assertion: Omit<LifecycleAssertion, "scope" | "provider_id" | "target" | "evidence">,
+  ): void => {
+    const deployment = fact(input, name, version, LIFECYCLE_MODE, LIFECYCLE_REGION);
+    if (seen.has(deployment.provider_model_id))
+      throw parseFailure(source, `model version ${deployment.provider_model_id} is listed twice`);
+    seen.add(deployment.provider_model_id);
+    deployments.push(deployment);
+    lifecycle.push({
+      scope: "deployment",
+      provider_id: "azure",
+      target: { provider_model_id: deployment.provider_model_id, api_surface: API_SURFACE },
+      ...assertion,
+      evidence,
+    });
+  };
+
+  // Current models: one table per tab (text generation, audio, image and video, embedding).
+  const current = tablesWith(source, input.content, [
+    /^model name$/i,
+    /^model version/i,
+    /lifecycle status/i,
+    /deprecation date/i,
+    /retirement date/i,
+    /replacement/i,
+  ]);
+  for (const table of current) {
+    const iName = column(source, table, /^model name$/i);
+    const iVersion = column(source, table, /^model version/i);
+    const iStatus = column(source, table, /lifecycle status/i);
+    const iDeprecation = column(source, table, /deprecation date/i);
+    const iRetirement = column(source, table, /retirement date/i);
+    const iReplacement = column(source, table, /replacement/i);
+    for (const row of table.rows) {
+      const name = cleanCell(cell(source, row, iName, table));
+      const version = cleanCell(cell(source, row, iVersion, table));
+      if (name === "" || version === "")
+        throw parseFailure(source, `row "${row.join(" | ")}" has no model/version`);
+      const deprecation = milestone(source, cell(source, row, iDeprecation, table), input);
+      const endOfLife = milestone(source, cell(source, row, iRetirement, table), input);
+      let status = baseStatus(source, cell(source, row, iStatus, table));
+      if (passedOn(endOfLife, today)) status = "retired";
+      else if (passedOn(deprecation, today)) status = "deprecated";
+      const replacements = parseReplacements(source, row[iReplacement] ?? "");
+      add(name, version, {
+        status,
+        deprecation,
+        end_of_life: endOfLife,
+        ...(replacements.length ? { replacements } : {}),
+      });
+    }
+  }
+
+  // Retired models: "`gpt-35-turbo` - 0301", "`gpt-4`<br>`gpt-4-32k` - 0314", "`ada`".
+  const retired = tablesWith(source, input.content, [
+    /^model$/i,
+    /deprecation date/i,
+    /retirement date/i,
+    /suggested replacement/i,
+  ]);
+  for (const table of retired) {
+    const iModel = column(source, table, /^model$/i);
+    const iDeprecation = column(source, table, /deprecation date/i);
+    const iRetirement = column(source, table, /retirement date/i);
+    const iReplacement = column(source, table, /suggested replacement/i);
+    for (const row of table.rows) {
+      const rawModel = cell(source, row, iModel, table);
+      const [namesPart, versionPart] = rawModel.split(/\s+-\s+/, 2) as [string, string | undefined];
+      const version = versionPart === undefined ? null : cleanCell(versionPart);
+      const names = namesPart
+        .split(/<br\s*\/?>/i)
+        .map(cleanCell)
+        .filter((n) => n !== "");
+      if (names.length === 0 || names.some((n) => !/^[a-z0-9][a-z0-9.-]*$/i.test(n)))
+        throw parseFailure(source, `retired model cell "${rawModel}" is not a model list`);
+      const deprecation = milestone(source, cell(source, row, iDeprecation, table), input);
+      const endOfLife = milestone(source, cell(source, row, iRetirement, table), input);
+      if (endOfLife.state !== "scheduled")
+        throw parseFailure(source, `retired model "${rawModel}" has no retirement date`);
+      const replacements = parseReplacements(source, row[iReplacement] ?? "");
+      for (const name of names)
+        add(name, version, {
+          status: "retired",
+          deprecation,
+          end_of_life: endOfLife,
+          ...(replacements.length ? { replacements } : {}),
+        });
+    }
+  }
+
+  // Fine-tuned model schedules are relative to the base model ("At base model retirement").
+  const fineTuned = markdownTables(input.content).filter((t) =>
+    t.headers.some((h) => /training retirement/i.test(h)),
+  );
+  const fineTunedRows = fineTuned.flatMap((t) => t.rows);
+  if (fineTunedRows.length)
+    skipped.push({
+      reason: "fine-tuned model retirement rows (dates relative to the base model)",
+      count: fineTunedRows.length,
+      examples: fineTunedRows.slice(0, 5).map((r) => r.slice(0, 2).map(cleanCell).join(" ")),
+    });
+
+  requireSome(source, lifecycle, "model retirement rows");
+  return { deployments, lifecycle, skipped };
+}
+
+// ---------------------------------------------------------------------------------------
+// Models page: region availability per deployment type. Global types get region "global",
+// Data Zone Standard the zone ("us" / "eu") of the listed resource region, Standard (regional)
+// deployments the Azure region itself.
+
+/** Data Zone deployments keep data in the zone of the resource's region. */
+const DATA_ZONE: Record<string, "us" | "eu"> = {
+  eastus: "us",
+  eastus2: "us",
+  centralus: "us",
+  northcentralus: "us",
+  southcentralus: "us",
+  westcentralus: "us",
+  westus: "us",
+  westus2: "us",
+  westus3: "us",
+  francecentral: "eu",
+  germanywestcentral: "eu",
+  italynorth: "eu",
+  northeurope: "eu",
+  polandcentral: "eu",
+  spaincentral: "eu",
+  swedencentral: "eu",
+  westeurope: "eu",
+};
+
+interface DeploymentType {
+  mode: string;
+  /** The deployment's region for a resource region (global types ignore it). */
+  regionFor: (source: SourceDefinition, azureRegion: string) => string;
+}
+
+function deploymentTypeOf(heading: string): DeploymentType | null {
+  if (/global standard/i.test(heading)) return { mode: "global-standard", regionFor: () => "global" };
+  if (/global batch/i.test(heading)) return { mode: "global-batch", regionFor: () => "global" };
+  if (/data ?zone standard/i.test(heading))
+    return {
+      mode: "data-zone-standard",
+      regionFor: (source, azureRegion) => {
+        const zone = DATA_ZONE[azureRegion];
+        if (!zone) throw parseFailure(source, `region "${azureRegion}" is in no known data zone`);
+        return zone;
+      },
+    };
+  if (/^standard/i.test(heading))
+    return {
+      mode: "standard",
+      regionFor: (source, azureRegion) => {
+        if (!/^[a-z]+[0-9]*$/.test(azureRegion))
+          throw parseFailure(source, `"${azureRegion}" is not an Azure region`);
+        return azureRegion;
+      },
+    };
+  return null;
+}
+
+function parseModels(input: ParserInput): ParseOutput {
+  const { source } = input;
+  const tables = tablesWith(source, input.content, [/^region$/i]);
+  const deployments = new Map<string, DeploymentFact>();
+  const modes = new Set<string>();
+  for (const table of tables) {
+    const type = deploymentTypeOf(table.heading);
+    if (!type) throw parseFailure(source, `region table under unknown heading "${table.heading}"`);
+    modes.add(type.mode);
+    const iRegion = column(source, table, /^region$/i);
+    const models = table.headers.map((h, i) => {
+      if (i === iRegion) return null;
+      const m = /^([a-z0-9][a-z0-9.-]*),\s*([\w.-]+)$/i.exec(h);
+      if (!m) throw parseFailure(source, `column "${h}" is not "<model>, <version>"`);
+      return { name: m[1] as string, version: m[2] as string };
+    });
+    for (const row of table.rows) {
+      const azureRegion = cleanCell(cell(source, row, iRegion, table));
+      models.forEach((model, i) => {
+        if (!model) return;
+        const mark = cleanCell(cell(source, row, i, table));
+        if (mark === "-" || mark === "") return;
+        if (mark !== "✅") throw parseFailure(source, `availability cell "${mark}" is neither ✅ nor -`);
+        const deployment = fact(
+          input,
+          model.name,
+          model.version,
+          type.mode,
+          type.regionFor(source, azureRegion),
+        );
+        deployments.set(deployment.id, deployment);
+      });
+    }
+  }
+  for (const required of ["global-standard", "data-zone-standard", "global-batch", "standard"])
+    if (!modes.has(required)) throw parseFailure(source, `no ${required} availability table`);
+  const list = requireSome(source, [...deployments.values()], "available model versions");
+  list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { deployments: list, lifecycle: [], skipped: [] };
+}
+
+export const parsers: Record<string, Parser> = {
+  "azure-model-retirements": parseModelRetirements,
+  "azure-models": parseModels,
+};

@@ -1,0 +1,167 @@
+/**
+ * Parsers for Google Vertex AI (Gemini Enterprise Agent Platform) official sources:
+ *   - `google-vertex-model-versions`: "Model versions and lifecycle"
+ *     (https://cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions). Tables of
+ *     Model ID | Release date | Retirement date | Replacement model ID (or Recommended upgrade)
+ *     under the headings "Gemini models", "Gemini image models", "Veo models", "Embeddings
+ *     models", "Models available for shorter availability periods" and "Retired models".
+ * Vertex model ids of Anthropic's Claude ("claude-3-5-sonnet-v2@20241022") map to the Anthropic
+ * first-party id with `vertexClaudeModelId`.
+ * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
+ */
+import * as cheerio from "cheerio";
+import { deploymentId, modelId } from "../../lib/ids.js";
+import type {
+  DeploymentFact,
+  LifecycleAssertion,
+  LifecycleMilestone,
+  LifecycleStatus,
+  SkipCount,
+  SourceDefinition,
+} from "../../schema/index.js";
+import { cellText, evidenceFor, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import type { Parser } from "../types.js";
+import { googleModelId } from "./google.js";
+
+export const VERTEX_PROVIDER = "google-vertex";
+export const VERTEX_API_SURFACE = "vertex-ai";
+const REGION = "global";
+
+/**
+ * Anthropic canonical model id of a Vertex Claude model id: `claude-3-5-sonnet-v2@20241022` ->
+ * `anthropic/claude-3-5-sonnet-20241022`, `claude-opus-4-1@20250805` ->
+ * `anthropic/claude-opus-4-1-20250805`. Null when the id is not a dated Vertex Claude id.
+ */
+export function vertexClaudeModelId(vertexId: string): string | null {
+  const m = /^(claude-[a-z0-9-]+?)(?:-v\d+)?@(\d{8})$/.exec(vertexId.trim());
+  if (!m) return null;
+  return modelId("anthropic", `${m[1] as string}-${m[2] as string}`);
+}
+
+/** Canonical model id of any Vertex publisher model id this source lists. */
+export function vertexModelId(vertexId: string): string {
+  if (vertexId.startsWith("claude-")) {
+    const claude = vertexClaudeModelId(vertexId);
+    if (claude) return claude;
+    return modelId("anthropic", vertexId.replace(/@/g, "-"));
+  }
+  return googleModelId(vertexId);
+}
+
+export function vertexIdentity(providerModelId: string, mode = "standard", region = REGION) {
+  const ids = {
+    provider_id: VERTEX_PROVIDER,
+    provider_model_id: providerModelId,
+    api_surface: VERTEX_API_SURFACE,
+    mode,
+    region,
+  };
+  return { id: deploymentId(ids), model_id: vertexModelId(providerModelId), ...ids };
+}
+
+const MODEL_ID_TOKEN = /^[a-z0-9][a-z0-9.@_-]*$/;
+const LATER = /^(.+?)\s+or later$/i;
+const NO_DATE = /^no retirement date announced$/i;
+
+/**
+ * A retirement-date cell: "October 20, 2026" (on), "July 21, 2027 or later" and
+ * "No sooner than May 20, 2028" (not before), "No retirement date announced" (not announced),
+ * empty (unknown).
+ */
+export function retirementMilestone(
+  source: Pick<SourceDefinition, "name" | "url">,
+  cell: string,
+  evidence: Parameters<typeof parseMilestone>[1],
+): LifecycleMilestone {
+  const text = cell.replace(/\s+/g, " ").trim();
+  const later = LATER.exec(text);
+  try {
+    if (later) return parseMilestone(`Not before ${later[1] as string}`, evidence);
+    if (NO_DATE.test(text)) return parseMilestone("TBD", evidence);
+    return parseMilestone(text, evidence);
+  } catch {
+    throw parseFailure(source, `"${cell}" is not a retirement date`);
+  }
+}
+
+/** Replacement ids named in a cell: "gemini-3.1-flash-lite or Gemma 4" -> ["gemini-3.1-flash-lite"]. */
+export function vertexReplacements(cell: string): string[] {
+  return cell
+    .split(/\s+or\s+|,\s*/)
+    .map((s) => s.replace(/`/g, "").trim())
+    .filter((s) => MODEL_ID_TOKEN.test(s));
+}
+
+function statusOf(
+  milestone: LifecycleMilestone,
+  retiredSection: boolean,
+  observedDay: string,
+): LifecycleStatus {
+  if (retiredSection) return "retired";
+  if (milestone.state === "scheduled") {
+    if (milestone.date_type !== "not_before" && (milestone.date as string) <= observedDay) return "retired";
+    if (milestone.date_type === "on") return "deprecated";
+  }
+  return "available";
+}
+
+export const parseVertexModelVersions: Parser = (input) => {
+  const { source } = input;
+  const evidence = evidenceFor(source, input.observedAt);
+  const observedDay = input.observedAt.slice(0, 10);
+  const $ = cheerio.load(input.content);
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  const skipped: SkipCount[] = [];
+  const seen = new Set<string>();
+  let tableCount = 0;
+  $("table").each((_, table) => {
+    const headers = $(table)
+      .find("thead tr")
+      .first()
+      .find("th,td")
+      .toArray()
+      .map((c) => cellText($, c));
+    const idCol = headers.findIndex((h) => /^model id$/i.test(h));
+    const retireCol = headers.findIndex((h) => /^retirement date$/i.test(h));
+    if (idCol < 0 && retireCol < 0) return;
+    if (idCol < 0 || retireCol < 0)
+      throw parseFailure(source, `lifecycle table lacks Model ID / Retirement date (${headers.join(" | ")})`);
+    const replCol = headers.findIndex((h) => /replacement|recommended upgrade/i.test(h));
+    tableCount++;
+    const heading = cellText($, $(table).prevAll("h2,h3").first().get(0) ?? []);
+    const retiredSection = /^retired models$/i.test(heading);
+    $(table)
+      .find("tbody tr")
+      .each((__, tr) => {
+        const cells = $(tr)
+          .find("td,th")
+          .toArray()
+          .map((c) => cellText($, c));
+        const id = (cells[idCol] ?? "").replace(/`/g, "").replace(/\*+$/, "").trim();
+        if (id === "") return;
+        if (!MODEL_ID_TOKEN.test(id)) throw parseFailure(source, `"${cells[idCol]}" is not a model id`);
+        const endOfLife = retirementMilestone(source, cells[retireCol] ?? "", [evidence]);
+        const replacements = replCol >= 0 ? vertexReplacements(cells[replCol] ?? "") : [];
+        if (seen.has(id)) return;
+        seen.add(id);
+        deployments.push({ ...vertexIdentity(id), display_name: id, evidence });
+        lifecycle.push({
+          scope: "deployment",
+          provider_id: VERTEX_PROVIDER,
+          target: { provider_model_id: id, api_surface: VERTEX_API_SURFACE },
+          status: statusOf(endOfLife, retiredSection, observedDay),
+          end_of_life: endOfLife,
+          ...(replacements.length > 0 ? { replacements } : {}),
+          evidence,
+        });
+      });
+  });
+  if (tableCount === 0) throw parseFailure(source, "no table with Model ID and Retirement date columns");
+  requireSome(source, lifecycle, "model version rows");
+  return { deployments, lifecycle, skipped };
+};
+
+export const parsers: Record<string, Parser> = {
+  "google-vertex-model-versions": parseVertexModelVersions,
+};

@@ -1,0 +1,699 @@
+/**
+ * Community source: LiteLLM's model price map
+ * (https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json),
+ * one JSON object whose keys are LiteLLM model names and whose values carry per-token prices,
+ * token limits, `supports_*` flags and an optional `deprecation_date`.
+ *
+ * What is kept: text-generation entries (mode `chat`, `completion` or `responses` — the last
+ * are OpenAI/Azure models served only through the Responses API, e.g. o3-pro, still priced per
+ * token) of the providers the catalog knows, mapped to the same deployment identities the
+ * official parsers produce (parsers-common conventions):
+ *   openai / text-completion-openai -> openai        (api, global)
+ *   anthropic                        -> anthropic     (api, global)
+ *   gemini                           -> google        (gemini-api, global)
+ *   vertex_ai, vertex_ai-*           -> google-vertex (vertex-ai, global)
+ *   bedrock, bedrock_converse        -> amazon-bedrock (bedrock-runtime, AWS region)
+ *   azure                            -> azure         (azure-openai, deployment type + region)
+ *   mistral                          -> mistral       (api, global)
+ * Every other entry is counted in `skipped` with its reason; nothing is dropped silently.
+ *
+ * Region and deployment-type conventions of the map (read from the data itself):
+ * - Bedrock: `bedrock/<aws-region>/<model>` is that region's on-demand price. An unqualified
+ *   `<vendor>.<model>` key carries the US East (N. Virginia) price: for every model that also
+ *   has a `bedrock/us-east-1/` key the two agree, while the other regions differ, so it maps
+ *   to region us-east-1 (and yields to an explicit us-east-1 key). Cross-region inference
+ *   profile ids (`us.`, `eu.`, `apac.`, `au.`, `jp.`, `us-gov.`, `global.` + model id) map to
+ *   the base model id with the geography as region, like Azure's data zones. Provisioned
+ *   throughput (`.../1-month-commitment/...`), `bedrock/*`, and `bedrock/invoke/` route aliases
+ *   are skipped.
+ * - Azure: `azure/eu/` and `azure/us/` are Data Zone Standard prices (region eu / us);
+ *   `azure/global/` and `azure/global-standard/` are Global Standard; an unqualified
+ *   `azure/<model>` is LiteLLM's default Azure price, the Global Standard list price for most
+ *   models, so it maps to global-standard/global and yields to an explicit global key.
+ *   `*_batches` prices are the matching Batch type (global-batch / data-zone-batch).
+ * - Vertex AI: `vertex_ai/` prefixes and `@default` version suffixes are dropped
+ *   (`vertex_ai/claude-opus-4-6@default` is the same deployment as `vertex_ai/claude-opus-4-6`).
+ * When several keys name the same deployment, the explicit key wins, then the first key in
+ * code-point order; the others are counted as aliases.
+ *
+ * Prices: `*_batches`, `*_flex` and `*_priority` prices are separate modes (batch / flex /
+ * priority), `*_above_<N>k_tokens` prices are long-context tiers, `cache_read_input_token_cost`
+ * is the cached-input price and `cache_creation_input_token_cost` (`..._above_1hr`) the
+ * cache-write price (1-hour). See `perTokenToMicroPerMillion` for why the conversion is exact.
+ */
+import { compareCodePoints } from "../../lib/canonical-json.js";
+import { deploymentId, modelId } from "../../lib/ids.js";
+import type {
+  Capabilities,
+  CapabilityName,
+  DeploymentFact,
+  Evidence,
+  LifecycleAssertion,
+  ParseOutput,
+  RateCard,
+  RateTier,
+  SkipCount,
+} from "../../schema/index.js";
+import { evidenceFor, parseFailure, parseMilestone } from "../helpers.js";
+import type { Parser, ParserInput } from "../types.js";
+
+// ---------------------------------------------------------------------------------------------
+// Exact price conversion
+// ---------------------------------------------------------------------------------------------
+
+/** Significant digits a double is guaranteed to carry through a decimal round trip (DBL_DIG). */
+const EXACT_DIGITS = 15;
+
+export type PriceConversion =
+  | { ok: true; micro: number }
+  | { ok: false; reason: "sub_micro" | "imprecise" | "invalid" };
+
+/**
+ * A per-token USD price (a JSON number such as `2.5e-06` or `0.0000025`) to integer micro-USD
+ * per million tokens, exactly: the value times 10^12.
+ *
+ * Why this is exact although JSON.parse turned the file's decimal text into a double:
+ * `String(n)` prints the shortest decimal that reads back as the same double. A decimal with
+ * at most 15 significant digits is recovered exactly by that round trip (two different such
+ * decimals are further apart than a double's spacing, so they cannot read as the same double),
+ * so for every price the file writes with <= 15 significant digits `String(n)` is the file's
+ * own decimal value, not an approximation. The scaling by 10^12 is then done on the decimal
+ * digits with BigInt, never by float multiplication (0.0000165 * 1e12 is 16500000.000000002 in
+ * floating point). A printed value with more than 15 significant digits is "imprecise" (it
+ * may not be what the file says); a value whose exact micro-USD-per-million amount is not an
+ * integer is "sub_micro". Both are refused rather than rounded.
+ */
+export function perTokenToMicroPerMillion(value: unknown): PriceConversion {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    return { ok: false, reason: "invalid" };
+  const text = String(value);
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+  if (!m) return { ok: false, reason: "invalid" };
+  const intDigits = m[1] as string;
+  const fracDigits = m[2] ?? "";
+  const exponent = Number.parseInt(m[3] ?? "0", 10);
+  const digits = (intDigits + fracDigits).replace(/^0+/, "");
+  if (digits.replace(/0+$/, "").length > EXACT_DIGITS) return { ok: false, reason: "imprecise" };
+  if (digits === "") return { ok: true, micro: 0 };
+  // value = digits x 10^(exponent - fracDigits.length); times 10^12 for micro-USD per million.
+  const shift = exponent - fracDigits.length + 12;
+  const mantissa = BigInt(digits);
+  let micro: bigint;
+  if (shift >= 0) micro = mantissa * 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    if (mantissa % divisor !== 0n) return { ok: false, reason: "sub_micro" };
+    micro = mantissa / divisor;
+  }
+  if (micro > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: "invalid" };
+  return { ok: true, micro: Number(micro) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity mapping
+// ---------------------------------------------------------------------------------------------
+
+export interface LiteLlmIdentity {
+  provider_id: string;
+  provider_model_id: string;
+  api_surface: string;
+  /** The base (standard-price) mode: "standard", or the Azure deployment type. */
+  mode: string;
+  region: string;
+  /** True when the key names its region / deployment type explicitly. */
+  explicit: boolean;
+}
+
+export type IdentityResult = { ok: true; identity: LiteLlmIdentity } | { ok: false; reason: string };
+
+const AWS_REGION = /^[a-z]{2}(?:-gov)?-[a-z]+-\d$/;
+const BEDROCK_GEOGRAPHY = /^(us-gov|us|eu|apac|au|jp|ca|global)\.(.+)$/;
+const BEDROCK_MODEL = /^[a-z0-9-]+\.[a-z0-9][^@/]*$/;
+const TEXT_MODES = new Set(["chat", "completion", "responses"]);
+
+/** Catalog provider for a `litellm_provider` value, or null when the catalog does not cover it. */
+export function catalogProvider(litellmProvider: string): string | null {
+  if (litellmProvider === "openai" || litellmProvider === "text-completion-openai") return "openai";
+  if (litellmProvider === "anthropic") return "anthropic";
+  if (litellmProvider === "gemini") return "google";
+  if (litellmProvider === "vertex_ai" || litellmProvider.startsWith("vertex_ai-")) return "google-vertex";
+  if (litellmProvider === "bedrock" || litellmProvider === "bedrock_converse") return "amazon-bedrock";
+  if (litellmProvider === "azure") return "azure";
+  if (litellmProvider === "mistral") return "mistral";
+  return null;
+}
+
+function stripPrefix(key: string, prefix: string): string {
+  return key.startsWith(prefix) ? key.slice(prefix.length) : key;
+}
+
+function bedrockIdentity(key: string): IdentityResult {
+  let rest = stripPrefix(key, "bedrock/");
+  let region = "us-east-1";
+  let explicit = false;
+  const parts = rest.split("/");
+  if (parts.length > 1) {
+    const [first, ...others] = parts as [string, ...string[]];
+    if (first === "*" || others.some((p) => /commitment/.test(p)))
+      return { ok: false, reason: "provisioned throughput (commitment) price" };
+    if (first === "invoke") return { ok: false, reason: "route alias (bedrock/invoke/)" };
+    if (!AWS_REGION.test(first) || others.length !== 1)
+      return { ok: false, reason: "unrecognized key shape" };
+    region = first;
+    explicit = true;
+    rest = others[0] as string;
+  }
+  const geo = BEDROCK_GEOGRAPHY.exec(rest);
+  if (geo) {
+    if (explicit) return { ok: false, reason: "unrecognized key shape" };
+    region = geo[1] as string;
+    explicit = true;
+    rest = geo[2] as string;
+  }
+  if (!BEDROCK_MODEL.test(rest)) return { ok: false, reason: "not a provider model id (alias)" };
+  return {
+    ok: true,
+    identity: {
+      provider_id: "amazon-bedrock",
+      provider_model_id: rest,
+      api_surface: "bedrock-runtime",
+      mode: "standard",
+      region,
+      explicit,
+    },
+  };
+}
+
+function azureIdentity(key: string): IdentityResult {
+  const rest = stripPrefix(key, "azure/");
+  const m = /^(eu|us|global|global-standard)\/([^/]+)$/.exec(rest);
+  if (m) {
+    const zone = m[1] as string;
+    const dataZone = zone === "eu" || zone === "us";
+    return {
+      ok: true,
+      identity: {
+        provider_id: "azure",
+        provider_model_id: m[2] as string,
+        api_surface: "azure-openai",
+        mode: dataZone ? "data-zone-standard" : "global-standard",
+        region: dataZone ? zone : "global",
+        explicit: true,
+      },
+    };
+  }
+  if (rest.includes("/")) return { ok: false, reason: "unrecognized key shape" };
+  return {
+    ok: true,
+    identity: {
+      provider_id: "azure",
+      provider_model_id: rest,
+      api_surface: "azure-openai",
+      mode: "global-standard",
+      region: "global",
+      explicit: false,
+    },
+  };
+}
+
+function simpleIdentity(
+  provider_id: string,
+  api_surface: string,
+  model: string,
+  explicit = true,
+): IdentityResult {
+  if (model === "" || model.includes("/")) return { ok: false, reason: "unrecognized key shape" };
+  return {
+    ok: true,
+    identity: {
+      provider_id,
+      provider_model_id: model,
+      api_surface,
+      mode: "standard",
+      region: "global",
+      explicit,
+    },
+  };
+}
+
+/** The deployment identity of one LiteLLM key, or why the key cannot be one. */
+export function identityFor(key: string, litellmProvider: string): IdentityResult {
+  const provider = catalogProvider(litellmProvider);
+  switch (provider) {
+    case "openai":
+      if (key.startsWith("ft:")) return { ok: false, reason: "fine-tuned model price" };
+      return simpleIdentity("openai", "api", stripPrefix(key, "openai/"));
+    case "anthropic":
+      return simpleIdentity("anthropic", "api", stripPrefix(key, "anthropic/"));
+    case "google":
+      return simpleIdentity("google", "gemini-api", stripPrefix(key, "gemini/"));
+    case "google-vertex": {
+      const model = stripPrefix(key, "vertex_ai/").replace(/@default$/, "");
+      if (model === "") return { ok: false, reason: "unrecognized key shape" };
+      // Vertex model-garden ids keep their publisher path (meta/llama-3.1-405b-instruct-maas).
+      return {
+        ok: true,
+        identity: {
+          provider_id: "google-vertex",
+          provider_model_id: model,
+          api_surface: "vertex-ai",
+          mode: "standard",
+          region: "global",
+          explicit: !key.endsWith("@default"),
+        },
+      };
+    }
+    case "amazon-bedrock":
+      return bedrockIdentity(key);
+    case "azure":
+      return azureIdentity(key);
+    case "mistral":
+      return simpleIdentity("mistral", "api", stripPrefix(key, "mistral/"));
+    default:
+      return { ok: false, reason: "provider not in the catalog" };
+  }
+}
+
+const PUBLISHER_LAB: Record<string, string> = {
+  anthropic: "anthropic",
+  amazon: "amazon",
+  meta: "meta",
+  mistral: "mistral",
+  mistralai: "mistral",
+  cohere: "cohere",
+  ai21: "ai21",
+  deepseek: "deepseek",
+  "deepseek-ai": "deepseek",
+  qwen: "qwen",
+  minimax: "minimax",
+  minimaxai: "minimax",
+  moonshot: "moonshot",
+  moonshotai: "moonshot",
+  openai: "openai",
+  google: "google",
+  nvidia: "nvidia",
+  writer: "writer",
+  zai: "zai",
+  "zai-org": "zai",
+  twelvelabs: "twelvelabs",
+  xai: "xai",
+};
+
+const VERTEX_FAMILY_LAB: Record<string, string> = {
+  "vertex_ai-anthropic_models": "anthropic",
+  "vertex_ai-mistral_models": "mistral",
+  "vertex_ai-deepseek_models": "deepseek",
+  "vertex_ai-ai21_models": "ai21",
+  "vertex_ai-llama_models": "meta",
+  "vertex_ai-minimax_models": "minimax",
+  "vertex_ai-moonshot_models": "moonshot",
+  "vertex_ai-zai_models": "zai",
+  "vertex_ai-qwen_models": "qwen",
+  "vertex_ai-language-models": "google",
+  "vertex_ai-text-models": "google",
+};
+
+function labByName(name: string): string {
+  if (/^claude/.test(name)) return "anthropic";
+  if (/^(gemini|gemma|text-|medlm|learnlm)/.test(name)) return "google";
+  if (
+    /^(mistral|codestral|devstral|magistral|ministral|pixtral|open-mistral|open-mixtral|open-codestral)/.test(
+      name,
+    )
+  )
+    return "mistral";
+  if (/^jamba/.test(name)) return "ai21";
+  if (/^command/.test(name)) return "cohere";
+  return "openai";
+}
+
+/**
+ * Canonical model id `<lab>/<lab's own API id>` for a deployment identity: Bedrock ids lose
+ * their vendor prefix and `-v1:0` version suffix, Vertex Claude `name@date` ids become the
+ * Anthropic API's `name-date`, Azure's `gpt-35` spelling becomes OpenAI's `gpt-3.5`.
+ */
+export function canonicalModelId(identity: LiteLlmIdentity, litellmProvider: string): string {
+  const id = identity.provider_model_id;
+  switch (identity.provider_id) {
+    case "amazon-bedrock": {
+      const dot = id.indexOf(".");
+      const vendor = id.slice(0, dot);
+      let name = id.slice(dot + 1);
+      const versioned = /^(.*)-v\d+:\d+$/.exec(name);
+      if (versioned && /\d/.test(versioned[1] as string)) name = versioned[1] as string;
+      else if (vendor === "anthropic") {
+        const plain = /^(.*\d)-v\d+$/.exec(name);
+        if (plain) name = plain[1] as string;
+      }
+      return modelId(PUBLISHER_LAB[vendor] ?? vendor, name);
+    }
+    case "google-vertex": {
+      const slash = id.indexOf("/");
+      if (slash > 0) {
+        const publisher = id.slice(0, slash);
+        return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1));
+      }
+      const lab = VERTEX_FAMILY_LAB[litellmProvider] ?? labByName(id);
+      const at = /^(.*?)(?:-v\d+)?@(\d{8})$/.exec(id);
+      if (lab === "anthropic" && at) return modelId(lab, `${at[1]}-${at[2]}`);
+      return modelId(lab, id.replace(/@/g, "-"));
+    }
+    case "azure":
+      return modelId(labByName(id), id.replace(/^gpt-35/, "gpt-3.5"));
+    case "openai":
+      return modelId("openai", id);
+    case "anthropic":
+      return modelId("anthropic", id);
+    case "google":
+      return modelId("google", id);
+    case "mistral":
+      return modelId("mistral", id);
+    default:
+      return modelId(identity.provider_id, id);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate cards, limits, capabilities
+// ---------------------------------------------------------------------------------------------
+
+type Entry = Record<string, unknown>;
+
+class SkipTally {
+  private readonly byReason = new Map<string, string[]>();
+  add(reason: string, example: string): void {
+    const list = this.byReason.get(reason) ?? [];
+    list.push(example);
+    this.byReason.set(reason, list);
+  }
+  toList(): SkipCount[] {
+    return [...this.byReason.entries()]
+      .sort(([a], [b]) => compareCodePoints(a, b))
+      .map(([reason, examples]) => ({
+        reason,
+        count: examples.length,
+        examples: [...examples].sort(compareCodePoints).slice(0, 5),
+      }));
+  }
+}
+
+/** Reads one price field; a price that cannot be converted exactly is counted and treated as absent. */
+function priceOf(entry: Entry, field: string, key: string, skipped: SkipTally): number | null {
+  const raw = entry[field];
+  if (raw === undefined || raw === null) return null;
+  const converted = perTokenToMicroPerMillion(raw);
+  if (converted.ok) return converted.micro;
+  const reason =
+    converted.reason === "sub_micro"
+      ? "price finer than 1 micro-USD per million tokens"
+      : converted.reason === "imprecise"
+        ? "price with more than 15 significant digits"
+        : "price that is not a non-negative number";
+  skipped.add(reason, `${key}: ${field}`);
+  return null;
+}
+
+const TIER_FIELD = /^input_cost_per_token_above_(\d+)k_tokens(_priority)?$/;
+
+function tiersOf(entry: Entry, suffix: "" | "_priority", key: string, skipped: SkipTally): RateTier[] {
+  const tiers: RateTier[] = [];
+  for (const field of Object.keys(entry)) {
+    const m = TIER_FIELD.exec(field);
+    if (!m || (m[2] ?? "") !== suffix) continue;
+    const k = m[1] as string;
+    const input = priceOf(entry, field, key, skipped);
+    if (input === null) continue;
+    const above = `_above_${k}k_tokens${suffix}`;
+    const cacheWrite = priceOf(entry, `cache_creation_input_token_cost${above}`, key, skipped);
+    tiers.push({
+      above_input_tokens: Number.parseInt(k, 10) * 1000,
+      input_micro_usd: input,
+      cached_input_micro_usd: priceOf(entry, `cache_read_input_token_cost${above}`, key, skipped),
+      output_micro_usd: priceOf(entry, `output_cost_per_token${above}`, key, skipped),
+      ...(cacheWrite !== null ? { cache_write_micro_usd: cacheWrite } : {}),
+    });
+  }
+  return tiers.sort((a, b) => a.above_input_tokens - b.above_input_tokens);
+}
+
+interface ModePrices {
+  /** Mode suffix in LiteLLM's field names. */
+  suffix: "" | "_batches" | "_flex" | "_priority";
+  card: RateCard;
+}
+
+function rateCardsOf(entry: Entry, key: string, input: ParserInput, skipped: SkipTally): ModePrices[] {
+  const common = {
+    currency: "USD" as const,
+    unit: "million_tokens" as const,
+    source_url: input.source.url,
+    observed_at: input.observedAt,
+  };
+  const cards: ModePrices[] = [];
+  for (const suffix of ["", "_batches", "_flex", "_priority"] as const) {
+    const inputPrice = priceOf(entry, `input_cost_per_token${suffix}`, key, skipped);
+    if (inputPrice === null) continue;
+    // LiteLLM has no separate cache prices for batch; batch cached input stays unknown.
+    const cacheSuffix = suffix === "_batches" ? null : suffix;
+    const cached =
+      cacheSuffix === null ? null : priceOf(entry, `cache_read_input_token_cost${cacheSuffix}`, key, skipped);
+    const cacheWrite =
+      cacheSuffix === null
+        ? null
+        : priceOf(entry, `cache_creation_input_token_cost${cacheSuffix}`, key, skipped);
+    const cacheWrite1h =
+      suffix === "" ? priceOf(entry, "cache_creation_input_token_cost_above_1hr", key, skipped) : null;
+    const tiers = suffix === "" || suffix === "_priority" ? tiersOf(entry, suffix, key, skipped) : [];
+    cards.push({
+      suffix,
+      card: {
+        ...common,
+        input_micro_usd: inputPrice,
+        cached_input_micro_usd: cached,
+        output_micro_usd: priceOf(entry, `output_cost_per_token${suffix}`, key, skipped),
+        ...(cacheWrite !== null ? { cache_write_micro_usd: cacheWrite } : {}),
+        ...(cacheWrite1h !== null ? { cache_write_1h_micro_usd: cacheWrite1h } : {}),
+        ...(tiers.length > 0 ? { tiers } : {}),
+      },
+    });
+  }
+  return cards;
+}
+
+/** The mode a LiteLLM price variant is sold as for this deployment, or null when the catalog has none. */
+function modeFor(identity: LiteLlmIdentity, suffix: ModePrices["suffix"]): string | null {
+  if (suffix === "") return identity.mode;
+  if (identity.provider_id === "azure") {
+    if (suffix !== "_batches") return null;
+    return identity.mode === "data-zone-standard" ? "data-zone-batch" : "global-batch";
+  }
+  return suffix === "_batches" ? "batch" : suffix === "_flex" ? "flex" : "priority";
+}
+
+const CAPABILITY_FLAGS: Array<[string, CapabilityName]> = [
+  ["supports_function_calling", "tool_calling"],
+  ["supports_parallel_function_calling", "parallel_tool_calling"],
+  ["supports_response_schema", "structured_output"],
+  ["supports_vision", "vision"],
+  ["supports_audio_input", "audio_input"],
+  ["supports_audio_output", "audio_output"],
+  ["supports_pdf_input", "pdf_input"],
+  ["supports_reasoning", "reasoning"],
+  ["supports_prompt_caching", "prompt_caching"],
+  ["supports_web_search", "web_search"],
+  ["supports_computer_use", "computer_use"],
+];
+
+export function capabilitiesOf(entry: Entry): Capabilities {
+  const capabilities: Capabilities = {};
+  for (const [flag, name] of CAPABILITY_FLAGS) {
+    const value = entry[flag];
+    if (typeof value !== "boolean") continue;
+    capabilities[name] = {
+      status: value ? "supported" : "unsupported",
+      verification_status: "community_reported",
+    };
+  }
+  return capabilities;
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parser
+// ---------------------------------------------------------------------------------------------
+
+interface Candidate {
+  key: string;
+  entry: Entry;
+  litellmProvider: string;
+  identity: LiteLlmIdentity;
+  id: string;
+}
+
+function isEntry(value: unknown): value is Entry {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function parseLiteLlm(input: ParserInput): ParseOutput {
+  let document: unknown;
+  try {
+    document = JSON.parse(input.content);
+  } catch (error) {
+    throw parseFailure(input.source, `not valid JSON (${(error as Error).message})`);
+  }
+  if (!isEntry(document)) throw parseFailure(input.source, "the price map is not a JSON object");
+
+  const skipped = new SkipTally();
+  const evidence: Evidence = evidenceFor(input.source, input.observedAt);
+  const candidates: Candidate[] = [];
+  for (const key of Object.keys(document).sort(compareCodePoints)) {
+    const entry = document[key];
+    if (key === "sample_spec") {
+      skipped.add("sample_spec (documentation of the format)", key);
+      continue;
+    }
+    if (!isEntry(entry) || typeof entry["litellm_provider"] !== "string") {
+      skipped.add("not a model entry", key);
+      continue;
+    }
+    const litellmProvider = entry["litellm_provider"];
+    if (catalogProvider(litellmProvider) === null) {
+      skipped.add("provider not in the catalog", key);
+      continue;
+    }
+    const mode = entry["mode"];
+    if (typeof mode !== "string" || !TEXT_MODES.has(mode)) {
+      skipped.add(`not a text-generation model (mode ${typeof mode === "string" ? mode : "absent"})`, key);
+      continue;
+    }
+    const result = identityFor(key, litellmProvider);
+    if (!result.ok) {
+      skipped.add(result.reason, key);
+      continue;
+    }
+    if (entry["input_cost_per_token"] === undefined) {
+      skipped.add("no per-token price", key);
+      continue;
+    }
+    const { identity } = result;
+    candidates.push({ key, entry, litellmProvider, identity, id: deploymentId(identity) });
+  }
+
+  // Several keys may name one deployment: the explicit key wins, then code-point order.
+  const winners = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const current = winners.get(c.id);
+    if (!current || (c.identity.explicit && !current.identity.explicit)) winners.set(c.id, c);
+  }
+  for (const c of candidates)
+    if (winners.get(c.id) !== c) skipped.add("alias of another key for the same deployment", c.key);
+
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  const seenAssertions = new Set<string>();
+  for (const c of [...winners.values()].sort((a, b) => compareCodePoints(a.id, b.id))) {
+    const model_id = canonicalModelId(c.identity, c.litellmProvider);
+    const context_tokens = positiveInt(c.entry["max_input_tokens"]);
+    const max_output_tokens = positiveInt(c.entry["max_output_tokens"]);
+    const capabilities = capabilitiesOf(c.entry);
+    const cards = rateCardsOf(c.entry, c.key, input, skipped);
+    for (const { suffix, card } of cards) {
+      const mode = modeFor(c.identity, suffix);
+      if (mode === null) {
+        skipped.add(`${suffix.slice(1)} price without a catalog deployment type`, c.key);
+        continue;
+      }
+      const identity = {
+        provider_id: c.identity.provider_id,
+        provider_model_id: c.identity.provider_model_id,
+        api_surface: c.identity.api_surface,
+        mode,
+        region: c.identity.region,
+      };
+      deployments.push({
+        id: deploymentId(identity),
+        model_id,
+        ...identity,
+        ...(context_tokens !== undefined ? { context_tokens } : {}),
+        ...(max_output_tokens !== undefined ? { max_output_tokens } : {}),
+        capabilities,
+        rate_card: card,
+        evidence,
+      });
+    }
+    if (!cards.some((card) => card.suffix === "")) {
+      // The standard price could not be converted exactly: keep the deployment's other facts.
+      deployments.push({
+        id: c.id,
+        model_id,
+        provider_id: c.identity.provider_id,
+        provider_model_id: c.identity.provider_model_id,
+        api_surface: c.identity.api_surface,
+        mode: c.identity.mode,
+        region: c.identity.region,
+        ...(context_tokens !== undefined ? { context_tokens } : {}),
+        ...(max_output_tokens !== undefined ? { max_output_tokens } : {}),
+        capabilities,
+        evidence,
+      });
+    }
+    const deprecation = c.entry["deprecation_date"];
+    if (typeof deprecation === "string") {
+      const assertion = deprecationAssertion(c, deprecation, evidence, input, skipped);
+      if (assertion) {
+        const dedupe = JSON.stringify(assertion.target);
+        if (!seenAssertions.has(dedupe)) {
+          seenAssertions.add(dedupe);
+          lifecycle.push(assertion);
+        }
+      }
+    }
+  }
+  if (deployments.length === 0)
+    throw parseFailure(input.source, "no text-generation entries of the catalog's providers");
+  deployments.sort((a, b) => compareCodePoints(a.id, b.id));
+  return { deployments, lifecycle, skipped: skipped.toList() };
+}
+
+/**
+ * `deprecation_date` is the date the provider shuts the model down: an end-of-life milestone
+ * (on, day) for this deployment's model in its region and surface, every mode. A date already
+ * past on the observation day means the model is retired, otherwise deprecated.
+ */
+function deprecationAssertion(
+  c: Candidate,
+  text: string,
+  evidence: Evidence,
+  input: ParserInput,
+  skipped: SkipTally,
+): LifecycleAssertion | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) {
+    skipped.add("deprecation_date that is not a YYYY-MM-DD date", c.key);
+    return null;
+  }
+  let end_of_life: LifecycleAssertion["end_of_life"];
+  try {
+    end_of_life = parseMilestone(text, [evidence]);
+  } catch {
+    skipped.add("deprecation_date that is not a YYYY-MM-DD date", c.key);
+    return null;
+  }
+  const date = end_of_life?.date as string;
+  return {
+    scope: "deployment",
+    provider_id: c.identity.provider_id,
+    target: {
+      provider_model_id: c.identity.provider_model_id,
+      region: c.identity.region,
+      api_surface: c.identity.api_surface,
+    },
+    status: date < input.observedAt.slice(0, 10) ? "retired" : "deprecated",
+    end_of_life,
+    evidence,
+  };
+}
+
+export const parsers: Record<string, Parser> = { litellm: parseLiteLlm };

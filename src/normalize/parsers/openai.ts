@@ -1,0 +1,356 @@
+/**
+ * OpenAI official sources: the API pricing page and the deprecations page, both in their
+ * Markdown form (developers.openai.com/api/docs/*.md, which platform.openai.com/docs/* redirects
+ * to). Pure functions of one capture; a page whose structure changed throws `parse_failed`.
+ *
+ * Also exports `markdownTables`, the small GitHub-flavoured table reader the Anthropic and
+ * Mistral parsers share (a candidate for src/normalize/helpers.ts).
+ */
+import { deploymentId, modelId } from "../../lib/ids.js";
+import type {
+  DeploymentFact,
+  LifecycleAssertion,
+  LifecycleStatus,
+  ParseOutput,
+  RateCard,
+  SkipCount,
+} from "../../schema/index.js";
+import { evidenceFor, parseFailure, parseMilestone, requireSome, usdToMicro } from "../helpers.js";
+import type { Parser, ParserInput } from "../types.js";
+
+const PROVIDER_ID = "openai";
+const API_SURFACE = "api";
+const REGION = "global";
+
+// ---------------------------------------------------------------------------------------------
+// Markdown tables
+
+export interface MarkdownTable {
+  /** Header cells, trimmed, as written (markup kept). */
+  headers: string[];
+  /** Body rows as raw cell texts aligned to the headers. */
+  rows: string[][];
+  /** Text of the nearest preceding heading of each level (1-6) at the table's position. */
+  headings: Partial<Record<number, string>>;
+}
+
+function splitRow(line: string): string[] {
+  const body = line.trim().replace(/^\|/, "").replace(/\|$/, "");
+  // An escaped pipe (`\|`) is cell content, not a separator.
+  return body.split(/(?<!\\)\|/).map((cell) => cell.replace(/\\\|/g, "|").trim());
+}
+
+/** Every pipe table in a Markdown document, with the headings it sits under. */
+export function markdownTables(text: string): MarkdownTable[] {
+  const lines = text.split(/\r?\n/);
+  const headings: Partial<Record<number, string>> = {};
+  const tables: MarkdownTable[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      const level = (heading[1] as string).length;
+      headings[level] = heading[2] as string;
+      for (let deeper = level + 1; deeper <= 6; deeper++) delete headings[deeper];
+      continue;
+    }
+    const next = lines[i + 1];
+    if (!line.trim().startsWith("|") || next === undefined || !/^\s*\|?\s*:?-{3,}/.test(next)) continue;
+    const headers = splitRow(line);
+    const rows: string[][] = [];
+    let j = i + 2;
+    for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
+      const cells = splitRow(lines[j] as string);
+      if (cells.some((c) => c !== "")) rows.push(cells);
+    }
+    tables.push({ headers, rows, headings: { ...headings } });
+    i = j - 1;
+  }
+  return tables;
+}
+
+/** Cell text without Markdown decoration: links keep their text; code ticks, emphasis and <sup> go. */
+export function plainCell(cell: string): string {
+  return cell
+    .replace(/<sup>.*?<\/sup>/gi, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[`*]/g, "")
+    .replace(/\u00a0/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Index of the first header matching `re` (on the plain text); throws when missing. */
+export function requireColumn(input: ParserInput, headers: string[], re: RegExp): number {
+  const index = headers.findIndex((h) => re.test(plainCell(h)));
+  if (index < 0)
+    throw parseFailure(input.source, `column ${re.source} missing (headers: ${headers.join(" | ")})`);
+  return index;
+}
+
+/** Skip bookkeeping: reason -> count and up to five examples. */
+export class SkipLog {
+  private readonly entries = new Map<string, { count: number; examples: string[] }>();
+  add(reason: string, example: string): void {
+    const entry = this.entries.get(reason) ?? { count: 0, examples: [] };
+    entry.count++;
+    if (entry.examples.length < 5 && !entry.examples.includes(example)) entry.examples.push(example);
+    this.entries.set(reason, entry);
+  }
+  toArray(): SkipCount[] {
+    return [...this.entries].map(([reason, e]) => ({ reason, count: e.count, examples: e.examples }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity
+
+/** OpenAI is its own lab; the canonical model name is the API model id as OpenAI prints it. */
+export function openaiModelId(providerModelId: string): string {
+  return modelId("openai", providerModelId);
+}
+
+function identity(providerModelId: string, mode: string) {
+  return {
+    id: deploymentId({
+      provider_id: PROVIDER_ID,
+      provider_model_id: providerModelId,
+      api_surface: API_SURFACE,
+      mode,
+      region: REGION,
+    }),
+    model_id: openaiModelId(providerModelId),
+    provider_id: PROVIDER_ID,
+    provider_model_id: providerModelId,
+    api_surface: API_SURFACE,
+    mode,
+    region: REGION,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pricing: the <TextTokenPricingTables tier="..." rows={[...]} /> blocks of the flagship section
+
+const TIER_MODES: Record<string, string> = {
+  standard: "standard",
+  batch: "batch",
+  flex: "flex",
+  priority: "priority",
+};
+
+/** A price literal of the rows array: a number, a string ("", "-", "Free") or null. */
+function priceLiteral(input: ParserInput, literal: string, what: string): number | null {
+  const text = literal.trim();
+  if (text === "null") return null;
+  const quoted = /^"(.*)"$/.exec(text);
+  const value = quoted ? (quoted[1] as string) : text;
+  try {
+    return usdToMicro(value);
+  } catch {
+    throw parseFailure(input.source, `${what}: "${literal}" is not a price`);
+  }
+}
+
+/** "gpt-5.5 (<272K context length)" -> model id "gpt-5.5"; the annotation is only display text. */
+export function openaiPricingModelName(label: string): string | null {
+  const m = /^([a-z0-9][a-z0-9.-]*)(?:\s+\(([^)]*)\))?$/i.exec(label.trim());
+  return m ? (m[1] as string) : null;
+}
+
+const ROW = /\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]/g;
+
+export const parseOpenaiPricing: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const deployments: DeploymentFact[] = [];
+  const seen = new Set<string>();
+  const blocks = [...input.content.matchAll(/tier="([a-z-]+)"[\s\S]*?rows=\{\[([\s\S]*?)\]\}/g)];
+  if (blocks.length === 0)
+    throw parseFailure(input.source, "no TextTokenPricingTables block with tier and rows");
+  if (!blocks.some((b) => b[1] === "standard")) throw parseFailure(input.source, "no standard tier table");
+  for (const block of blocks) {
+    const tier = block[1] as string;
+    const body = block[2] as string;
+    const mode = TIER_MODES[tier];
+    const rowCount = (body.match(/^\s*\[/gm) ?? []).length;
+    const rows = [...body.matchAll(ROW)];
+    if (rows.length !== rowCount)
+      throw parseFailure(
+        input.source,
+        `${tier}: ${rowCount} rows but only ${rows.length} have the shape [name, input, cached, output]`,
+      );
+    if (rows.length === 0) throw parseFailure(input.source, `${tier}: empty rows`);
+    if (!mode) {
+      skipped.add(`unknown processing tier "${tier}"`, tier);
+      continue;
+    }
+    for (const row of rows) {
+      const label = row[1] as string;
+      const name = openaiPricingModelName(label);
+      if (!name) throw parseFailure(input.source, `${tier}: "${label}" is not a model id`);
+      const inputPrice = priceLiteral(input, row[2] as string, `${label} input`);
+      const cached = priceLiteral(input, row[3] as string, `${label} cached input`);
+      const output = priceLiteral(input, row[4] as string, `${label} output`);
+      if (inputPrice === null) {
+        skipped.add("no input token price (free or not listed)", `${label} (${tier})`);
+        continue;
+      }
+      const key = `${name}|${mode}`;
+      if (seen.has(key)) throw parseFailure(input.source, `${name} is listed twice in the ${tier} table`);
+      seen.add(key);
+      const rateCard: RateCard = {
+        currency: "USD",
+        unit: "million_tokens",
+        input_micro_usd: inputPrice,
+        cached_input_micro_usd: cached,
+        output_micro_usd: output,
+        source_url: input.source.url,
+        observed_at: input.observedAt,
+      };
+      deployments.push({ ...identity(name, mode), display_name: label, rate_card: rateCard, evidence });
+    }
+  }
+  return {
+    deployments: requireSome(input.source, deployments, "priced models"),
+    lifecycle: [],
+    skipped: skipped.toArray(),
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Deprecations
+
+const MODEL_ID = /^[a-z0-9][a-z0-9.:-]*$/i;
+
+/** The shutdown-date cell to a milestone: "Dec 11, 2026", "2026‑03‑26" (non-breaking hyphens), "at earliest 2024-06-13". */
+export function openaiShutdownText(cell: string): string {
+  return plainCell(cell)
+    .replace(/[\u2010\u2011\u2012\u2013]/g, "-")
+    .replace(/^at earliest\s+/i, "Earliest ");
+}
+
+export type ModelCell = { kind: "models"; ids: string[] } | { kind: "skip"; reason: string };
+
+/**
+ * The model / system cell to model ids: "`o1-2024-12-17` \| `o1`" (snapshot and aliases),
+ * "`gpt-4-0125-preview` (including `gpt-4-turbo-preview` ...)", or a bare id. Endpoints,
+ * beta headers, products and fine-tuning rows are not models.
+ */
+export function openaiModelCell(cell: string): ModelCell {
+  const plain = plainCell(cell);
+  if (/^new fine-tuning training/i.test(plain))
+    return { kind: "skip", reason: "fine-tuning training availability, not a model" };
+  if (plain.startsWith("/")) return { kind: "skip", reason: "API endpoint, not a model" };
+  if (/^OpenAI-Beta:/i.test(plain)) return { kind: "skip", reason: "API beta header, not a model" };
+  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).trim());
+  const ids = ticked.length > 0 ? ticked : MODEL_ID.test(plain) ? [plain] : [];
+  if (ids.length === 0) return { kind: "skip", reason: "API product or system, not a model" };
+  if (ids.some((id) => id.startsWith("/"))) return { kind: "skip", reason: "API endpoint, not a model" };
+  if (ids.every((id) => id.startsWith("ft-")))
+    return { kind: "skip", reason: "fine-tuned model family, not a base model" };
+  return { kind: "models", ids: ids.filter((id) => MODEL_ID.test(id)) };
+}
+
+/** "`gpt-5` or `gpt-4.1*`" -> ["gpt-5", "gpt-4.1"]; "---" -> []; "gpt-realtime-1.5" -> itself. */
+export function openaiReplacements(cell: string): string[] {
+  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).replace(/\*+$/, "").trim());
+  if (ticked.length > 0) return ticked;
+  const plain = plainCell(cell).replace(/\*+$/, "");
+  if (/^-+$/.test(plain) || plain === "") return [];
+  return plain
+    .split(/\s*(?:,|\bor\b|\band\b)\s*/)
+    .map((p) => p.trim())
+    .filter((p) => MODEL_ID.test(p));
+}
+
+function dateOnly(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Retired once the shutdown day has come (relative to the capture), deprecated before. */
+export function shutdownStatus(
+  endOfLife: { state: string; date: string | null; date_type: string },
+  observedAt: string,
+): LifecycleStatus {
+  if (endOfLife.state === "scheduled" && endOfLife.date_type === "on" && endOfLife.date !== null)
+    return endOfLife.date <= dateOnly(observedAt) ? "retired" : "deprecated";
+  return "deprecated";
+}
+
+export const parseOpenaiDeprecations: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const lifecycle: LifecycleAssertion[] = [];
+  const deployments: DeploymentFact[] = [];
+  const seen = new Set<string>();
+  const tables = markdownTables(input.content);
+  const shutdownTables = tables.filter((t) => t.headers.some((h) => /^shutdown date$/i.test(plainCell(h))));
+  requireSome(input.source, shutdownTables, "table with a Shutdown date column");
+  for (const table of tables) {
+    if (!shutdownTables.includes(table) && table.headers.some((h) => /^date$/i.test(plainCell(h))))
+      skipped.add("product or platform timeline without model rows", table.headings[3] ?? "");
+  }
+  for (const table of shutdownTables) {
+    const section = table.headings[3] ?? "";
+    const announced = /^(\d{4}-\d{2}-\d{2}):\s*(.+)$/.exec(section);
+    if (!announced)
+      throw parseFailure(input.source, `shutdown table under "${section}" has no dated heading`);
+    const announcedDate = announced[1] as string;
+    const dateCol = requireColumn(input, table.headers, /^shutdown date$/i);
+    const modelCol = requireColumn(
+      input,
+      table.headers,
+      /^(model \/ system|deprecated model|legacy model|model snapshot|system)$/i,
+    );
+    const replacementCol = requireColumn(input, table.headers, /replacement|substitute/i);
+    const deprecation = parseMilestone(announcedDate, [evidence]);
+    for (const row of table.rows) {
+      const modelCell = openaiModelCell(row[modelCol] ?? "");
+      const label = plainCell(row[modelCol] ?? "");
+      if (modelCell.kind === "skip") {
+        skipped.add(modelCell.reason, label);
+        continue;
+      }
+      let endOfLife: ReturnType<typeof parseMilestone>;
+      try {
+        endOfLife = parseMilestone(openaiShutdownText(row[dateCol] ?? ""), [evidence]);
+      } catch (error) {
+        throw parseFailure(input.source, `${label}: ${(error as Error).message}`);
+      }
+      if (endOfLife.state === "unknown") throw parseFailure(input.source, `${label}: empty shutdown date`);
+      const replacements = openaiReplacements(row[replacementCol] ?? "");
+      for (const id of modelCell.ids) {
+        if (id.startsWith("ft-")) {
+          skipped.add("fine-tuned model family, not a base model", id);
+          continue;
+        }
+        if (seen.has(id)) {
+          // The page lists newest announcements first; a later row is an older announcement.
+          skipped.add("listed again under an older announcement (newest kept)", `${id} (${announcedDate})`);
+          continue;
+        }
+        seen.add(id);
+        const ident = identity(id, "standard");
+        deployments.push({ ...ident, display_name: id, evidence });
+        lifecycle.push({
+          scope: "deployment",
+          provider_id: PROVIDER_ID,
+          target: { provider_model_id: id, api_surface: API_SURFACE },
+          status: shutdownStatus(endOfLife, input.observedAt),
+          announced_at: `${announcedDate}T00:00:00Z`,
+          deprecation,
+          end_of_life: endOfLife,
+          replacements,
+          evidence,
+        });
+      }
+    }
+  }
+  requireSome(input.source, lifecycle, "deprecated models");
+  return { deployments, lifecycle, skipped: skipped.toArray() } satisfies ParseOutput;
+};
+
+export const parsers: Record<string, Parser> = {
+  "openai-pricing": parseOpenaiPricing,
+  "openai-deprecations": parseOpenaiDeprecations,
+};

@@ -1,0 +1,20 @@
+/** Exact money arithmetic shared by compare, calculate and the release diff. */
+export {
+  type CalculateResult,
+  type CompareOmission,
+  type CompareResult,
+  calculate,
+  compare,
+  compareView,
+  meetsRequirement,
+  type OmissionReason,
+} from "./compare.js";
+export { formatMicroUsd, formatPicoUsd, PICO_PER_MICRO, picoUsdFor, roundPicoToMicro } from "./money.js";
+export {
+  type AppliedPrices,
+  appliedPrices,
+  PRICE_COMPONENTS,
+  type PriceComponentName,
+  type PriceResult,
+  priceUsage,
+} from "./price.js";

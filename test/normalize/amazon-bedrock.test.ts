@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { CatalogError } from "../../src/lib/errors.js";
+import { bedrockCanonicalModelId, parsers } from "../../src/normalize/parsers/amazon-bedrock.js";
+import type { ParserInput } from "../../src/normalize/types.js";
+import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+
+const parse = parsers["amazon-bedrock-model-lifecycle"];
+if (!parse) throw new Error("amazon-bedrock-model-lifecycle parser not exported");
+
+function assertionFor(out: ParseOutput, providerModelId: string, region: string): LifecycleAssertion {
+  const found = out.lifecycle.filter(
+    (l) => l.target?.provider_model_id === providerModelId && l.target.region === region,
+  );
+  expect(found).toHaveLength(1);
+  return found[0] as LifecycleAssertion;
+}
+
+function expectParseFailure(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe("parse_failed");
+    return;
+  }
+  throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
+}
+
+function withContent(input: ParserInput, content: string): ParserInput {
+  return { ...input, content };
+}
+
+describe("bedrockCanonicalModelId", () => {
+  it("maps Bedrock ids to the lab's own model id", () => {
+    expect(bedrockCanonicalModelId("anthropic.claude-3-5-sonnet-20241022-v2:0")).toBe(
+      "anthropic/claude-3-5-sonnet-20241022",
+    );
+    expect(bedrockCanonicalModelId("us.anthropic.claude-sonnet-4-20250514-v1:0")).toBe(
+      "anthropic/claude-sonnet-4-20250514",
+    );
+    expect(bedrockCanonicalModelId("meta.llama3-2-11b-instruct-v1:0")).toBe("meta/llama-3.2-11b-instruct");
+    expect(bedrockCanonicalModelId("meta.llama3-70b-instruct-v1:0")).toBe("meta/llama-3-70b-instruct");
+    expect(bedrockCanonicalModelId("cohere.command-r-plus-v1:0")).toBe("cohere/command-r-plus");
+    expect(bedrockCanonicalModelId("ai21.jamba-1-5-large-v1:0")).toBe("ai21/jamba-1.5-large");
+    expect(bedrockCanonicalModelId("amazon.nova-reel-v1:0")).toBe("amazon/nova-reel-v1");
+    expect(bedrockCanonicalModelId("amazon.nova-reel-v1:1")).toBe("amazon/nova-reel-v1-1");
+    expect(() => bedrockCanonicalModelId("claude")).toThrow(RangeError);
+  });
+});
+
+describe("amazon-bedrock model-lifecycle (bullet list layout)", () => {
+  it("emits one deployment and assertion per model and Region listed", async () => {
+    const out = ParseOutput.parse(parse(await recordedInput("amazon-bedrock", "model-lifecycle")));
+    expect(out.deployments).toHaveLength(100);
+    expect(out.lifecycle).toHaveLength(100);
+    expect(new Set(out.deployments.map((d) => d.provider_model_id)).size).toBe(23);
+    for (const d of out.deployments) {
+      expect(d.api_surface).toBe("bedrock-runtime");
+      expect(d.mode).toBe("standard");
+      expect(d.rate_card).toBeUndefined();
+    }
+    const sonnet4 = out.deployments.filter(
+      (d) => d.provider_model_id === "anthropic.claude-sonnet-4-20250514-v1:0",
+    );
+    expect(sonnet4).toHaveLength(24);
+    expect(sonnet4[0]?.model_id).toBe("anthropic/claude-sonnet-4-20250514");
+  });
+
+  it("keeps per-Region dates apart (Claude 3.5 Sonnet in eu-central-2 vs ap-northeast-1)", async () => {
+    const out = parse(await recordedInput("amazon-bedrock", "model-lifecycle"));
+    const id = "anthropic.claude-3-5-sonnet-20240620-v1:0";
+    const eu = assertionFor(out, id, "eu-central-2");
+    expect(eu.deprecation).toMatchObject({
+      state: "scheduled",
+      date: "2025-08-25",
+      precision: "day",
+      date_type: "on",
+    });
+    expect(eu.end_of_life).toMatchObject({
+      state: "scheduled",
+      date: "2026-06-01",
+      precision: "day",
+      date_type: "on",
+    });
+    const ap = assertionFor(out, id, "ap-northeast-1");
+    expect(ap.end_of_life?.date).toBe("2026-07-30");
+    expect(ap.target).toEqual({
+      provider_model_id: id,
+      region: "ap-northeast-1",
+      api_surface: "bedrock-runtime",
+    });
+  });
+
+  it("derives status from the observation date: available, legacy, extended access, EOL", async () => {
+    const input = {
+      ...(await recordedInput("amazon-bedrock", "model-lifecycle")),
+      observedAt: "2026-05-01T00:00:00Z",
+    };
+    const out = parse(input);
+    // Opus 4: Legacy October 1, 2025, extended access March 1, 2026, EOL May 31, 2026.
+    expect(assertionFor(out, "anthropic.claude-opus-4-20250514-v1:0", "us-east-1").status).toBe("deprecated");
+    // Sonnet 4: Legacy April 14, 2026, extended access July 14, 2026.
+    expect(assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-west-2").status).toBe("legacy");
+    // Jamba 1.5 Large: Legacy May 26, 2026 is still ahead.
+    expect(assertionFor(out, "ai21.jamba-1-5-large-v1:0", "us-east-1").status).toBe("available");
+    // Claude 3 Sonnet has no extended access date in eu-west-1 ("—"), so it stays legacy until EOL.
+    const sonnet3 = assertionFor(out, "anthropic.claude-3-sonnet-20240229-v1:0", "eu-west-1");
+    expect(sonnet3.status).toBe("legacy");
+    const later = parse({ ...input, observedAt: "2026-11-23T00:00:00Z" });
+    expect(assertionFor(later, "anthropic.claude-3-sonnet-20240229-v1:0", "eu-west-1").status).toBe(
+      "retired",
+    );
+    expect(assertionFor(later, "ai21.jamba-1-5-large-v1:0", "us-east-1").status).toBe("deprecated");
+  });
+
+  it("maps Meta, Cohere and Amazon models to their canonical ids", async () => {
+    const out = parse(await recordedInput("amazon-bedrock", "model-lifecycle"));
+    const byId = new Map(out.deployments.map((d) => [d.provider_model_id, d]));
+    expect(byId.get("meta.llama3-1-405b-instruct-v1:0")?.model_id).toBe("meta/llama-3.1-405b-instruct");
+    expect(byId.get("cohere.command-r-plus-v1:0")?.display_name).toBe("Cohere Command R+");
+    expect(byId.get("amazon.titan-image-generator-v2:0")?.model_id).toBe("amazon/titan-image-generator-v2");
+  });
+});
+
+describe("amazon-bedrock model-lifecycle-legacy (table + reached-EOL list)", () => {
+  it("reads the scheduled-EOL table and the reached-EOL list", async () => {
+    const out = ParseOutput.parse(parse(await recordedInput("amazon-bedrock", "model-lifecycle-legacy")));
+    expect(out.deployments).toHaveLength(87); // 62 scheduled + 25 reached EOL
+    const sonnet45 = assertionFor(out, "anthropic.claude-sonnet-4-5-20250929-v1:0", "us-east-1");
+    expect(sonnet45.status).toBe("legacy");
+    expect(sonnet45.deprecation).toMatchObject({ date: "2026-10-08", date_type: "on" });
+    expect(sonnet45.end_of_life).toMatchObject({ date: "2027-04-08", date_type: "on" });
+    expect(
+      out.lifecycle.filter((l) => l.target?.provider_model_id === sonnet45.target?.provider_model_id),
+    ).toHaveLength(31);
+    expect(assertionFor(out, "anthropic.claude-opus-4-1-20250805-v1:0", "us-east-2").status).toBe(
+      "deprecated",
+    );
+    const haikuGov = assertionFor(out, "anthropic.claude-3-haiku-20240307-v1:0", "us-gov-west-1");
+    expect(haikuGov.status).toBe("retired");
+    expect(haikuGov.end_of_life?.date).toBe("2026-09-10");
+  });
+
+  it("marks models under 'Models that have reached EOL' retired whatever the observation date", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-lifecycle-legacy");
+    const out = parse({ ...input, observedAt: "2026-01-01T00:00:00Z" });
+    expect(assertionFor(out, "amazon.nova-canvas-v1:0", "eu-west-1").status).toBe("retired");
+    expect(assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-east-1").status).toBe(
+      "available",
+    );
+  });
+});
+
+describe("amazon-bedrock broken pages", () => {
+  it("fails instead of returning less when the page changed", async () => {
+    const list = await recordedInput("amazon-bedrock", "model-lifecycle");
+    const table = await recordedInput("amazon-bedrock", "model-lifecycle-legacy");
+    expectParseFailure(() =>
+      parse(withContent(list, list.content.replace("  - **Model ID:** cohere.command-r-v1:0\n", ""))),
+    );
+    expectParseFailure(() =>
+      parse(
+        withContent(
+          list,
+          list.content.replace("**EOL date:** July 7, 2026", "**EOL date:** sometime in 2026"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      parse(
+        withContent(
+          list,
+          list.content.replace("**Legacy date:** May 26, 2026", "**Sunset date:** May 26, 2026"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      parse(withContent(list, list.content.replace("us-east-1\n", "US East (N. Virginia)\n"))),
+    );
+    expectParseFailure(() =>
+      parse(withContent(table, table.content.replace("| EOL date |", "| End of life |"))),
+    );
+    expectParseFailure(() =>
+      parse(withContent(table, list.content.slice(0, list.content.indexOf("- **AI21 Labs**")))),
+    );
+  });
+});

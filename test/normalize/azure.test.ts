@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import { CatalogError } from "../../src/lib/errors.js";
+import {
+  azureCanonicalModelId,
+  azureProviderModelId,
+  markdownTables,
+  parseReplacements,
+  parsers,
+} from "../../src/normalize/parsers/azure.js";
+import type { ParserInput } from "../../src/normalize/types.js";
+import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+
+const parseRetirements = parsers["azure-model-retirements"];
+const parseModels = parsers["azure-models"];
+if (!parseRetirements || !parseModels) throw new Error("azure parsers not exported");
+
+function assertionFor(out: ParseOutput, providerModelId: string): LifecycleAssertion {
+  const found = out.lifecycle.filter((l) => l.target?.provider_model_id === providerModelId);
+  expect(found).toHaveLength(1);
+  return found[0] as LifecycleAssertion;
+}
+
+function expectParseFailure(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe("parse_failed");
+    return;
+  }
+  throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
+}
+
+function withContent(input: ParserInput, content: string): ParserInput {
+  return { ...input, content };
+}
+
+describe("azure identity helpers", () => {
+  it("joins model name and version into Azure's deployable id", () => {
+    expect(azureProviderModelId("gpt-4o", "2024-08-06")).toBe("gpt-4o-2024-08-06");
+    expect(azureProviderModelId("gpt-35-turbo", "0125")).toBe("gpt-35-turbo-0125");
+    expect(azureProviderModelId("gpt-realtime-mini-2025-12-15", "2025-12-15")).toBe(
+      "gpt-realtime-mini-2025-12-15",
+    );
+    expect(azureProviderModelId("o1-preview", null)).toBe("o1-preview");
+  });
+
+  it("maps Azure model versions to the OpenAI API model id", () => {
+    expect(azureCanonicalModelId("gpt-4o", "2024-08-06")).toBe("openai/gpt-4o-2024-08-06");
+    expect(azureCanonicalModelId("gpt-35-turbo", "0125")).toBe("openai/gpt-3.5-turbo-0125");
+    expect(azureCanonicalModelId("gpt-4", "turbo-2024-04-09")).toBe("openai/gpt-4-turbo-2024-04-09");
+    expect(azureCanonicalModelId("text-embedding-ada-002", "2")).toBe("openai/text-embedding-ada-002");
+    expect(azureCanonicalModelId("tts-hd", "001")).toBe("openai/tts-hd");
+    expect(azureCanonicalModelId("model-router", "2025-11-18")).toBe("microsoft/model-router-2025-11-18");
+  });
+
+  it("reads replacement cells with versions, line breaks and alternatives", () => {
+    const source = { name: "t", url: "https://example.com" } as ParserInput["source"];
+    expect(parseReplacements(source, "`gpt-4.1` version: `2025-04-14`")).toEqual(["gpt-4.1-2025-04-14"]);
+    expect(parseReplacements(source, "`gpt-35-turbo` (0125) <br><br> `gpt-4o-mini`")).toEqual([
+      "gpt-35-turbo-0125",
+      "gpt-4o-mini",
+    ]);
+    expect(
+      parseReplacements(
+        source,
+        "`gpt-4o-realtime-preview` (version 2024-12-17) or `gpt-4o-mini-realtime-preview` (version 2024-12-17)",
+      ),
+    ).toEqual(["gpt-4o-realtime-preview-2024-12-17", "gpt-4o-mini-realtime-preview-2024-12-17"]);
+    expect(parseReplacements(source, "n/a")).toEqual([]);
+    expectParseFailure(() => parseReplacements(source, "see the announcement blog post"));
+  });
+
+  it("reads pipe tables with their heading, keeping raw cells", () => {
+    const tables = markdownTables(
+      "## A\n\n| **X** | Y<sup>1</sup> |\n|:--|:-:|\n| `a`<br>`b` | - |\n\ntext\n",
+    );
+    expect(tables).toEqual([{ heading: "A", headers: ["X", "Y"], rows: [["`a`<br>`b`", "-"]] }]);
+  });
+});
+
+describe("azure model-retirements", () => {
+  it("emits every current and retired model version with its lifecycle", async () => {
+    const out = ParseOutput.parse(parseRetirements(await recordedInput("azure", "model-retirements")));
+    expect(out.lifecycle.length).toBeGreaterThanOrEqual(90);
+    expect(out.deployments).toHaveLength(out.lifecycle.length);
+    for (const d of out.deployments) {
+      expect(d.mode).toBe("global-standard");
+      expect(d.region).toBe("global");
+      expect(d.api_surface).toBe("azure-openai");
+      expect(d.rate_card).toBeUndefined();
+    }
+    expect(out.skipped).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/fine-tuned/), count: 8 }),
+    ]);
+  });
+
+  it("reads gpt-4o 2024-08-06: deprecation, retirement, replacement and status at observation", async () => {
+    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    const a = assertionFor(out, "gpt-4o-2024-08-06");
+    expect(a.deprecation).toMatchObject({
+      state: "scheduled",
+      date: "2025-08-06",
+      precision: "day",
+      date_type: "on",
+    });
+    expect(a.end_of_life).toMatchObject({
+      state: "scheduled",
+      date: "2026-03-31",
+      precision: "day",
+      date_type: "on",
+    });
+    expect(a.replacements).toEqual(["gpt-5.1"]);
+    expect(a.status).toBe("retired"); // 2026-03-31 is before the capture's 2026-11-23
+    const d = out.deployments.find((x) => x.provider_model_id === "gpt-4o-2024-08-06");
+    expect(d?.model_id).toBe("openai/gpt-4o-2024-08-06");
+    expect(d?.id).toBe("dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global");
+  });
+
+  it("derives deprecated, preview and available from dates and 'No earlier than' phrases", async () => {
+    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    const o3pro = assertionFor(out, "o3-pro-2025-06-10");
+    expect(o3pro.status).toBe("deprecated");
+    expect(o3pro.end_of_life?.date).toBe("2026-12-10");
+    const gpt52 = assertionFor(out, "gpt-5.2-2025-12-11");
+    expect(gpt52.status).toBe("available");
+    expect(gpt52.deprecation).toMatchObject({ date: "2026-12-12", date_type: "not_before" });
+    expect(gpt52.end_of_life).toMatchObject({ date: "2027-05-12", date_type: "not_before" });
+    const tts = assertionFor(out, "gpt-4o-mini-tts-2025-03-20");
+    expect(tts.status).toBe("preview");
+    expect(tts.deprecation?.state).toBe("not_announced");
+    expect(tts.end_of_life).toMatchObject({ date: "2026-02-28", precision: "day", date_type: "not_before" });
+    const whisper = assertionFor(out, "whisper-001");
+    expect(whisper.end_of_life?.state).toBe("unknown");
+  });
+
+  it("reads the retired-models table, splitting multi-model rows", async () => {
+    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    for (const id of ["gpt-4-0613", "gpt-4-32k-0613"]) {
+      const a = assertionFor(out, id);
+      expect(a.status).toBe("retired");
+      expect(a.end_of_life).toMatchObject({ date: "2025-06-06", date_type: "on" });
+      expect(a.replacements).toEqual(["gpt-4o-2024-11-20"]);
+    }
+    const turbo = assertionFor(out, "gpt-35-turbo-0301");
+    expect(turbo.replacements).toEqual(["gpt-35-turbo-0125", "gpt-4o-mini"]);
+    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0301")?.model_id).toBe(
+      "openai/gpt-3.5-turbo-0301",
+    );
+    const davinci = assertionFor(out, "text-davinci-003");
+    expect(davinci.deprecation).toMatchObject({ date: "2023-07-06" });
+    expect(davinci.end_of_life).toMatchObject({ date: "2024-06-14" });
+    expect(davinci.replacements).toEqual(["gpt-35-turbo-instruct"]);
+  });
+
+  it("fails on a page whose tables changed instead of returning less", async () => {
+    const input = await recordedInput("azure", "model-retirements");
+    const c = input.content;
+    expectParseFailure(() =>
+      parseRetirements(withContent(input, c.slice(0, c.indexOf("## Retired models")))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(withContent(input, c.replaceAll("| Retirement Date |", "| Sunset |"))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(withContent(input, c.replace("| 2026-03-31 |", "| 2026-13-45 |"))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(
+        withContent(input, c.replace("| Generally Available | 2025-08-06", "| Beta | 2025-08-06")),
+      ),
+    );
+    const headersOnly = c
+      .split("\n")
+      .filter((line) => !/^\| `/.test(line))
+      .join("\n");
+    expectParseFailure(() => parseRetirements(withContent(input, headersOnly)));
+  });
+});
+
+describe("azure models (availability per deployment type)", () => {
+  it("emits one deployment per model version and deployment type (data zones per zone)", async () => {
+    const out = ParseOutput.parse(parseModels(await recordedInput("azure", "models")));
+    expect(out.deployments.length).toBeGreaterThanOrEqual(200);
+    expect(out.lifecycle).toEqual([]);
+    const ids = new Set(out.deployments.map((d) => d.id));
+    expect(ids.size).toBe(out.deployments.length);
+    for (const id of [
+      "dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global",
+      "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_us",
+      "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_eu",
+      "dep_azure_gpt-4o-mini-2024-07-18_azure-openai-global-batch_global",
+      "dep_azure_o3-deep-research-2025-06-26_azure-openai-global-standard_global",
+      "dep_azure_gpt-4-turbo-2024-04-09_azure-openai-global-standard_global",
+    ])
+      expect(ids).toContain(id);
+    // o1-mini: Global Standard plus Standard (default mode, no suffix) in seven regions, no Data Zone or Batch.
+    expect([...ids].filter((id) => id.includes("_o1-mini-")).sort()).toEqual([
+      "dep_azure_o1-mini-2024-09-12_azure-openai-global-standard_global",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_eastus",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_eastus2",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_northcentralus",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_southcentralus",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_swedencentral",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_westus",
+      "dep_azure_o1-mini-2024-09-12_azure-openai_westus3",
+    ]);
+    // Standard (regional): gpt-35-turbo 0125 is offered in regions, text-embedding-3-large even in koreacentral.
+    expect(ids).toContain("dep_azure_gpt-35-turbo-0125_azure-openai_westeurope");
+    expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai_koreacentral");
+    expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai_brazilsouth");
+    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
+      "openai/gpt-3.5-turbo-0125",
+    );
+    const gpt4turbo = out.deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
+    expect(gpt4turbo?.model_id).toBe("openai/gpt-4-turbo-2024-04-09");
+    expect(gpt4turbo?.display_name).toBe("gpt-4 turbo-2024-04-09");
+  });
+
+  it("fails when an availability table changes shape", async () => {
+    const input = await recordedInput("azure", "models");
+    const c = input.content;
+    expectParseFailure(() => parseModels(withContent(input, c.replace("| eastus2 | ✅", "| eastus2 | ✔"))));
+    expectParseFailure(() =>
+      parseModels(
+        withContent(
+          input,
+          c.replace(/(## Data zone standard model availability[\s\S]*?\n)\| eastus \|/, "$1| brazilsouth |"),
+        ),
+      ),
+    );
+    expectParseFailure(() => parseModels(withContent(input, c.slice(0, c.indexOf("## Global batch")))));
+    expectParseFailure(() =>
+      parseModels(withContent(input, c.replaceAll("| **Region** |", "| **Location** |"))),
+    );
+  });
+});

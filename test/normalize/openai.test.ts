@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import { CatalogError } from "../../src/lib/errors.js";
+import {
+  markdownTables,
+  openaiModelCell,
+  openaiModelId,
+  openaiPricingModelName,
+  openaiReplacements,
+  openaiShutdownText,
+  parsers,
+} from "../../src/normalize/parsers/openai.js";
+import type { ParserInput } from "../../src/normalize/types.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+
+const pricing = parsers["openai-pricing"]!;
+const deprecations = parsers["openai-deprecations"]!;
+
+function expectParseFailure(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe("parse_failed");
+    return;
+  }
+  throw new Error("expected a parse_failed CatalogError, got a successful parse");
+}
+
+function edit(input: ParserInput, change: (content: string) => string): ParserInput {
+  const content = change(input.content);
+  expect(content).not.toBe(input.content);
+  return { ...input, content };
+}
+
+describe("openai pricing", () => {
+  it("prices every text-token row of the standard, batch, flex and priority tiers", async () => {
+    const out = ParseOutput.parse(pricing(await recordedInput("openai", "pricing")));
+    const count = (mode: string) => out.deployments.filter((d) => d.mode === mode).length;
+    expect(count("standard")).toBe(42);
+    expect(count("batch")).toBe(40);
+    expect(count("flex")).toBe(13);
+    expect(count("priority")).toBe(15);
+    const gpt41 = out.deployments.find((d) => d.id === "dep_openai_gpt-4.1_api_global");
+    expect(gpt41?.rate_card).toMatchObject({
+      input_micro_usd: 2_000_000,
+      cached_input_micro_usd: 500_000,
+      output_micro_usd: 8_000_000,
+    });
+    const miniBatch = out.deployments.find((d) => d.id === "dep_openai_gpt-5.4-mini_api-batch_global");
+    expect(miniBatch?.rate_card).toMatchObject({
+      input_micro_usd: 375_000,
+      cached_input_micro_usd: 37_500,
+      output_micro_usd: 2_250_000,
+    });
+    const o4Flex = out.deployments.find((d) => d.id === "dep_openai_o4-mini_api-flex_global");
+    expect(o4Flex?.rate_card?.cached_input_micro_usd).toBe(138_000);
+    const gpt4oPriority = out.deployments.find((d) => d.id === "dep_openai_gpt-4o_api-priority_global");
+    expect(gpt4oPriority?.rate_card?.output_micro_usd).toBe(17_000_000);
+  });
+
+  it("keeps a price the page leaves blank as null, never zero", async () => {
+    const out = pricing(await recordedInput("openai", "pricing"));
+    const pro = out.deployments.find((d) => d.id === "dep_openai_gpt-5.5-pro_api_global");
+    expect(pro?.rate_card?.cached_input_micro_usd).toBeNull();
+    expect(pro?.display_name).toBe("gpt-5.5-pro (<272K context length)");
+    const batch41 = out.deployments.find((d) => d.id === "dep_openai_gpt-4.1_api-batch_global");
+    expect(batch41?.rate_card?.cached_input_micro_usd).toBeNull();
+    expect(pro?.model_id).toBe("openai/gpt-5.5-pro");
+  });
+
+  it("fails on a page without the pricing tables", async () => {
+    const input = await recordedInput("openai", "pricing");
+    expectParseFailure(() => pricing(edit(input, (c) => c.replace(/<TextTokenPricingTables[\s\S]*/, ""))));
+  });
+
+  it("fails when the standard tier disappears", async () => {
+    const input = await recordedInput("openai", "pricing");
+    expectParseFailure(() =>
+      pricing(
+        edit(input, (c) => c.replace('tier="standard"', 'tier="default"').replace(/tier="batch"[\s\S]*/, "")),
+      ),
+    );
+  });
+
+  it("fails on an unparseable price instead of dropping the row", async () => {
+    const input = await recordedInput("openai", "pricing");
+    expectParseFailure(() =>
+      pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", "call us", 0.5, 8]'))),
+    );
+  });
+
+  it("fails on a row of another shape", async () => {
+    const input = await recordedInput("openai", "pricing");
+    expectParseFailure(() =>
+      pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", 2, 8]'))),
+    );
+  });
+
+  it("reads the model id out of an annotated label", () => {
+    expect(openaiPricingModelName("gpt-5.5 (<272K context length)")).toBe("gpt-5.5");
+    expect(openaiPricingModelName("o4-mini")).toBe("o4-mini");
+    expect(openaiPricingModelName("not a model id")).toBeNull();
+    expect(openaiModelId("gpt-4o-2024-05-13")).toBe("openai/gpt-4o-2024-05-13");
+  });
+});
+
+describe("openai deprecations", () => {
+  it("asserts every model row of the shutdown tables, retired ones included", async () => {
+    const out = ParseOutput.parse(deprecations(await recordedInput("openai", "deprecations")));
+    expect(out.lifecycle.length).toBeGreaterThanOrEqual(120);
+    expect(out.deployments.length).toBe(out.lifecycle.length);
+    const byId = new Map(out.lifecycle.map((a) => [a.target?.provider_model_id, a]));
+
+    const gpt45 = byId.get("gpt-4.5-preview");
+    expect(gpt45?.status).toBe("retired");
+    expect(gpt45?.announced_at).toBe("2025-04-14T00:00:00Z");
+    expect(gpt45?.end_of_life).toMatchObject({
+      state: "scheduled",
+      date: "2025-07-14",
+      precision: "day",
+      date_type: "on",
+    });
+    expect(gpt45?.replacements).toEqual(["gpt-4.1"]);
+
+    const gpt5 = byId.get("gpt-5-2025-08-07");
+    expect(gpt5?.status).toBe("deprecated");
+    expect(gpt5?.end_of_life).toMatchObject({ date: "2026-12-11", date_type: "on" });
+    expect(gpt5?.deprecation).toMatchObject({ date: "2026-06-11", date_type: "on" });
+
+    // Non-breaking hyphens in "2026‑03‑26" and "A or B*" replacements.
+    const gpt40125 = byId.get("gpt-4-turbo-preview");
+    expect(gpt40125?.end_of_life?.date).toBe("2026-03-26");
+    expect(gpt40125?.replacements).toEqual(["gpt-5", "gpt-4.1"]);
+
+    // Aliases listed with a snapshot get their own assertion.
+    expect(byId.get("o1")?.end_of_life?.date).toBe("2026-10-23");
+    expect(byId.get("o1-2024-12-17")?.replacements).toEqual(["gpt-5.5"]);
+
+    // The newest announcement wins for a model listed twice.
+    expect(byId.get("gpt-4-1106-preview")?.announced_at).toBe("2026-04-22T00:00:00Z");
+    expect(byId.get("text-search-davinci-query-001")?.status).toBe("retired");
+    expect(byId.get("sora-2")?.replacements).toEqual([]);
+  });
+
+  it("reports endpoints, products and fine-tuned families as skipped", async () => {
+    const out = deprecations(await recordedInput("openai", "deprecations"));
+    const reasons = out.skipped.map((s) => s.reason);
+    expect(reasons).toContain("API endpoint, not a model");
+    expect(reasons).toContain("fine-tuned model family, not a base model");
+    const ids = out.lifecycle.map((a) => a.target?.provider_model_id);
+    expect(ids).not.toContain("/v1/edits");
+    expect(ids).not.toContain("ft-gpt-4");
+  });
+
+  it("fails when the Shutdown date column is renamed", async () => {
+    const input = await recordedInput("openai", "deprecations");
+    expectParseFailure(() =>
+      deprecations(edit(input, (c) => c.replaceAll("| Shutdown date", "| Retire on"))),
+    );
+  });
+
+  it("fails on an unparseable shutdown date", async () => {
+    const input = await recordedInput("openai", "deprecations");
+    expectParseFailure(() =>
+      deprecations(
+        edit(input, (c) =>
+          c.replace("| 2025-07-14    | `gpt-4.5-preview`", "| soon-ish      | `gpt-4.5-preview`"),
+        ),
+      ),
+    );
+  });
+
+  it("fails on a page with no tables", async () => {
+    const input = await recordedInput("openai", "deprecations");
+    expectParseFailure(() => deprecations({ ...input, content: "## Overview\n\nNothing here.\n" }));
+  });
+
+  it("reads model cells, replacements and dates in the page's shapes", () => {
+    expect(openaiModelCell("`o3-mini-2025-01-31` \\| `o3-mini`")).toEqual({
+      kind: "models",
+      ids: ["o3-mini-2025-01-31", "o3-mini"],
+    });
+    expect(openaiModelCell("gpt-4o-realtime-preview")).toEqual({
+      kind: "models",
+      ids: ["gpt-4o-realtime-preview"],
+    });
+    expect(openaiModelCell("`/v1/edits`").kind).toBe("skip");
+    expect(openaiModelCell("Assistants API").kind).toBe("skip");
+    expect(openaiReplacements("`gpt-image-2`, `gpt-image-1`, or `gpt-image-1-mini`")).toEqual([
+      "gpt-image-2",
+      "gpt-image-1",
+      "gpt-image-1-mini",
+    ]);
+    expect(openaiReplacements("---")).toEqual([]);
+    expect(openaiShutdownText("at earliest 2024-06-13")).toBe("Earliest 2024-06-13");
+    expect(openaiShutdownText("2026\u201103\u201126")).toBe("2026-03-26");
+  });
+
+  it("splits markdown tables on unescaped pipes only", () => {
+    const [table] = markdownTables("### 2026-01-01: x\n\n| A | B |\n| --- | --- |\n| `a` \\| `b` | c |\n");
+    expect(table?.rows).toEqual([["`a` | `b`", "c"]]);
+    expect(table?.headings[3]).toBe("2026-01-01: x");
+  });
+});

@@ -1,0 +1,158 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WORKFLOWS = join(ROOT, ".github", "workflows");
+const LINTER = join(ROOT, "node_modules", ".bin", "action-validator");
+
+// biome-ignore lint/suspicious/noExplicitAny: workflow files are untyped YAML
+type Yaml = Record<string, any>;
+
+async function lint(file: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(LINTER, [file]);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+const files = (await readdir(WORKFLOWS)).filter((f) => /\.ya?ml$/.test(f)).sort();
+const workflows = new Map<string, { text: string; doc: Yaml }>();
+for (const file of files) {
+  const text = await readFile(join(WORKFLOWS, file), "utf8");
+  workflows.set(file, { text, doc: parse(text) as Yaml });
+}
+
+function workflow(name: string): { text: string; doc: Yaml } {
+  const found = workflows.get(name);
+  if (!found) throw new Error(`.github/workflows/${name} is missing`);
+  return found;
+}
+
+function steps(doc: Yaml): Yaml[] {
+  return Object.values(doc.jobs as Yaml).flatMap((job) => (job as Yaml).steps ?? []);
+}
+
+const runScripts = (doc: Yaml): string =>
+  steps(doc)
+    .map((s) => String(s.run ?? ""))
+    .join("\n");
+
+describe("GitHub workflows", () => {
+  it("the ci and nightly workflows exist", () => {
+    expect(files).toEqual(expect.arrayContaining(["ci.yml", "nightly.yml"]));
+  });
+
+  it.each(files)("%s passes the action-validator workflow linter", async (file) => {
+    const result = await lint(join(WORKFLOWS, file));
+    expect(result.output.trim(), result.output).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("the linter rejects a broken workflow (so the lint test can fail)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "workflow-"));
+    try {
+      const broken = join(dir, "broken.yml");
+      await writeFile(
+        broken,
+        "name: broken\non:\n  push:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    timeout-minutes: ten\n    stepz:\n      - run: echo hi\n",
+      );
+      const result = await lint(broken);
+      expect(result.code).not.toBe(0);
+      expect(result.output).toContain("stepz");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(files)("%s pins every action to a full commit SHA with the version in a comment", (file) => {
+    const { text, doc } = workflow(file);
+    const uses = steps(doc)
+      .map((s) => s.uses as string | undefined)
+      .filter((u): u is string => u !== undefined);
+    expect(uses.length).toBeGreaterThan(0);
+    for (const ref of uses) {
+      if (ref.startsWith("./")) continue;
+      expect(ref, ref).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
+    }
+    for (const line of text.split("\n").filter((l) => /^\s*(-\s+)?uses:/.test(l)))
+      expect(line, line).toMatch(/@[0-9a-f]{40} # v\d+(\.\d+)*\s*$/);
+  });
+
+  it.each(files)("%s has a timeout on every job, permissions and a concurrency group", (file) => {
+    const { doc } = workflow(file);
+    expect(doc.permissions, "top-level permissions").toBeDefined();
+    expect(doc.concurrency?.group, "concurrency group").toEqual(expect.any(String));
+    for (const [name, job] of Object.entries(doc.jobs as Yaml)) {
+      expect((job as Yaml)["timeout-minutes"], `${name} timeout`).toEqual(expect.any(Number));
+      expect((job as Yaml)["timeout-minutes"]).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("ci runs lint and the tests with redis-server on Node 20, 22 and 24, read-only", () => {
+    const { doc } = workflow("ci.yml");
+    expect(Object.keys(doc.on).sort()).toEqual(["pull_request", "push"]);
+    expect(doc.permissions).toEqual({ contents: "read" });
+    expect(doc.concurrency["cancel-in-progress"]).toBe(true);
+    expect(doc.concurrency.group).toContain("github.ref");
+    const job = doc.jobs.test as Yaml;
+    expect(job.strategy.matrix.node).toEqual([20, 22, 24]);
+    const scripts = runScripts(doc);
+    for (const command of ["apt-get install", "redis-server", "npm ci", "npm run lint", "npm test"])
+      expect(scripts).toContain(command);
+    const order = ["npm ci", "npm run lint", "npm test"].map((c) => scripts.indexOf(c));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it("nightly runs on a schedule and on manual dispatch choosing pull-request (default) or push", () => {
+    const { doc } = workflow("nightly.yml");
+    expect(doc.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
+    const input = doc.on.workflow_dispatch.inputs.publish as Yaml;
+    expect(input.type).toBe("choice");
+    expect(input.options).toEqual(["pull-request", "push"]);
+    expect(input.default).toBe("pull-request");
+  });
+
+  it("nightly grants write access only to the job that publishes", () => {
+    const { doc } = workflow("nightly.yml");
+    expect(doc.permissions).toEqual({});
+    const writers = Object.entries(doc.jobs as Yaml).filter(([, job]) =>
+      Object.values((job as Yaml).permissions ?? {}).includes("write"),
+    );
+    expect(writers.map(([name]) => name)).toEqual(["publish"]);
+    expect(doc.jobs.publish.permissions).toEqual({ contents: "write", "pull-requests": "write" });
+    expect(doc.jobs.build.permissions).toEqual({ contents: "read" });
+    expect(doc.jobs.publish.needs).toBe("build");
+  });
+
+  it("nightly builds live, reports the diff and failed sources, uploads the release and publishes one pull request", () => {
+    const { doc } = workflow("nightly.yml");
+    const scripts = runScripts(doc);
+    expect(scripts).toContain("npm ci && npm run build");
+    expect(scripts).toMatch(/npx catalog build --json(?![^\n]*--offline)/);
+    expect(scripts).toContain("|| status=$?");
+    expect(scripts).toContain("npx catalog diff --format markdown");
+    expect(scripts).toContain("$GITHUB_STEP_SUMMARY");
+    expect(scripts).toContain("::warning title=source failed::");
+    expect(scripts).toContain("failed_sources");
+    expect(scripts).toContain("gh pr create");
+    expect(scripts).toContain("gh pr edit");
+    expect(scripts).toContain("--body-file");
+    expect(scripts).toContain("git push origin HEAD:main");
+    expect(scripts).toContain("git add --all -- snapshots sources");
+    expect(doc.env.NIGHTLY_BRANCH).toBe("nightly/catalog");
+    const uploads = steps(doc).filter((s) => String(s.uses ?? "").startsWith("actions/upload-artifact@"));
+    expect(uploads.some((s) => String(s.with?.name).includes("steps.build.outputs.release_id"))).toBe(true);
+    const failStep = steps(doc).find((s) => String(s.if ?? "").includes("exit_code != '0'"));
+    expect(failStep?.run).toContain("exit 1");
+  });
+});
