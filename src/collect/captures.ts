@@ -1,0 +1,175 @@
+/**
+ * The capture store: the monitored content of each source under
+ * `sources/<provider>/captures/<name>/<sha256>.<ext>` with `CURRENT.json` (CaptureMeta) naming
+ * the current one. Captures are committed with the catalog and replayed by offline builds.
+ *
+ * A capture is written only when the monitored content changed (a new fetch of the same content
+ * writes nothing, so repeated builds leave the folder untouched); files are written to a
+ * temporary name and renamed into place (content file first, then CURRENT.json), so a crash
+ * never leaves a CURRENT.json pointing at a half-written file; superseded capture files of the
+ * source are removed afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { CatalogError } from "../lib/errors.js";
+import { sha256Hex } from "../lib/hash.js";
+import type { SourceDefinition, SourceFormat } from "../schema/index.js";
+import { CaptureMeta, captureDir, readCaptureMeta } from "./definitions.js";
+
+export const CAPTURE_EXTENSION: Record<SourceFormat, "html" | "md" | "json"> = {
+  html: "html",
+  markdown: "md",
+  json: "json",
+};
+
+const CAPTURE_FILE = /^[0-9a-f]{64}\.(html|md|json)$/;
+const TEMP_FILE = /^\.tmp-/;
+
+export interface StoredCapture {
+  meta: CaptureMeta;
+  /** The capture file's text (UTF-8). */
+  content: string;
+  /** SHA-256 of the capture file's bytes (equal to meta.sha256, which is checked). */
+  sha256: string;
+}
+
+export interface NewCapture {
+  content: string;
+  /** SHA-256 of `content` (the monitored content hash). */
+  sha256: string;
+  url: string;
+  fetchedAt: string;
+  httpStatus: number;
+  contentType: string;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+type CaptureSource = Pick<SourceDefinition, "provider_id" | "name" | "format">;
+
+/**
+ * The recorded capture of a source; null when it has none (no CURRENT.json). A CURRENT.json that
+ * is invalid, or a capture file that is missing or whose bytes do not match its hash, throws
+ * CatalogError("io_failed").
+ */
+export async function readCapture(
+  sourcesDir: string,
+  source: SourceDefinition,
+): Promise<StoredCapture | null> {
+  const dir = captureDir(sourcesDir, source);
+  let meta: CaptureMeta | null;
+  try {
+    meta = await readCaptureMeta(sourcesDir, source);
+  } catch (error) {
+    throw new CatalogError(
+      "io_failed",
+      `${join(dir, "CURRENT.json")} is not a valid capture record: ${(error as Error).message}`,
+      undefined,
+      { cause: error },
+    );
+  }
+  if (!meta) return null;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(dir, meta.file));
+  } catch (error) {
+    throw new CatalogError(
+      "io_failed",
+      `capture file ${join(dir, meta.file)} named by CURRENT.json cannot be read: ${(error as Error).message}`,
+      undefined,
+      { cause: error },
+    );
+  }
+  const sha256 = sha256Hex(bytes);
+  if (sha256 !== meta.sha256 || !meta.file.startsWith(meta.sha256))
+    throw new CatalogError(
+      "io_failed",
+      `capture file ${join(dir, meta.file)} is damaged: its SHA-256 is ${sha256}, CURRENT.json says ${meta.sha256}`,
+    );
+  let content: string;
+  try {
+    content = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new CatalogError(
+      "io_failed",
+      `capture file ${join(dir, meta.file)} is not valid UTF-8`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  return { meta, content, sha256 };
+}
+
+/**
+ * Records `capture` as the source's current capture unless the current one already has the same
+ * content; returns whether anything was written and the CaptureMeta now current.
+ */
+export async function writeCapture(
+  sourcesDir: string,
+  source: CaptureSource,
+  capture: NewCapture,
+): Promise<{ written: boolean; meta: CaptureMeta }> {
+  const dir = captureDir(sourcesDir, source);
+  const file = `${capture.sha256}.${CAPTURE_EXTENSION[source.format]}`;
+  const existing = await currentIfIntact(dir);
+  if (existing && existing.sha256 === capture.sha256 && existing.file === file)
+    return { written: false, meta: existing };
+  const bytes = Buffer.from(capture.content, "utf8");
+  if (sha256Hex(bytes) !== capture.sha256)
+    throw new CatalogError(
+      "io_failed",
+      `capture for ${source.provider_id}/${source.name}: content does not match its hash`,
+    );
+  const meta = CaptureMeta.parse({
+    file,
+    sha256: capture.sha256,
+    url: capture.url,
+    fetched_at: capture.fetchedAt,
+    http_status: capture.httpStatus,
+    content_type: capture.contentType,
+    etag: capture.etag,
+    last_modified: capture.lastModified,
+  });
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeAtomically(join(dir, file), bytes);
+    await writeAtomically(join(dir, "CURRENT.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    for (const name of await readdir(dir))
+      if (name !== file && (CAPTURE_FILE.test(name) || TEMP_FILE.test(name)))
+        await rm(join(dir, name), { force: true });
+  } catch (error) {
+    throw new CatalogError(
+      "io_failed",
+      `cannot write the capture in ${dir}: ${(error as Error).message}`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  return { written: true, meta };
+}
+
+async function currentIfIntact(dir: string): Promise<CaptureMeta | null> {
+  try {
+    const meta = CaptureMeta.parse(JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")));
+    return sha256Hex(await readFile(join(dir, meta.file))) === meta.sha256 ? meta : null;
+  } catch {
+    // Absent or damaged: either way the new capture replaces it.
+    return null;
+  }
+}
+
+async function writeAtomically(path: string, data: string | Uint8Array): Promise<void> {
+  const temp = join(dirname(path), `.tmp-${randomBytes(6).toString("hex")}`);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The collect stage: for every source definition, what it says right now.
+ * - live: fetch (fetcher.ts, with the stored capture's validators for a conditional GET),
+ *   extract the monitored content (monitor.ts), record it as the capture when it changed
+ *   (captures.ts); a 304 replays the stored capture;
+ * - offline: replay the recorded capture through the same extraction; a source whose capture is
+ *   not committed (`offline_capture: false`) or that has none is skipped, a damaged one failed.
+ * One source's failure never stops the others; results come back in definition order. Source
+ * states and events are derived afterwards by the orchestrator (states.ts), once parsing has
+ * said whether each source really succeeded.
+ */
+import { type Clock, toIsoSeconds } from "../lib/clock.js";
+import { isCatalogError } from "../lib/errors.js";
+import { sha256Hex } from "../lib/hash.js";
+import type { Logger } from "../lib/logger.js";
+import type { SourceDefinition, SourceState } from "../schema/index.js";
+import { readCapture, type StoredCapture, writeCapture } from "./captures.js";
+import { captureDir } from "./definitions.js";
+import { Fetcher, type FetcherOptions } from "./fetcher.js";
+import { type ExtractOptions, extractMonitored } from "./monitor.js";
+import { CollectProgress, type ProgressStream } from "./progress.js";
+
+export interface CollectResult {
+  source: SourceDefinition;
+  status: "ok" | "not_modified" | "failed" | "skipped";
+  /** The monitored content, for the parser. */
+  content?: string;
+  /** When the content was read: the capture's fetched_at (offline) or the fetch time (live). */
+  observedAt?: string;
+  rawSha256?: string;
+  monitoredSha256?: string;
+  httpStatus?: number;
+  error?: string;
+  skippedReason?: string;
+  /** True when the monitored hash differs from the previous release's state of the source. */
+  changed?: boolean;
+  /** Live only: whether a new capture file was written. */
+  captureWritten?: boolean;
+  durationMs?: number;
+}
+
+export interface CollectOptions {
+  sourcesDir: string;
+  definitions: SourceDefinition[];
+  offline: boolean;
+  clock: Clock;
+  logger: Logger;
+  previousStates: SourceState[];
+  /** Human progress and the summary table on stderr (or `progressStream`). */
+  progress: boolean;
+  /** Fetch policy overrides (tests: allowLoopback, short timeouts, instant sleep). */
+  fetcher?: FetcherOptions;
+  extract?: ExtractOptions;
+  /** Where progress goes; process.stderr by default. */
+  progressStream?: ProgressStream;
+}
+
+export async function collectSources(opts: CollectOptions): Promise<CollectResult[]> {
+  const previous = new Map(opts.previousStates.map((s) => [s.source_id, s]));
+  const progress = new CollectProgress(
+    opts.progress ? (opts.progressStream ?? process.stderr) : null,
+    opts.definitions.length,
+  );
+  const fetcher = opts.offline ? null : new Fetcher(opts.fetcher);
+  try {
+    const results = await Promise.all(
+      opts.definitions.map(async (source) => {
+        const log = opts.logger.child({ source_id: source.source_id, provider_id: source.provider_id });
+        progress.start(`${source.provider_id}/${source.name}`);
+        const started = performance.now();
+        let result: CollectResult;
+        try {
+          result = fetcher
+            ? await collectLive(source, fetcher, opts, previous.get(source.source_id), log)
+            : await collectOffline(source, opts, previous.get(source.source_id));
+        } catch (error) {
+          result = failure(source, error);
+        }
+        result.durationMs = performance.now() - started;
+        logResult(log, result);
+        progress.finish(result);
+        return result;
+      }),
+    );
+    progress.end(results);
+    return results;
+  } finally {
+    await fetcher?.close();
+  }
+}
+
+async function collectOffline(
+  source: SourceDefinition,
+  opts: CollectOptions,
+  before: SourceState | undefined,
+): Promise<CollectResult> {
+  if (!source.offline_capture)
+    return {
+      source,
+      status: "skipped",
+      skippedReason: "offline_capture is false (its capture is not committed); offline builds skip it",
+    };
+  const stored = await readCapture(opts.sourcesDir, source);
+  if (!stored)
+    return {
+      source,
+      status: "skipped",
+      skippedReason: `no recorded capture (${captureDir(opts.sourcesDir, source)}/CURRENT.json)`,
+    };
+  const monitored = extractMonitored(source, stored.content, opts.extract);
+  return {
+    source,
+    status: "ok",
+    content: monitored.content,
+    observedAt: stored.meta.fetched_at,
+    rawSha256: carriedRawHash(before, monitored.sha256) ?? stored.sha256,
+    monitoredSha256: monitored.sha256,
+    httpStatus: stored.meta.http_status,
+    changed: hasChanged(before, monitored.sha256),
+  };
+}
+
+async function collectLive(
+  source: SourceDefinition,
+  fetcher: Fetcher,
+  opts: CollectOptions,
+  before: SourceState | undefined,
+  log: Logger,
+): Promise<CollectResult> {
+  let stored: StoredCapture | null = null;
+  try {
+    stored = await readCapture(opts.sourcesDir, source);
+  } catch (error) {
+    log.warn({ err: (error as Error).message }, "stored capture unusable; fetching without validators");
+  }
+  const response = await fetcher.fetch({
+    url: source.url,
+    format: source.format,
+    allowedHosts: source.allowed_hosts,
+    conditional: stored ? { etag: stored.meta.etag, lastModified: stored.meta.last_modified } : null,
+  });
+  const observedAt = toIsoSeconds(opts.clock.now());
+  if (response.kind === "not_modified") {
+    // A 304 only answers a conditional request, which is only sent with a stored capture.
+    const replay = stored as StoredCapture;
+    const monitored = extractMonitored(source, replay.content, opts.extract);
+    return {
+      source,
+      status: "not_modified",
+      content: monitored.content,
+      observedAt,
+      ...optional("rawSha256", carriedRawHash(before, monitored.sha256)),
+      monitoredSha256: monitored.sha256,
+      httpStatus: response.status,
+      changed: hasChanged(before, monitored.sha256),
+    };
+  }
+  const monitored = extractMonitored(source, response.text, opts.extract);
+  const { written } = await writeCapture(opts.sourcesDir, source, {
+    content: monitored.content,
+    sha256: monitored.sha256,
+    url: response.url,
+    fetchedAt: observedAt,
+    httpStatus: response.status,
+    contentType: response.contentType,
+    etag: response.etag,
+    lastModified: response.lastModified,
+  });
+  return {
+    source,
+    status: "ok",
+    content: monitored.content,
+    observedAt,
+    rawSha256: sha256Hex(response.bytes),
+    monitoredSha256: monitored.sha256,
+    httpStatus: response.status,
+    changed: hasChanged(before, monitored.sha256),
+    captureWritten: written,
+  };
+}
+
+/** Without fresh raw bytes (304, offline replay) the raw hash is carried while the content is the same. */
+function carriedRawHash(before: SourceState | undefined, monitoredSha256: string): string | null {
+  return before?.monitored_sha256 === monitoredSha256 ? before.raw_sha256 : null;
+}
+
+function hasChanged(before: SourceState | undefined, monitoredSha256: string): boolean {
+  return before?.monitored_sha256 != null && before.monitored_sha256 !== monitoredSha256;
+}
+
+function optional<K extends string, V>(key: K, value: V | null): { [P in K]?: V } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function failure(source: SourceDefinition, error: unknown): CollectResult {
+  const status = isCatalogError(error) ? error.details?.["status"] : undefined;
+  return {
+    source,
+    status: "failed",
+    error: error instanceof Error ? error.message : String(error),
+    ...(typeof status === "number" ? { httpStatus: status } : {}),
+  };
+}
+
+function logResult(log: Logger, result: CollectResult): void {
+  const fields = {
+    status: result.status,
+    http_status: result.httpStatus ?? null,
+    monitored_sha256: result.monitoredSha256 ?? null,
+    changed: result.changed ?? false,
+    duration_ms: Math.round(result.durationMs ?? 0),
+  };
+  if (result.status === "failed") log.warn({ ...fields, err: result.error }, "source failed");
+  else if (result.status === "skipped")
+    log.info({ ...fields, reason: result.skippedReason }, "source skipped");
+  else log.info(fields, "source collected");
+}

@@ -1,0 +1,180 @@
+/**
+ * `catalog build`: collect -> normalize -> release. Each stage is called through its public
+ * entry; this module only wires them and decides what a failed source means for the build:
+ * a source whose fetch or parse failed keeps its last good facts (the release stage carries
+ * them forward) and raises `lifecycle.source_failed`; a build where more than
+ * `failureThreshold` of the checked sources failed refuses to publish.
+ */
+import {
+  collectSources,
+  deriveSourceStates,
+  loadSourceDefinitions,
+  refusesToPublish,
+  type SourceOutcome,
+} from "../collect/index.js";
+import { type Clock, toIsoSeconds } from "../lib/clock.js";
+import { CatalogError } from "../lib/errors.js";
+import type { Logger } from "../lib/logger.js";
+import { normalizeSource } from "../normalize/index.js";
+import {
+  loadRelease,
+  type ReleaseOutcome,
+  readLatest,
+  runRelease,
+  type SourceContribution,
+} from "../release/index.js";
+import type { ParseOutput, SourceDefinition } from "../schema/index.js";
+
+export interface BuildOptions {
+  sourcesDir: string;
+  snapshotsDir: string;
+  offline: boolean;
+  clock: Clock;
+  logger: Logger;
+  /** Fraction of checked sources that may fail before the build refuses to publish. */
+  failureThreshold?: number;
+  /** Restrict the build to these source ids or provider ids. */
+  only?: string[];
+  progress?: boolean;
+}
+
+export interface SourceSummary {
+  source_id: string;
+  provider_id: string;
+  name: string;
+  url: string;
+  status: "ok" | "changed" | "not_modified" | "failed" | "skipped";
+  error: string | null;
+  deployments: number;
+  lifecycle_assertions: number;
+}
+
+export interface BuildSummary {
+  status: ReleaseOutcome["status"];
+  release_id: string | null;
+  previous_release_id: string | null;
+  now: string;
+  sources: SourceSummary[];
+  failed_sources: Array<{ source_id: string; provider_id: string; url: string; error: string }>;
+  outcome: ReleaseOutcome;
+}
+
+export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
+  const now = toIsoSeconds(options.clock.now());
+  const log = options.logger.child({ stage: "build" });
+  const { definitions: allDefinitions, errors } = await loadSourceDefinitions(options.sourcesDir);
+  if (errors.length > 0)
+    throw new CatalogError(
+      "invalid_source_definition",
+      `invalid source definitions:\n${errors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
+    );
+  const definitions = options.only?.length
+    ? allDefinitions.filter(
+        (d) => options.only?.includes(d.source_id) || options.only?.includes(d.provider_id),
+      )
+    : allDefinitions;
+  if (definitions.length === 0) throw new CatalogError("invalid_argument", "no sources to build");
+
+  const previousId = await readLatest(options.snapshotsDir);
+  const previous = previousId ? await loadRelease(options.snapshotsDir, previousId) : null;
+  const previousStates = previous?.catalog.sources ?? [];
+  const previousHash = new Map(previousStates.map((s) => [s.source_id, s.monitored_sha256]));
+
+  const results = await collectSources({
+    sourcesDir: options.sourcesDir,
+    definitions,
+    offline: options.offline,
+    clock: options.clock,
+    logger: options.logger,
+    previousStates,
+    progress: options.progress ?? false,
+  });
+
+  const contributions: SourceContribution[] = [];
+  const outcomes: SourceOutcome[] = [];
+  const summaries: SourceSummary[] = [];
+  for (const result of results) {
+    const source: SourceDefinition = result.source;
+    let output: ParseOutput | null = null;
+    let error = result.error ?? null;
+    if ((result.status === "ok" || result.status === "not_modified") && result.content !== undefined) {
+      try {
+        output = normalizeSource({ source, content: result.content, observedAt: result.observedAt ?? now });
+      } catch (parseError) {
+        error = (parseError as Error).message;
+        log.warn({ source_id: source.source_id, err: error }, "parse failed");
+      }
+    }
+    const skipped = result.status === "skipped";
+    const failed = !skipped && output === null;
+    if (!skipped) {
+      outcomes.push({
+        source,
+        ok: !failed,
+        httpStatus: result.httpStatus ?? null,
+        rawSha256: result.rawSha256 ?? null,
+        monitoredSha256: failed ? null : (result.monitoredSha256 ?? null),
+        error: failed ? (error ?? "failed") : null,
+      });
+    }
+    contributions.push({ source, output, failed, observedAt: result.observedAt ?? null });
+    const changed =
+      !failed &&
+      !skipped &&
+      previousHash.has(source.source_id) &&
+      previousHash.get(source.source_id) !== result.monitoredSha256;
+    summaries.push({
+      source_id: source.source_id,
+      provider_id: source.provider_id,
+      name: source.name,
+      url: source.url,
+      status: skipped
+        ? "skipped"
+        : failed
+          ? "failed"
+          : changed
+            ? "changed"
+            : result.status === "not_modified"
+              ? "not_modified"
+              : "ok",
+      error: skipped ? (result.skippedReason ?? null) : failed ? error : null,
+      deployments: output?.deployments.length ?? 0,
+      lifecycle_assertions: output?.lifecycle.length ?? 0,
+    });
+  }
+
+  const failedSources = summaries
+    .filter((s) => s.status === "failed")
+    .map((s) => ({
+      source_id: s.source_id,
+      provider_id: s.provider_id,
+      url: s.url,
+      error: s.error ?? "failed",
+    }));
+  const threshold = options.failureThreshold ?? 0.5;
+  const checked = outcomes.length;
+  if (refusesToPublish(outcomes, threshold))
+    throw new CatalogError(
+      "too_many_sources_failed",
+      `${failedSources.length} of ${checked} sources failed (threshold ${Math.round(threshold * 100)}%); nothing published`,
+      { failed_sources: failedSources },
+    );
+
+  const { states, events } = deriveSourceStates(previousStates, outcomes, now);
+  const outcome = await runRelease({
+    snapshotsDir: options.snapshotsDir,
+    now,
+    contributions,
+    states,
+    newEvents: events,
+  });
+  return {
+    status: outcome.status,
+    release_id: outcome.releaseId,
+    previous_release_id: outcome.previousReleaseId,
+    now,
+    sources: summaries,
+    failed_sources: failedSources,
+    outcome,
+  };
+}

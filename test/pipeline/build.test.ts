@@ -1,0 +1,105 @@
+/**
+ * The build orchestrator over the real recorded captures (copied to a temp dir): the offline
+ * build reaches the catalog's size targets, a build where most sources fail refuses to publish,
+ * and an unchanged rebuild publishes nothing.
+ */
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSourceDefinitions } from "../../src/collect/index.js";
+import { fixedClock } from "../../src/lib/clock.js";
+import { CatalogError } from "../../src/lib/errors.js";
+import { silentLogger } from "../../src/lib/logger.js";
+import { runBuild } from "../../src/pipeline/build.js";
+import { loadRelease, readLatest } from "../../src/release/index.js";
+import { SOURCES_DIR } from "../helpers/captures.js";
+
+let work: string;
+let sources: string;
+let snapshots: string;
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), "catalog-build-"));
+  sources = join(work, "sources");
+  snapshots = join(work, "snapshots");
+  await cp(SOURCES_DIR, sources, { recursive: true });
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const build = (now: string, failureThreshold?: number) =>
+  runBuild({
+    sourcesDir: sources,
+    snapshotsDir: snapshots,
+    offline: true,
+    clock: fixedClock(now),
+    logger: silentLogger,
+    ...(failureThreshold !== undefined ? { failureThreshold } : {}),
+  });
+
+describe("runBuild", () => {
+  it("the offline build of the recorded captures has >= 7 providers, 300 deployments, 150 priced, 30 scheduled ends of life, evidence everywhere", async () => {
+    const summary = await build("2026-11-23T00:00:00Z");
+    expect(summary.status).toBe("published");
+    const { catalog } = await loadRelease(snapshots);
+    const providers = new Set(catalog.deployments.map((d) => d.provider_id));
+    expect(providers.size).toBeGreaterThanOrEqual(7);
+    expect(catalog.deployments.length).toBeGreaterThanOrEqual(300);
+    expect(catalog.deployments.filter((d) => d.rate_card !== null).length).toBeGreaterThanOrEqual(150);
+    expect(
+      catalog.deployments.filter((d) => d.lifecycle.end_of_life.state === "scheduled").length,
+    ).toBeGreaterThanOrEqual(30);
+    for (const d of catalog.deployments) expect(d.evidence_urls.length).toBeGreaterThan(0);
+    const skipped = summary.sources.filter((s) => s.status === "skipped").map((s) => s.provider_id);
+    expect(skipped).toEqual(["litellm"]);
+  }, 60_000);
+
+  it("an unchanged rebuild publishes nothing and keeps LATEST", async () => {
+    const first = await build("2026-11-23T00:00:00Z");
+    const again = await build("2026-11-23T00:00:00Z");
+    expect(again.status).toBe("unchanged");
+    expect(again.release_id).toBe(first.release_id);
+    expect(await readLatest(snapshots)).toBe(first.release_id);
+  }, 60_000);
+
+  it("a build where more sources fail than the threshold allows refuses to publish and leaves LATEST alone", async () => {
+    const first = await build("2026-11-23T00:00:00Z");
+    const { definitions } = await loadSourceDefinitions(sources);
+    const official = definitions.filter((d) => d.offline_capture);
+    const broken = official.slice(0, Math.ceil(official.length * 0.75));
+    for (const def of broken) {
+      const dir = join(sources, def.provider_id, "captures", def.name);
+      const meta = JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")) as { file: string };
+      // Corrupt the recorded bytes: the capture no longer matches its hash.
+      await writeFile(join(dir, meta.file), "corrupted\n");
+    }
+    const error = await build("2026-11-24T00:00:00Z").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe("too_many_sources_failed");
+    expect(await readLatest(snapshots)).toBe(first.release_id);
+    expect((await readdir(join(snapshots, "releases"))).length).toBe(1);
+  }, 60_000);
+
+  it("one failed source keeps its last good facts, raises source_failed, and the release is published", async () => {
+    await build("2026-11-23T00:00:00Z");
+    const before = await loadRelease(snapshots);
+    const dir = join(sources, "mistral", "captures", "models");
+    const meta = JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")) as { file: string };
+    await writeFile(join(dir, meta.file), "corrupted\n");
+    const summary = await build("2026-11-24T00:00:00Z");
+    expect(summary.status).toBe("published");
+    expect(summary.failed_sources.map((s) => s.provider_id)).toEqual(["mistral"]);
+    const after = await loadRelease(snapshots);
+    const mistral = (c: typeof after.catalog) =>
+      c.deployments.filter((d) => d.provider_id === "mistral").map((d) => ({ ...d, lifecycle: null }));
+    expect(mistral(after.catalog)).toEqual(mistral(before.catalog));
+    expect(after.catalog.events.map((e) => `${e.event_type} ${e.provider_id}`)).toEqual([
+      "lifecycle.source_failed mistral",
+    ]);
+    const state = after.catalog.sources.find((s) => s.provider_id === "mistral");
+    expect(state).toMatchObject({ status: "failed" });
+    expect(state?.last_ok_at).toBe("2026-11-23T00:00:00Z");
+  }, 60_000);
+});
