@@ -1,7 +1,8 @@
 /**
  * The facts of a build, per source: this build's parse output for sources that succeeded,
- * the previous release's facts for sources that failed (`carryForwardFailedSources`), nothing
- * for sources that were skipped (e.g. an offline build without a capture). Every release
+ * the previous release's facts for sources that failed (`carryForwardFailedSources`, marked
+ * carried_forward), and the previous facts unchanged for sources that were skipped (not checked,
+ * e.g. an offline build without a capture). Every release
  * stores them as `facts.json` so the next build can carry a failed source forward.
  */
 import { z } from "zod";
@@ -110,7 +111,14 @@ export function gatherFacts(
       carriedForward.push(carried);
       continue;
     }
-    if (!contribution.output) continue; // skipped this build: contributes nothing
+    if (!contribution.output) {
+      // Skipped this build (not checked, e.g. an offline build of a source whose capture is
+      // not committed): its facts of the previous release stay exactly as they were, so an
+      // offline rebuild of a release that a live build made reproduces it.
+      const last = previousBySource.get(source.source_id);
+      if (last) sources.push(last);
+      continue;
+    }
     sources.push({
       source_id: source.source_id,
       provider_id: source.provider_id,

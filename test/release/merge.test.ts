@@ -302,3 +302,19 @@ describe("carry-forward and last_changed_at across builds", () => {
     }
   });
 });
+
+describe("skipped sources", () => {
+  test("a source skipped in this build keeps its previous facts verbatim, not marked carried forward", () => {
+    const world = standardWorld();
+    const first = gatherFacts(contributionsFor(world).contributions, null).facts;
+    const { contributions } = contributionsFor(world);
+    const skipped = contributions.map((c) =>
+      c.source.source_id === COMMUNITY_ID ? { ...c, output: null, failed: false, observedAt: null } : c,
+    );
+    const again = gatherFacts(skipped, first);
+    expect(again.facts).toEqual(first);
+    expect(again.carriedForward).toEqual([]);
+    const none = gatherFacts(skipped, null);
+    expect(none.facts.sources.map((s) => s.source_id)).not.toContain(COMMUNITY_ID);
+  });
+});
