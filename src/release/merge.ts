@@ -264,6 +264,17 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     modelIds.add(best.model_id);
     providerIds.add(best.provider_id);
   }
+  // provider|unversioned name -> model ids of "<name>-<version>" provider model ids, where the
+  // version is a date or number ("-0914", "-2024-08-06", "-1", "-v2:0").
+  const modelsByProviderFamily = new Map<string, Set<string>>();
+  for (const [key, model] of modelByProviderModel) {
+    const match = /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d+|v\d+(?::\d+)?)$/.exec(key);
+    if (!match) continue;
+    const family = match[1] as string;
+    let set = modelsByProviderFamily.get(family);
+    if (!set) modelsByProviderFamily.set(family, (set = new Set()));
+    set.add(model);
+  }
   for (const provider of providerAssertions.keys()) providerIds.add(provider);
   for (const model of modelAssertions.keys()) modelIds.add(model);
 
@@ -320,6 +331,12 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       target ??= modelByProviderModel.get(`${picked.from.assertion.provider_id}|${replacement}`);
       if (target === undefined && (modelIds.has(replacement) || identities.has(replacement)))
         target = replacement;
+      // A replacement named without its version ("gpt-35-turbo-instruct" on Azure's retirement
+      // page) resolves only when the provider has exactly one versioned model of that name.
+      if (target === undefined) {
+        const versions = modelsByProviderFamily.get(`${picked.from.assertion.provider_id}|${replacement}`);
+        if (versions?.size === 1) target = [...versions][0];
+      }
       if (target === undefined) {
         unresolved.push({
           resource_type: resourceType,

@@ -193,6 +193,25 @@ describe("merge precedence", () => {
     ]);
   });
 
+  test("a replacement named without its version resolves only to the one versioned model of that name", () => {
+    const world = standardWorld();
+    const pricing = source("pricing");
+    const lifecycle = source("lifecycle");
+    world.pricing.push(
+      fact(pricing, "gpt-35-turbo-instruct-0914"),
+      fact(pricing, "gpt-4o-mini-2024-07-18"),
+      fact(pricing, "gpt-4o-mini-2024-09-01"),
+    );
+    world.lifecycle[0] = assertion(lifecycle, "gpt-4-turbo", {
+      replacements: ["gpt-35-turbo-instruct", "gpt-4o-mini"],
+    });
+    const merged = merge(world);
+    expect(find(merged.deployments, TURBO).lifecycle.replacement_ids).toEqual([
+      "openai/gpt-35-turbo-instruct-0914",
+    ]);
+    expect(merged.unresolvedReplacements.map((u) => u.replacement)).toEqual(["gpt-4o-mini"]);
+  });
+
   test("milestones carry the evidence of the assertion that set them", () => {
     const merged = merge(standardWorld());
     const eol = find(merged.deployments, TURBO).lifecycle.end_of_life;
