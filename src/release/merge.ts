@@ -271,9 +271,9 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const match = /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d+|v\d+(?::\d+)?)$/.exec(key);
     if (!match) continue;
     const family = match[1] as string;
-    let set = modelsByProviderFamily.get(family);
-    if (!set) modelsByProviderFamily.set(family, (set = new Set()));
+    const set = modelsByProviderFamily.get(family) ?? new Set<string>();
     set.add(model);
+    modelsByProviderFamily.set(family, set);
   }
   for (const provider of providerAssertions.keys()) providerIds.add(provider);
   for (const model of modelAssertions.keys()) modelIds.add(model);

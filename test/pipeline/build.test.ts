@@ -12,7 +12,7 @@ import { fixedClock } from "../../src/lib/clock.js";
 import { CatalogError } from "../../src/lib/errors.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { runBuild } from "../../src/pipeline/build.js";
-import { loadRelease, readLatest } from "../../src/release/index.js";
+import { loadRelease, readLatest, verifyRelease } from "../../src/release/index.js";
 import { SOURCES_DIR } from "../helpers/captures.js";
 
 let work: string;
@@ -54,6 +54,17 @@ describe("runBuild", () => {
     for (const d of catalog.deployments) expect(d.evidence_urls.length).toBeGreaterThan(0);
     const skipped = summary.sources.filter((s) => s.status === "skipped").map((s) => s.provider_id);
     expect(skipped).toEqual(["litellm"]);
+  }, 60_000);
+
+  it("the committed snapshot is the build of the recorded captures: rebuilding it changes nothing", async () => {
+    const committed = join(SOURCES_DIR, "..", "snapshots");
+    await cp(committed, snapshots, { recursive: true });
+    const latest = await readLatest(snapshots);
+    expect(latest).toMatch(/^rel_/);
+    expect(await verifyRelease(snapshots, latest as string)).toEqual([]);
+    const again = await build("2026-11-23T00:00:00Z");
+    expect(again.status).toBe("unchanged");
+    expect(again.release_id).toBe(latest);
   }, 60_000);
 
   it("an unchanged rebuild publishes nothing and keeps LATEST", async () => {

@@ -1,0 +1,73 @@
+/**
+ * One build measurement in its own process, so peak memory (maxRSS) belongs to it alone.
+ * Prints one JSON line on stdout.
+ *
+ *   node dist/bench/build-child.js offline <snapshotsDir>
+ *       the offline build of the published sources into an empty snapshots dir
+ *   node dist/bench/build-child.js synthetic <inputFile> <snapshotsDir> [now]
+ *       read a synthetic ParseOutput file, validate it as the normalize stage does, and run the
+ *       release stage (merge, DuckDB load, checks, diff, parquet, publish)
+ *   node dist/bench/build-child.js floor <inputFile>
+ *       the floor: read the same bytes, JSON.parse them and SHA-256 them, nothing else
+ *   node dist/bench/build-child.js diff <snapshotsDir> <fromId> <toId>
+ *       the DuckDB diff of two published releases
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fixedClock } from "../src/lib/clock.js";
+import { silentLogger } from "../src/lib/logger.js";
+import { runBuild } from "../src/pipeline/build.js";
+import { diffReleases, runRelease } from "../src/release/index.js";
+import { ParseOutput, type SourceDefinition } from "../src/schema/index.js";
+
+const [mode, a, b, c] = process.argv.slice(2);
+const started = performance.now();
+let extra: Record<string, unknown> = {};
+
+if (mode === "offline") {
+  const summary = await runBuild({
+    sourcesDir: join(import.meta.dirname, "..", "..", "sources"),
+    snapshotsDir: a as string,
+    offline: true,
+    clock: fixedClock("2026-11-23T00:00:00Z"),
+    logger: silentLogger,
+  });
+  extra = { status: summary.status, deployments: summary.outcome.report.totals.deployments };
+} else if (mode === "synthetic") {
+  const output = ParseOutput.parse(JSON.parse(await readFile(a as string, "utf8")));
+  const source: SourceDefinition = {
+    source_id: "6f1d2a57-8a4b-4c55-9a1e-3b0c2d9e7f10",
+    provider_id: "litellm",
+    name: "model-prices",
+    url: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+    source_type: "community_catalog",
+    format: "json",
+    parser: "litellm",
+    allowed_hosts: [],
+    offline_capture: false,
+  };
+  const now = c ?? "2026-11-23T00:00:00Z";
+  const outcome = await runRelease({
+    snapshotsDir: b as string,
+    now,
+    contributions: [{ source, output, failed: false, observedAt: "2026-11-23T00:00:00Z" }],
+    states: [],
+    newEvents: [],
+  });
+  extra = { status: outcome.status, release_id: outcome.releaseId, deployments: output.deployments.length };
+} else if (mode === "floor") {
+  const bytes = await readFile(a as string);
+  const parsed = JSON.parse(bytes.toString("utf8")) as { deployments: unknown[] };
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  extra = { deployments: parsed.deployments.length, sha256: digest.slice(0, 12) };
+} else if (mode === "diff") {
+  const { diff } = await diffReleases(a as string, b as string, c as string);
+  extra = { price_changes: diff.price_changes.length };
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+
+const ms = performance.now() - started;
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
+process.stdout.write(`${JSON.stringify({ mode, ms, peakRssMb, ...extra })}\n`);

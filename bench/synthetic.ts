@@ -1,0 +1,82 @@
+/**
+ * Synthetic catalogs for the build benchmark, derived from the real LiteLLM price map in
+ * ../shared/data/litellm/ (never copied into the repository): the LiteLLM parser's real
+ * deployments, replicated across synthetic regions until the requested size.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { deploymentId } from "../src/lib/ids.js";
+import { parsers } from "../src/normalize/parsers/litellm.js";
+import type {
+  DeploymentFact,
+  LifecycleAssertion,
+  ParseOutput,
+  SourceDefinition,
+} from "../src/schema/index.js";
+
+export const LITELLM_FILE = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "shared",
+  "data",
+  "litellm",
+  "model_prices_and_context_window.json",
+);
+
+const SOURCE: SourceDefinition = {
+  source_id: "6f1d2a57-8a4b-4c55-9a1e-3b0c2d9e7f10",
+  provider_id: "litellm",
+  name: "model-prices",
+  url: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+  source_type: "community_catalog",
+  format: "json",
+  parser: "litellm",
+  allowed_hosts: [],
+  offline_capture: false,
+};
+
+/** The LiteLLM parser's output for the real price map. */
+export async function realLiteLlmOutput(): Promise<ParseOutput> {
+  const parse = parsers["litellm"];
+  if (!parse) throw new Error("no litellm parser");
+  return parse({
+    source: SOURCE,
+    content: await readFile(LITELLM_FILE, "utf8"),
+    observedAt: "2026-11-23T00:00:00Z",
+  });
+}
+
+/**
+ * Exactly `size` deployments: copy k of every real deployment gets region `<region>-r<k>`
+ * (copy 0 keeps the real region). `bumpEvery` > 0 raises the input price of every n-th
+ * deployment by 10%, to make a second release that differs in prices.
+ */
+export function replicate(base: ParseOutput, size: number, bumpEvery = 0): ParseOutput {
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  for (let copy = 0; deployments.length < size; copy++) {
+    for (const fact of base.deployments) {
+      if (deployments.length >= size) break;
+      const region = copy === 0 ? fact.region : `${fact.region}-r${copy}`;
+      const id = deploymentId({ ...fact, region });
+      let rateCard = fact.rate_card;
+      if (bumpEvery > 0 && rateCard && deployments.length % bumpEvery === 0)
+        rateCard = { ...rateCard, input_micro_usd: Math.round((rateCard.input_micro_usd * 11) / 10) };
+      deployments.push({ ...fact, id, region, ...(rateCard !== undefined ? { rate_card: rateCard } : {}) });
+    }
+    for (const assertion of base.lifecycle) {
+      if (assertion.scope !== "deployment" || !assertion.target) continue;
+      const region = assertion.target.region;
+      if (copy > 0 && region === undefined) continue;
+      lifecycle.push(
+        copy === 0
+          ? assertion
+          : { ...assertion, target: { ...assertion.target, region: `${region}-r${copy}` } },
+      );
+    }
+    if (base.deployments.length === 0) throw new Error("no deployments to replicate");
+  }
+  return { deployments, lifecycle, skipped: [] };
+}

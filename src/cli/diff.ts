@@ -1,0 +1,42 @@
+/** `catalog diff [FROM] [TO]`: defaults are the release before the latest, and the latest. */
+import type { Command } from "commander";
+import { CatalogError } from "../lib/errors.js";
+import { diffReleases, listReleases } from "../release/index.js";
+import { snapshotsDir } from "./options.js";
+
+export function registerDiff(program: Command): void {
+  program
+    .command("diff")
+    .description("show what changed between two releases")
+    .argument("[from]", "release id (default: the release before the latest)")
+    .argument("[to]", "release id (default: the latest release)")
+    .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
+    .option("--format <format>", "markdown or json", "markdown")
+    .action(
+      async (
+        from: string | undefined,
+        to: string | undefined,
+        flags: { snapshots?: string; format: string },
+      ) => {
+        if (flags.format !== "markdown" && flags.format !== "json")
+          throw new CatalogError(
+            "invalid_argument",
+            `--format must be markdown or json, got "${flags.format}"`,
+          );
+        const dir = snapshotsDir(flags.snapshots);
+        const chain = await listReleases(dir);
+        const toId = to ?? chain.at(-1);
+        const fromId = from ?? (to ? chain[chain.indexOf(to) - 1] : chain.at(-2));
+        if (!toId) throw new CatalogError("release_not_found", `no release published in ${dir}`);
+        if (!fromId)
+          throw new CatalogError(
+            "release_not_found",
+            `${toId} has no earlier release to diff against; name one`,
+          );
+        const { diff, markdown } = await diffReleases(dir, fromId, toId);
+        process.stdout.write(
+          flags.format === "json" ? `${JSON.stringify(diff, null, 2)}\n` : `${markdown.trimEnd()}\n`,
+        );
+      },
+    );
+}

@@ -1,0 +1,72 @@
+/**
+ * `catalog serve`: every setting from a flag or an environment variable (flags win):
+ * CATALOG_SNAPSHOTS, CATALOG_RELEASE, HOST, PORT, CATALOG_KEYS, CATALOG_PLANS, REDIS_URL,
+ * CATALOG_QUOTA_FILE, LOG_LEVEL. SIGHUP reloads LATEST; SIGTERM/SIGINT drain and exit.
+ */
+
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { createLogger } from "../lib/logger.js";
+import { startServer } from "../serve/index.js";
+import { parsePort, snapshotsDir } from "./options.js";
+
+interface ServeFlags {
+  snapshots?: string;
+  release?: string;
+  host?: string;
+  port?: string;
+  keys?: string;
+  plans?: string;
+  redis?: string;
+  quotaFile?: string;
+  watch?: boolean;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the published release read-only over /v1")
+    .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
+    .option("--release <id>", "serve this release instead of LATEST (env CATALOG_RELEASE)")
+    .option("--host <host>", "listen address (env HOST)")
+    .option("--port <n>", "listen port (env PORT)")
+    .option("--keys <file>", "API keys file (env CATALOG_KEYS)")
+    .option("--plans <file>", "plans JSON file (env CATALOG_PLANS)")
+    .option("--redis <url>", "share quota counters through Redis (env REDIS_URL)")
+    .option("--quota-file <file>", "embedded quota store file (env CATALOG_QUOTA_FILE)")
+    .option("--no-watch", "do not switch releases when snapshots/LATEST changes")
+    .action(async (flags: ServeFlags) => {
+      const env = process.env;
+      const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
+      const pick = (flag: string | undefined, name: string) => flag ?? env[name];
+      const optionalPath = (value: string | undefined) => (value ? resolve(value) : undefined);
+      const server = await startServer({
+        snapshotsDir: snapshotsDir(flags.snapshots),
+        releaseId: pick(flags.release, "CATALOG_RELEASE"),
+        host: pick(flags.host, "HOST") ?? "127.0.0.1",
+        port: parsePort(pick(flags.port, "PORT") ?? "8080"),
+        keysFile: optionalPath(pick(flags.keys, "CATALOG_KEYS")),
+        plansFile: optionalPath(pick(flags.plans, "CATALOG_PLANS")),
+        redisUrl: pick(flags.redis, "REDIS_URL"),
+        quotaFile: optionalPath(pick(flags.quotaFile, "CATALOG_QUOTA_FILE")),
+        watchLatest: flags.watch !== false && !pick(flags.release, "CATALOG_RELEASE"),
+        logger,
+      });
+      process.on("SIGHUP", () => {
+        server.reload().then(
+          (id) => logger.info({ release: id }, "release reloaded"),
+          (error: Error) =>
+            logger.error({ err: error.message }, "reload failed; still serving the previous release"),
+        );
+      });
+      const shutdown = (signal: string) => {
+        logger.info({ signal }, "shutting down");
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      process.once("SIGINT", () => shutdown("SIGINT"));
+    });
+}

@@ -1,0 +1,179 @@
+/**
+ * HTTP details shared by the routes: RFC 9457 problem bodies, strict query-string parsing
+ * against the zod query schemas, request ids, ETags and If-None-Match evaluation (RFC 9110).
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { canonicalJson } from "../lib/canonical-json.js";
+import { sha256Hex } from "../lib/hash.js";
+import type { Problem, ProblemCode } from "../schema/index.js";
+
+export const PROBLEM_TYPE_BASE = "urn:catalog:problem:";
+
+const TITLES: Record<ProblemCode, string> = {
+  invalid_parameter: "Invalid query parameter",
+  invalid_body: "Invalid request body",
+  unauthorized: "Unauthorized",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  not_priceable: "Deployment cannot be priced",
+  quota_exhausted: "Monthly quota exhausted",
+  unavailable: "Service unavailable",
+  internal_error: "Internal error",
+};
+
+export const STATUS: Record<ProblemCode, number> = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  not_priceable: 422,
+  quota_exhausted: 429,
+  unavailable: 503,
+  internal_error: 500,
+};
+
+export interface FieldError {
+  parameter: string;
+  message: string;
+}
+
+/** A failure the server answers with a problem body. Thrown or returned by the routes. */
+export class ProblemError extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function problemBody(error: ProblemError, requestId: string): Buffer {
+  const problem: Problem = {
+    type: `${PROBLEM_TYPE_BASE}${error.code}`,
+    title: TITLES[error.code],
+    status: STATUS[error.code],
+    detail: error.detail,
+    code: error.code,
+    request_id: requestId,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+  return Buffer.from(JSON.stringify(problem));
+}
+
+/** A client-sent x-request-id is echoed when it is a sane token; otherwise one is generated. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=~-]{1,128}$/;
+
+export function requestIdFor(header: string | string[] | undefined): string {
+  if (typeof header === "string" && SANE_REQUEST_ID.test(header)) return header;
+  return `req_${randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * Parses a raw query string (without `?`) against a strict zod object schema. Every query
+ * parameter of the API is single-valued, so a repeated name is an error; unknown names are
+ * errors too (a typo must not silently widen a filter). Each bad parameter is named.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
+  const values: Record<string, string> = {};
+  const errors: FieldError[] = [];
+  const repeated = new Set<string>();
+  if (rawQuery.length > 0) {
+    for (const [name, value] of new URLSearchParams(rawQuery)) {
+      if (Object.hasOwn(values, name)) {
+        if (!repeated.has(name)) {
+          repeated.add(name);
+          errors.push({ parameter: name, message: "must be given at most once" });
+        }
+        continue;
+      }
+      values[name] = value;
+    }
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) errors.push({ parameter: key, message: "is not a known parameter" });
+        continue;
+      }
+      const parameter = String(issue.path[0] ?? "");
+      if (repeated.has(parameter)) continue;
+      errors.push({ parameter, message: issueMessage(issue) });
+    }
+  }
+  if (errors.length > 0 || !parsed.success) {
+    throw new ProblemError(
+      "invalid_parameter",
+      `invalid query parameter${errors.length === 1 ? "" : "s"}: ${[...new Set(errors.map((e) => e.parameter))].join(", ")}`,
+      errors,
+    );
+  }
+  return parsed.data as z.infer<S>;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => String(v)).join(", ")}`;
+    case "too_small":
+      return `must be at least ${String(issue.minimum)}${issue.origin === "string" ? " characters" : ""}`;
+    case "too_big":
+      return `must be at most ${String(issue.maximum)}${issue.origin === "string" ? " characters" : ""}`;
+    case "invalid_type":
+      return issue.expected === "number" || issue.expected === "int"
+        ? "must be a decimal integer"
+        : issue.expected === "boolean"
+          ? "must be true or false"
+          : issue.message;
+    case "invalid_union":
+      return "must be an ISO 8601 date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ)";
+    default:
+      return issue.message;
+  }
+}
+
+/** Zod issues of a JSON body, as `{parameter: "usage.input_tokens", message}` entries. */
+export function bodyErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((key) => ({
+        parameter: base ? `${base}.${key}` : key,
+        message: "is not a known field",
+      }));
+    return [{ parameter: base || "(body)", message: issue.message }];
+  });
+}
+
+/**
+ * Strong ETag of a GET answer: a hash of the release id and the normalized request (route
+ * plus the validated query with defaults applied, as canonical JSON). It never depends on
+ * who asked, so it can be computed before the body and a 304 costs no body.
+ */
+export function etagFor(releaseId: string, route: string, normalized: unknown): string {
+  return `"${sha256Hex(`${releaseId}\n${route}\n${canonicalJson(normalized)}`).slice(0, 40)}"`;
+}
+
+/**
+ * If-None-Match (RFC 9110 13.1.2): `*` matches any current representation; otherwise a
+ * comma-separated list of entity tags compared weakly (a `W/` prefix is ignored on both).
+ */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const trimmed = header.trim();
+  if (trimmed === "*") return true;
+  const ours = etag.startsWith("W/") ? etag.slice(2) : etag;
+  for (const match of trimmed.matchAll(/(?:W\/)?"[^"]*"/g)) {
+    const tag = match[0].startsWith("W/") ? match[0].slice(2) : match[0];
+    if (tag === ours) return true;
+  }
+  return false;
+}

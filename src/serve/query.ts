@@ -1,0 +1,172 @@
+/**
+ * Pure queries over a ServedRelease: each takes a validated query (defaults applied) and
+ * returns the matching record positions in the response order plus the page envelope as
+ * bytes, concatenated from the records' pre-serialized JSON.
+ */
+import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
+import type { ServedRelease } from "./catalog-index.js";
+
+export interface PageResult {
+  meta: PageMeta;
+  /** Positions of the records on this page. */
+  positions: number[];
+}
+
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(",");
+const META_OPEN = Buffer.from('],"meta":');
+const CLOSE = Buffer.from("}");
+
+/** `{"data":[...],"meta":{...}}` from pre-built record buffers. */
+export function pageBody(records: Buffer[], result: PageResult): Buffer {
+  const pieces: Buffer[] = [DATA_OPEN];
+  result.positions.forEach((position, i) => {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(records[position] as Buffer);
+  });
+  pieces.push(META_OPEN, Buffer.from(JSON.stringify(result.meta)), CLOSE);
+  return Buffer.concat(pieces);
+}
+
+function paginate(matches: number[], limit: number, offset: number): PageResult {
+  return {
+    meta: { total: matches.length, limit, offset, has_more: offset + limit < matches.length },
+    positions: matches.slice(offset, offset + limit),
+  };
+}
+
+function smallest(lists: number[][]): number[] {
+  let best = lists[0] as number[];
+  for (const list of lists) if (list.length < best.length) best = list;
+  return best;
+}
+
+const EMPTY: number[] = [];
+
+export function listDeployments(release: ServedRelease, query: ListDeploymentsQuery): PageResult {
+  // Candidates come from the smallest exact-match index; every filter is then checked on
+  // each candidate. Index lists hold positions in id order, so the result is in id order.
+  const lists: number[][] = [release.allDeployments];
+  if (query.provider !== undefined) lists.push(release.byProvider.get(query.provider) ?? EMPTY);
+  if (query.model !== undefined) lists.push(release.byModel.get(query.model) ?? EMPTY);
+  if (query.region !== undefined) lists.push(release.byRegion.get(query.region) ?? EMPTY);
+  if (query.mode !== undefined) lists.push(release.byMode.get(query.mode) ?? EMPTY);
+  if (query.capability !== undefined)
+    lists.push(release.bySupportedCapability.get(query.capability) ?? EMPTY);
+  if (query.has_pricing !== undefined) lists.push(query.has_pricing ? release.priced : release.unpriced);
+  const candidates = smallest(lists);
+
+  // Free text: every whitespace-separated term must occur, case-insensitively.
+  const terms = query.q === undefined ? [] : query.q.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches: number[] = [];
+  for (const i of candidates) {
+    const d = release.deployments[i];
+    if (!d) continue;
+    if (query.provider !== undefined && d.provider_id !== query.provider) continue;
+    if (query.model !== undefined && d.model_id !== query.model) continue;
+    if (query.region !== undefined && d.region !== query.region) continue;
+    if (query.mode !== undefined && d.mode !== query.mode) continue;
+    if (query.capability !== undefined && d.capabilities[query.capability]?.status !== "supported") continue;
+    if (query.has_pricing !== undefined && (d.rate_card !== null) !== query.has_pricing) continue;
+    if (terms.length > 0) {
+      const text = release.deploymentSearch[i] as string;
+      if (!terms.every((t) => text.includes(t))) continue;
+    }
+    matches.push(i);
+  }
+  return paginate(matches, query.limit, query.offset);
+}
+
+/**
+ * A lifecycle date boundary compared with day-precision milestone dates: a date-time
+ * boundary is reduced to its UTC calendar date, and both ends are inclusive.
+ */
+export function boundaryDate(boundary: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(boundary)) return boundary;
+  return new Date(boundary).toISOString().slice(0, 10);
+}
+
+function withinDates(date: string | null, after: string | null, before: string | null): boolean {
+  if (after === null && before === null) return true;
+  // spec 4.4 rule 1: records with unknown dates are excluded by any date filter
+  if (date === null) return false;
+  if (after !== null && date < after) return false;
+  if (before !== null && date > before) return false;
+  return true;
+}
+
+export function listLifecycle(release: ServedRelease, query: ListLifecycleQuery): PageResult {
+  const order = release.lifecycleOrders[query.sort][query.order];
+  const depAfter = query.deprecation_after === undefined ? null : boundaryDate(query.deprecation_after);
+  const depBefore = query.deprecation_before === undefined ? null : boundaryDate(query.deprecation_before);
+  const eolAfter = query.end_of_life_after === undefined ? null : boundaryDate(query.end_of_life_after);
+  const eolBefore = query.end_of_life_before === undefined ? null : boundaryDate(query.end_of_life_before);
+  const matches: number[] = [];
+  for (const i of order) {
+    const r = release.lifecycle[i];
+    if (!r) continue;
+    const lc = r.lifecycle;
+    if (query.resource_type !== undefined && r.resource_type !== query.resource_type) continue;
+    if (query.resource_id !== undefined && r.resource_id !== query.resource_id) continue;
+    if (query.provider !== undefined && r.provider_id !== query.provider) continue;
+    if (query.model !== undefined && r.model_id !== query.model) continue;
+    if (query.status !== undefined && lc.status !== query.status) continue;
+    if (query.deprecation_state !== undefined && lc.deprecation.state !== query.deprecation_state) continue;
+    if (query.end_of_life_state !== undefined && lc.end_of_life.state !== query.end_of_life_state) continue;
+    if (query.coverage_status !== undefined && lc.coverage.status !== query.coverage_status) continue;
+    // spec 4.4: include_unknown=false omits records whose status and both milestones are all unknown
+    if (
+      !query.include_unknown &&
+      lc.status === "unknown" &&
+      lc.deprecation.state === "unknown" &&
+      lc.end_of_life.state === "unknown"
+    )
+      continue;
+    if (!withinDates(lc.deprecation.date, depAfter, depBefore)) continue;
+    if (!withinDates(lc.end_of_life.date, eolAfter, eolBefore)) continue;
+    matches.push(i);
+  }
+  return paginate(matches, query.limit, query.offset);
+}
+
+const DAY_MS = 86_400_000;
+
+/** since: a date means its first instant (00:00:00Z); both boundaries are inclusive. */
+export function sinceInstant(boundary: string): number {
+  return /^\d{4}-\d{2}-\d{2}$/.test(boundary) ? Date.parse(`${boundary}T00:00:00Z`) : Date.parse(boundary);
+}
+
+/** until: a date means the whole UTC day (up to 23:59:59.999Z). */
+export function untilInstant(boundary: string): number {
+  return /^\d{4}-\d{2}-\d{2}$/.test(boundary)
+    ? Date.parse(`${boundary}T00:00:00Z`) + DAY_MS - 1
+    : Date.parse(boundary);
+}
+
+/** First position whose time is >= t (events are sorted by detected_at). */
+function lowerBound(times: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function listEvents(release: ServedRelease, query: ListEventsQuery): PageResult {
+  const times = release.eventTimes;
+  const start = query.since === undefined ? 0 : lowerBound(times, sinceInstant(query.since));
+  const end = query.until === undefined ? times.length : lowerBound(times, untilInstant(query.until) + 1);
+  const matches: number[] = [];
+  for (let i = start; i < end; i++) {
+    const e = release.events[i];
+    if (!e) continue;
+    if (query.provider !== undefined && e.provider_id !== query.provider) continue;
+    if (query.source_id !== undefined && e.source_id !== query.source_id.toLowerCase()) continue;
+    if (query.event_type !== undefined && e.event_type !== query.event_type) continue;
+    matches.push(i);
+  }
+  return paginate(matches, query.limit, query.offset);
+}

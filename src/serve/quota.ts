@@ -1,0 +1,212 @@
+/**
+ * Monthly request quota (decisions.md "Authentication, plans and quota"): one counter per
+ * subject (a workspace, or `anon:<address>` for keyless callers) per calendar month in UTC.
+ *
+ * Two stores behind one interface:
+ * - FileQuotaStore (default): counters in memory, written to one JSON file through a
+ *   temporary file and a rename, debounced (at most one write per 250 ms) and flushed on
+ *   close, so counts survive a restart. One process only.
+ * - RedisQuotaStore: `INCR quota:<subject>:<YYYY-MM>` plus its expiry in one Lua script
+ *   (atomic), so several server processes share the counters.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { Redis } from "ioredis";
+import { CatalogError } from "../lib/errors.js";
+import type { Logger } from "../lib/logger.js";
+
+export interface QuotaPeriod {
+  /** `YYYY-MM` of the current UTC month. */
+  period: string;
+  /** Start of the next UTC month. */
+  resetAt: Date;
+  /** ISO 8601 of resetAt, second precision: `2026-12-01T00:00:00Z`. */
+  resetIso: string;
+  /** Whole seconds until resetAt, at least 1 (for Retry-After). */
+  secondsToReset: number;
+}
+
+export function quotaPeriod(now: Date): QuotaPeriod {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  const resetAt = new Date(Date.UTC(year, month + 1, 1));
+  return {
+    period: `${String(year).padStart(4, "0")}-${String(month + 1).padStart(2, "0")}`,
+    resetAt,
+    resetIso: `${resetAt.toISOString().slice(0, 19)}Z`,
+    secondsToReset: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
+  };
+}
+
+export interface QuotaStore {
+  readonly kind: "file" | "redis";
+  /** Counts one request; returns the subject's count in the period including this one. */
+  increment(subject: string, period: QuotaPeriod): Promise<number>;
+  /** The subject's count in the period, without counting. */
+  peek(subject: string, period: QuotaPeriod): Promise<number>;
+  /** Persists what is pending and releases connections. */
+  close(): Promise<void>;
+}
+
+const FileContent = {
+  parse(raw: string): Record<string, number> {
+    const value = JSON.parse(raw) as { version?: unknown; counters?: unknown };
+    if (value.version !== 1 || typeof value.counters !== "object" || value.counters === null)
+      throw new Error("not a quota file (version 1)");
+    const counters: Record<string, number> = {};
+    for (const [key, count] of Object.entries(value.counters as Record<string, unknown>)) {
+      if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0 || !key.includes("|"))
+        throw new Error(`bad counter ${key}`);
+      counters[key] = count;
+    }
+    return counters;
+  },
+};
+
+export class FileQuotaStore implements QuotaStore {
+  readonly kind = "file" as const;
+  private dirty = false;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private latestPeriod = "";
+
+  private constructor(
+    private readonly path: string,
+    private readonly counters: Map<string, number>,
+    private readonly logger: Logger,
+    private readonly debounceMs: number,
+  ) {}
+
+  static async open(path: string, logger: Logger, debounceMs = 250): Promise<FileQuotaStore> {
+    let counters: Record<string, number> = {};
+    try {
+      counters = FileContent.parse(await readFile(path, "utf8"));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        throw new CatalogError(
+          "io_failed",
+          `quota file ${path} is unreadable or invalid`,
+          {},
+          { cause: error },
+        );
+    }
+    await mkdir(dirname(path), { recursive: true });
+    return new FileQuotaStore(path, new Map(Object.entries(counters)), logger, debounceMs);
+  }
+
+  async increment(subject: string, period: QuotaPeriod): Promise<number> {
+    const key = `${subject}|${period.period}`;
+    const count = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, count);
+    if (period.period > this.latestPeriod) this.latestPeriod = period.period;
+    this.dirty = true;
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.debounceMs);
+      this.timer.unref();
+    }
+    return count;
+  }
+
+  async peek(subject: string, period: QuotaPeriod): Promise<number> {
+    return this.counters.get(`${subject}|${period.period}`) ?? 0;
+  }
+
+  /** Writes the counters of the latest period seen (older months are dropped). */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      if (!this.dirty) return;
+      this.dirty = false;
+      const counters: Record<string, number> = {};
+      for (const [key, count] of [...this.counters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (key.slice(key.lastIndexOf("|") + 1) >= this.latestPeriod) counters[key] = count;
+        else this.counters.delete(key);
+      }
+      const tmp = join(
+        dirname(this.path),
+        `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(this.path)}`,
+      );
+      try {
+        await writeFile(tmp, `${JSON.stringify({ version: 1, counters })}\n`);
+        await rename(tmp, this.path);
+      } catch (error) {
+        this.dirty = true;
+        this.logger.error({ err: (error as Error).message, file: this.path }, "quota file write failed");
+      }
+    });
+    return this.writing;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
+
+/** INCR and, on the first count of a period (or a key without expiry), set its expiry. */
+const INCREMENT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 or redis.call('TTL', KEYS[1]) < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return count`;
+
+/** Counters outlive their month by a day, then Redis drops them. */
+const EXPIRY_GRACE_SECONDS = 86_400;
+
+export class RedisQuotaStore implements QuotaStore {
+  readonly kind = "redis" as const;
+
+  private constructor(private readonly redis: Redis) {}
+
+  /** Connects and pings; throws a clear error when Redis cannot be reached. */
+  static async connect(url: string, logger: Logger): Promise<RedisQuotaStore> {
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 3000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    redis.on("error", (error: Error) => logger.warn({ err: error.message }, "redis quota store error"));
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (error) {
+      redis.disconnect();
+      throw new CatalogError(
+        "io_failed",
+        `cannot reach Redis for the quota store: ${(error as Error).message}`,
+        {},
+        { cause: error },
+      );
+    }
+    return new RedisQuotaStore(redis);
+  }
+
+  static keyFor(subject: string, period: QuotaPeriod): string {
+    return `quota:${subject}:${period.period}`;
+  }
+
+  async increment(subject: string, period: QuotaPeriod): Promise<number> {
+    const ttl = period.secondsToReset + EXPIRY_GRACE_SECONDS;
+    const count = await this.redis.eval(INCREMENT_SCRIPT, 1, RedisQuotaStore.keyFor(subject, period), ttl);
+    return Number(count);
+  }
+
+  async peek(subject: string, period: QuotaPeriod): Promise<number> {
+    const value = await this.redis.get(RedisQuotaStore.keyFor(subject, period));
+    return value === null ? 0 : Number(value);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Server test harness: a temp snapshots directory with the fixture release, a real server on
+ * a random loopback port, a raw HTTP client (node:http, so requests go out exactly as written)
+ * and a logger that captures every log line for assertions.
+ */
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import type { Clock } from "../../../src/lib/clock.js";
+import type { Logger } from "../../../src/lib/logger.js";
+import { type RunningServer, type StartServerOptions, startServer } from "../../../src/serve/index.js";
+import { publishFixture } from "./fixture.js";
+
+export interface CapturedLogger {
+  logger: Logger;
+  lines: () => Array<Record<string, unknown>>;
+  text: () => string;
+}
+
+export function captureLogger(): CapturedLogger {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      chunks.push(String(chunk));
+      callback();
+    },
+  });
+  const logger = pino({ level: "debug", base: undefined }, stream);
+  return {
+    logger,
+    text: () => chunks.join(""),
+    lines: () =>
+      chunks
+        .join("")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are inspected freely
+  json: () => any;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+export function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; agent?: Agent | false } = {},
+): Promise<Answer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: options.headers,
+        agent: options.agent === undefined ? agent : options.agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString("utf8");
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            text,
+            json: () => JSON.parse(text),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+export interface TestServer {
+  server: RunningServer;
+  dir: string;
+  snapshotsDir: string;
+  releaseId: string;
+  log: CapturedLogger;
+  get: (path: string, headers?: Record<string, string>) => Promise<Answer>;
+  head: (path: string, headers?: Record<string, string>) => Promise<Answer>;
+  post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Answer>;
+  stop: () => Promise<void>;
+}
+
+export async function makeTempDir(prefix = "serve-test-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A server on the fixture release in a fresh temp directory (or the given one). */
+export async function startTestServer(
+  options: Partial<StartServerOptions> & { dir?: string; clock?: Clock } = {},
+): Promise<TestServer> {
+  const dir = options.dir ?? (await makeTempDir());
+  const snapshotsDir = options.snapshotsDir ?? join(dir, "snapshots");
+  const releaseId = await publishFixture(snapshotsDir);
+  const log = captureLogger();
+  const server = await startServer({
+    host: "127.0.0.1",
+    port: 0,
+    watchLatest: false,
+    quotaFile: join(dir, "quota.json"),
+    ...options,
+    snapshotsDir,
+    logger: log.logger,
+  });
+  const base = server.url;
+  return {
+    server,
+    dir,
+    snapshotsDir,
+    releaseId,
+    log,
+    get: (path, headers) => call(base, "GET", path, { headers }),
+    head: (path, headers) => call(base, "HEAD", path, { headers }),
+    post: (path, body, headers) =>
+      call(base, "POST", path, {
+        headers: { "content-type": "application/json", ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
+    stop: async () => {
+      await server.close();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A mutable clock for month-boundary tests. */
+export function settableClock(iso: string): Clock & { set: (iso: string) => void } {
+  let at = new Date(iso);
+  return { now: () => new Date(at.getTime()), set: (next: string) => (at = new Date(next)) };
+}
