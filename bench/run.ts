@@ -85,7 +85,11 @@ async function buildBenchmarks(work: string): Promise<string[]> {
       const first = (await readLatest(dir)) as string;
       const second = join(work, "synthetic-100000-b.json");
       await writeFile(second, JSON.stringify(replicate(base, size, 100)));
-      await child("build-child.js", ["synthetic", second, dir, "2026-11-24T00:00:00Z"]);
+      const rebuild = await child("build-child.js", ["synthetic", second, dir, "2026-11-24T00:00:00Z"]);
+      lines.push("");
+      lines.push(
+        `A second 100,000-deployment build on top of the first (1% of input prices up 10%; it reads, merges against and diffs with the previous release): ${fmt(rebuild.ms)} ms, peak RSS ${fmt(rebuild.peakRssMb)} MiB.`,
+      );
       const next = (await readLatest(dir)) as string;
       const diff = await child("build-child.js", ["diff", dir, first, next]);
       const server = await spawnServer([
@@ -197,10 +201,15 @@ async function serveBenchmarks(work: string): Promise<string[]> {
   const first = await pool.request({ path: pagePath, method: "GET", headers: auth });
   const body = Buffer.from(await first.body.arrayBuffer());
   const etag = String(first.headers.etag);
-  const ids = (JSON.parse(body.toString()) as { data: Array<{ id: string; rate_card: unknown }> }).data
-    .filter((d) => d.rate_card !== null)
-    .slice(0, 20)
-    .map((d) => d.id);
+  const priced = await pool.request({
+    path: "/v1/deployments?has_pricing=true&limit=20",
+    method: "GET",
+    headers: auth,
+  });
+  const ids = (
+    JSON.parse(Buffer.from(await priced.body.arrayBuffer()).toString()) as { data: Array<{ id: string }> }
+  ).data.map((d) => d.id);
+  if (ids.length < 2) throw new Error("not enough priced deployments to compare");
   await pool.close();
   const bodyFile = join(work, "page.json");
   await writeFile(bodyFile, body);
@@ -247,7 +256,7 @@ async function serveBenchmarks(work: string): Promise<string[]> {
   lines.push(row("bare node:http, same bytes (baseline)", bareList));
   lines.push(row("GET /v1/deployments?limit=100 (with key)", list));
   lines.push(row("same, If-None-Match -> 304", notModified));
-  lines.push(row(`POST /v1/deployments/compare (${ids.length} ids)`, compare));
+  lines.push(row(`POST /v1/deployments/compare (${ids.length} priced ids)`, compare));
   lines.push("");
   lines.push(
     `List throughput ratio: ${fmt(ratio, 2)}x bare node:http (target >= 0.8x: ${ratio >= 0.8 ? "met" : "MISSED"}).`,

@@ -4,8 +4,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
 import { createKey, listKeys, revokeKey } from "../serve/index.js";
-
-const DEFAULT_KEYS_FILE = "keys.json";
+import { DEFAULT_KEYS_FILE } from "./options.js";
 
 function keysFile(flag: string | undefined): string {
   return resolve(flag ?? process.env.CATALOG_KEYS ?? DEFAULT_KEYS_FILE);

@@ -5,6 +5,8 @@ import { CatalogError } from "../lib/errors.js";
 
 export const DEFAULT_SOURCES_DIR = "sources";
 export const DEFAULT_SNAPSHOTS_DIR = "snapshots";
+/** The keys file `catalog keys` writes and `catalog serve` reads (hashes only). */
+export const DEFAULT_KEYS_FILE = "keys.json";
 
 export function snapshotsDir(flag: string | undefined): string {
   return resolve(flag ?? process.env.CATALOG_SNAPSHOTS ?? DEFAULT_SNAPSHOTS_DIR);

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
 import { startServer } from "../serve/index.js";
-import { parsePort, snapshotsDir } from "./options.js";
+import { DEFAULT_KEYS_FILE, parsePort, snapshotsDir } from "./options.js";
 
 interface ServeFlags {
   snapshots?: string;
@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
     .option("--release <id>", "serve this release instead of LATEST (env CATALOG_RELEASE)")
     .option("--host <host>", "listen address (env HOST)")
     .option("--port <n>", "listen port (env PORT)")
-    .option("--keys <file>", "API keys file (env CATALOG_KEYS)")
+    .option("--keys <file>", `API keys file (env CATALOG_KEYS, default ${DEFAULT_KEYS_FILE})`)
     .option("--plans <file>", "plans JSON file (env CATALOG_PLANS)")
     .option("--redis <url>", "share quota counters through Redis (env REDIS_URL)")
     .option("--quota-file <file>", "embedded quota store file (env CATALOG_QUOTA_FILE)")
@@ -45,7 +45,7 @@ export function registerServe(program: Command): void {
         releaseId: pick(flags.release, "CATALOG_RELEASE"),
         host: pick(flags.host, "HOST") ?? "127.0.0.1",
         port: parsePort(pick(flags.port, "PORT") ?? "8080"),
-        keysFile: optionalPath(pick(flags.keys, "CATALOG_KEYS")),
+        keysFile: resolve(pick(flags.keys, "CATALOG_KEYS") ?? DEFAULT_KEYS_FILE),
         plansFile: optionalPath(pick(flags.plans, "CATALOG_PLANS")),
         redisUrl: pick(flags.redis, "REDIS_URL"),
         quotaFile: optionalPath(pick(flags.quotaFile, "CATALOG_QUOTA_FILE")),

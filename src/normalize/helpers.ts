@@ -5,11 +5,14 @@
  */
 import * as cheerio from "cheerio";
 import { CatalogError } from "../lib/errors.js";
+import { type DeploymentIdentity, deploymentId, modelId } from "../lib/ids.js";
 import type {
   DatePrecision,
   DateType,
   Evidence,
   LifecycleMilestone,
+  LifecycleStatus,
+  SkipCount,
   SourceDefinition,
   VerificationStatus,
 } from "../schema/index.js";
@@ -192,6 +195,45 @@ export function parseMilestone(text: string | null | undefined, evidence: Eviden
   };
 }
 
+/**
+ * `parseMilestone` for a source's cell: text that is not a lifecycle date is a parse failure of
+ * that source (its message prefixed with `what` when given).
+ */
+export function sourceMilestone(
+  source: Pick<SourceDefinition, "name" | "url">,
+  text: string | null | undefined,
+  evidence: Evidence[],
+  what?: string,
+): LifecycleMilestone {
+  try {
+    return parseMilestone(text, evidence);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw parseFailure(source, what === undefined ? message : `${what}: ${message}`);
+  }
+}
+
+/** True when a milestone is a fixed date ("on") on or before `day` (YYYY-MM-DD). */
+export function milestonePassed(
+  milestone: Pick<LifecycleMilestone, "state" | "date" | "date_type">,
+  day: string,
+): boolean {
+  return (
+    milestone.state === "scheduled" &&
+    milestone.date_type === "on" &&
+    milestone.date !== null &&
+    milestone.date <= day
+  );
+}
+
+/** A deprecated model is retired once its shutdown day has come (relative to the capture). */
+export function shutdownStatus(
+  endOfLife: Pick<LifecycleMilestone, "state" | "date" | "date_type">,
+  observedAt: string,
+): LifecycleStatus {
+  return milestonePassed(endOfLife, observedAt.slice(0, 10)) ? "retired" : "deprecated";
+}
+
 export function unknownMilestone(): LifecycleMilestone {
   return { state: "unknown", date: null, precision: "unknown", date_type: "unknown", evidence: [] };
 }
@@ -272,4 +314,40 @@ export function requireSome<T>(
 ): T[] {
   if (items.length === 0) throw parseFailure(source, `found no ${what}`);
   return items;
+}
+
+/** A deployment's identity fields with its id and canonical model id. */
+export function deploymentIdentity(key: DeploymentIdentity, canonicalModelId: string) {
+  const ids: DeploymentIdentity = {
+    provider_id: key.provider_id,
+    provider_model_id: key.provider_model_id,
+    api_surface: key.api_surface,
+    mode: key.mode,
+    region: key.region,
+  };
+  return { id: deploymentId(ids), model_id: canonicalModelId, ...ids };
+}
+
+/**
+ * Skip bookkeeping: reason -> count and up to five examples, reasons in first-seen order.
+ * `distinctExamples: false` keeps a repeated example as often as it was added.
+ */
+export class SkipLog {
+  private readonly entries = new Map<string, { count: number; examples: string[] }>();
+  constructor(private readonly options: { distinctExamples: boolean } = { distinctExamples: true }) {}
+  add(reason: string, example: string): void {
+    const entry = this.entries.get(reason) ?? { count: 0, examples: [] };
+    entry.count++;
+    if (entry.examples.length < 5 && !(this.options.distinctExamples && entry.examples.includes(example)))
+      entry.examples.push(example);
+    this.entries.set(reason, entry);
+  }
+  toArray(): SkipCount[] {
+    return [...this.entries].map(([reason, e]) => ({ reason, count: e.count, examples: e.examples }));
+  }
+}
+
+/** Canonical model id of a model Google itself makes, from its Gemini API / Vertex model id. */
+export function googleModelId(providerModelId: string): string {
+  return modelId("google", providerModelId.replace(/^models\//, ""));
 }

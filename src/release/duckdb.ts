@@ -4,13 +4,15 @@
  * NDJSON file read by `read_json` (one statement per table, not one INSERT per row), queries
  * returning plain JSON rows, and Parquet export returning the file's bytes.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CatalogError } from "../lib/errors.js";
 
 /** Column name -> DuckDB type, in table order. */
+const LOAD_BATCH_ROWS = 2000;
+
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
 function sqlString(value: string): string {
@@ -92,12 +94,21 @@ export class ReleaseDatabase {
     await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
     if (rows.length === 0) return;
     const file = join(this.workDir, `${table}.ndjson`);
-    const lines: string[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) lines[i] = JSON.stringify(rows[i]);
-    await writeFile(file, `${lines.join("\n")}\n`);
+    // Written in batches: one string of every row would double the memory of a 100k-row load.
+    const handle = await open(file, "w");
+    try {
+      for (let start = 0; start < rows.length; start += LOAD_BATCH_ROWS) {
+        let chunk = "";
+        const end = Math.min(rows.length, start + LOAD_BATCH_ROWS);
+        for (let i = start; i < end; i++) chunk += `${JSON.stringify(rows[i])}\n`;
+        await handle.write(chunk);
+      }
+    } finally {
+      await handle.close();
+    }
     const spec = columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
     await this.run(
-      `INSERT INTO ${table} SELECT ${columns.map(([n]) => n).join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 104857600)`,
+      `INSERT INTO ${table} SELECT ${columns.map(([n]) => n).join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216)`,
     );
     await rm(file, { force: true });
   }

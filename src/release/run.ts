@@ -12,14 +12,7 @@ import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest, SourceEvent, SourceState } from "../schema/index.js";
-import {
-  CATALOG_FILE,
-  loadRelease,
-  publishRelease,
-  readLatest,
-  readManifest,
-  readReleaseFile,
-} from "./artifact.js";
+import { CATALOG_FILE, publishRelease, readLatest, readManifest, readReleaseFile } from "./artifact.js";
 import { computeDiff, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
@@ -72,12 +65,16 @@ export function mergeEvents(previous: readonly SourceEvent[], added: readonly So
  * string value is always escaped, so neither pattern can match inside a value.
  */
 export function contentFingerprint(catalogJson: string, factsJson: string): string {
+  return `${catalogContentHash(catalogJson)}:${sha256Hex(factsJson)}`;
+}
+
+function catalogContentHash(catalogJson: string): string {
   const sourcesAt = catalogJson.lastIndexOf(',"sources":[');
   const content = (sourcesAt >= 0 ? catalogJson.slice(0, sourcesAt) : catalogJson).replace(
     /"last_checked_at":"[^"]*"/g,
     '"last_checked_at":null',
   );
-  return `${sha256Hex(content)}:${sha256Hex(factsJson)}`;
+  return sha256Hex(content);
 }
 
 interface PreviousRelease {
@@ -149,71 +146,88 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     sources,
   };
 
-  return withDatabase(async (db) => {
+  // Everything that needs DuckDB runs first and the database is closed before the catalog is
+  // serialized: at 100,000 deployments the tables and the JSON texts together would double the
+  // build's peak memory.
+  const analysed = await withDatabase(async (db) => {
     await loadCatalog(db, "", catalog);
     await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
     await loadFacts(db, gathered.facts);
     const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
     const diff = await computeDiff(db, "prev_", "", { fromReleaseId: previousReleaseId, toReleaseId: null });
-    const markdownDiff = renderDiffMarkdown(diff);
-    const report = buildReport({
-      now,
-      previousReleaseId,
-      catalog,
-      checks,
-      conflicts: merged.conflicts,
-      unresolvedReplacements: merged.unresolvedReplacements,
-      carriedForward: gathered.carriedForward,
-      failedWithoutFacts: gathered.failedWithoutFacts,
-    });
-    const outcome = (
-      status: ReleaseOutcome["status"],
-      releaseId: string | null,
-      finalDiff: ReleaseDiff,
-    ): ReleaseOutcome => ({
-      status,
-      releaseId,
-      previousReleaseId,
-      checks,
-      report,
-      diff: finalDiff,
-      markdownDiff,
-    });
-
-    if (checks.some((c) => c.severity === "error" && c.violations > 0))
-      return outcome("validation_failed", null, diff);
-    const catalogJson = canonicalJson(catalog);
-    const factsJson = canonicalJson(gathered.facts);
-    if (previous?.fingerprint && previous.fingerprint === contentFingerprint(catalogJson, factsJson))
-      return outcome("unchanged", previousReleaseId, diff);
-
-    const files: Record<string, Uint8Array> = {
-      [CATALOG_FILE]: encoder.encode(catalogJson),
-      [FACTS_FILE]: encoder.encode(factsJson),
-      [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
-      [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
-      [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
-      [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
-      [REPORT_FILE]: encoder.encode(canonicalJson(report)),
-    };
-    const published = await publishRelease(
-      snapshotsDir,
-      {
-        files,
-        createdAt: now,
-        previousReleaseId,
-        counts: {
-          deployments: catalog.deployments.length,
-          priced_deployments: report.totals.priced,
-          lifecycle_records: catalog.lifecycle.length,
-          events: catalog.events.length,
-          sources: catalog.sources.length,
-        },
-      },
-      input.hook,
-    );
-    return outcome("published", published.releaseId, { ...diff, to_release_id: published.releaseId });
+    const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
+    const parquet = failed
+      ? null
+      : {
+          [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
+          [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
+        };
+    return { checks, diff, failed, parquet };
   });
+  const { checks, diff } = analysed;
+  const markdownDiff = renderDiffMarkdown(diff);
+  const report = buildReport({
+    now,
+    previousReleaseId,
+    catalog,
+    checks,
+    conflicts: merged.conflicts,
+    unresolvedReplacements: merged.unresolvedReplacements,
+    carriedForward: gathered.carriedForward,
+    failedWithoutFacts: gathered.failedWithoutFacts,
+  });
+  const outcome = (
+    status: ReleaseOutcome["status"],
+    releaseId: string | null,
+    finalDiff: ReleaseDiff,
+  ): ReleaseOutcome => ({
+    status,
+    releaseId,
+    previousReleaseId,
+    checks,
+    report,
+    diff: finalDiff,
+    markdownDiff,
+  });
+
+  if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
+  // Each text is encoded as soon as it exists, so only one large string is alive at a time.
+  let catalogJson: string | null = canonicalJson(catalog);
+  const catalogBytes = encoder.encode(catalogJson);
+  const catalogPart = catalogContentHash(catalogJson);
+  catalogJson = null;
+  let factsJson: string | null = canonicalJson(gathered.facts);
+  const factsBytes = encoder.encode(factsJson);
+  const fingerprint = `${catalogPart}:${sha256Hex(factsJson)}`;
+  factsJson = null;
+  if (previous?.fingerprint && previous.fingerprint === fingerprint)
+    return outcome("unchanged", previousReleaseId, diff);
+
+  const files: Record<string, Uint8Array> = {
+    [CATALOG_FILE]: catalogBytes,
+    [FACTS_FILE]: factsBytes,
+    ...analysed.parquet,
+    [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
+    [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
+    [REPORT_FILE]: encoder.encode(canonicalJson(report)),
+  };
+  const published = await publishRelease(
+    snapshotsDir,
+    {
+      files,
+      createdAt: now,
+      previousReleaseId,
+      counts: {
+        deployments: catalog.deployments.length,
+        priced_deployments: report.totals.priced,
+        lifecycle_records: catalog.lifecycle.length,
+        events: catalog.events.length,
+        sources: catalog.sources.length,
+      },
+    },
+    input.hook,
+  );
+  return outcome("published", published.releaseId, { ...diff, to_release_id: published.releaseId });
 }
 
 /**
@@ -242,8 +256,9 @@ export async function diffReleases(
   fromId: string,
   toId: string,
 ): Promise<{ diff: ReleaseDiff; markdown: string }> {
-  const from = await loadRelease(snapshotsDir, fromId);
-  const to = await loadRelease(snapshotsDir, toId);
+  // Both catalogs are hash-verified on read and were validated when they were published.
+  const from = await readPrevious(snapshotsDir, fromId);
+  const to = await readPrevious(snapshotsDir, toId);
   return withDatabase(async (db) => {
     await loadCatalog(db, "a_", from.catalog);
     await loadCatalog(db, "b_", to.catalog);

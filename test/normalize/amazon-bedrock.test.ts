@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import { bedrockCanonicalModelId, parsers } from "../../src/normalize/parsers/amazon-bedrock.js";
-import type { ParserInput } from "../../src/normalize/types.js";
 import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { expectParseFailure, withContent } from "../helpers/parsers.js";
 
 const parse = parsers["amazon-bedrock-model-lifecycle"];
 if (!parse) throw new Error("amazon-bedrock-model-lifecycle parser not exported");
@@ -14,21 +13,6 @@ function assertionFor(out: ParseOutput, providerModelId: string, region: string)
   );
   expect(found).toHaveLength(1);
   return found[0] as LifecycleAssertion;
-}
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
-}
-
-function withContent(input: ParserInput, content: string): ParserInput {
-  return { ...input, content };
 }
 
 describe("bedrockCanonicalModelId", () => {

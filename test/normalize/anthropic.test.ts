@@ -1,33 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
   anthropicModelIdForName,
   anthropicModelLabel,
   parsers,
 } from "../../src/normalize/parsers/anthropic.js";
-import type { ParserInput } from "../../src/normalize/types.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const pricing = parsers["anthropic-pricing"]!;
 const deprecations = parsers["anthropic-deprecations"]!;
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, got a successful parse");
-}
-
-function edit(input: ParserInput, change: (content: string) => string): ParserInput {
-  const content = change(input.content);
-  expect(content).not.toBe(input.content);
-  return { ...input, content };
-}
 
 describe("anthropic pricing", () => {
   it("prices every model in standard and batch mode with cache write and hit prices", async () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
   azureCanonicalModelId,
   azureProviderModelId,
-  markdownTables,
+  azureTables,
   parseReplacements,
   parsers,
 } from "../../src/normalize/parsers/azure.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { expectParseFailure, withContent } from "../helpers/parsers.js";
 
 const parseRetirements = parsers["azure-model-retirements"];
 const parseModels = parsers["azure-models"];
@@ -19,21 +19,6 @@ function assertionFor(out: ParseOutput, providerModelId: string): LifecycleAsser
   const found = out.lifecycle.filter((l) => l.target?.provider_model_id === providerModelId);
   expect(found).toHaveLength(1);
   return found[0] as LifecycleAssertion;
-}
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
-}
-
-function withContent(input: ParserInput, content: string): ParserInput {
-  return { ...input, content };
 }
 
 describe("azure identity helpers", () => {
@@ -73,10 +58,10 @@ describe("azure identity helpers", () => {
   });
 
   it("reads pipe tables with their heading, keeping raw cells", () => {
-    const tables = markdownTables(
-      "## A\n\n| **X** | Y<sup>1</sup> |\n|:--|:-:|\n| `a`<br>`b` | - |\n\ntext\n",
-    );
-    expect(tables).toEqual([{ heading: "A", headers: ["X", "Y"], rows: [["`a`<br>`b`", "-"]] }]);
+    const tables = azureTables("## A\n\n| **X** | Y<sup>1</sup> |\n|:--|:-:|\n| `a`<br>`b` | - |\n\ntext\n");
+    expect(tables).toEqual([
+      { heading: "A", headings: { 2: "A" }, headers: ["X", "Y"], rows: [["`a`<br>`b`", "-"]] },
+    ]);
   });
 });
 

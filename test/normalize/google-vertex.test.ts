@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
   parsers,
   retirementMilestone,
@@ -11,23 +10,13 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { expectParseFailure } from "../helpers/parsers.js";
 
 const modelVersions = parsers["google-vertex-model-versions"]!;
 const src = {
   name: "model-versions",
   url: "https://cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions",
 };
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, got a result");
-}
 
 describe("vertex model ids", () => {
   it("maps Vertex Claude ids to the Anthropic first-party id", () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
+  deprecationTables,
   googleModelId,
-  markdownTables,
   parsers,
   replacementIds,
   shutdownMilestone,
@@ -11,21 +10,11 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { expectParseFailure } from "../helpers/parsers.js";
 
 const pricing = parsers["google-pricing"]!;
 const deprecations = parsers["google-deprecations"]!;
 const src = { name: "pricing", url: "https://ai.google.dev/gemini-api/docs/pricing" };
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, got a result");
-}
 
 function byId(deployments: DeploymentFact[], id: string): DeploymentFact {
   const found = deployments.find((d) => d.id === id);
@@ -156,11 +145,16 @@ describe("google-pricing (recorded capture)", () => {
 
 describe("google-deprecations (recorded capture)", () => {
   it("splits the Markdown tables and replacement cells", () => {
-    const tables = markdownTables(
-      "## A\n\n| **Model** | **Shutdown date** |\n|---|---|\n| `x-1` | May 1, 2026 |\n",
+    const tables = deprecationTables(
+      "## A\n\n| **Model** | **Shutdown\u00a0date** |\n|---|---|\n| `x-1` | May\u00a01, 2026 |\n",
     );
     expect(tables).toEqual([
-      { heading: "A", headers: ["Model", "Shutdown date"], rows: [["`x-1`", "May 1, 2026"]] },
+      {
+        heading: "A",
+        headings: { 2: "A" },
+        headers: ["Model", "Shutdown date"],
+        rows: [["`x-1`", "May 1, 2026"]],
+      },
     ]);
     expect(replacementIds("`gemini-3.8-flash-tts` or `gemini-3.8-flash-lite-tts`")).toEqual([
       "gemini-3.8-flash-tts",

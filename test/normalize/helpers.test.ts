@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   findTables,
+  milestonePassed,
   parseMilestone,
   perTokenToMicroPerMillion,
+  SkipLog,
+  shutdownStatus,
+  sourceMilestone,
   usdToMicro,
 } from "../../src/normalize/helpers.js";
 
@@ -93,5 +97,28 @@ describe("tables", () => {
   it("fails when a required column was renamed", () => {
     const html = "<table><tr><th>Name</th><th>Input</th></tr><tr><td>a</td><td>$1</td></tr></table>";
     expect(() => findTables(source, html, [/model/i, /input/i])).toThrow(/no table with columns/);
+  });
+});
+
+describe("shared parser helpers", () => {
+  const source = { name: "t", url: "https://example.com/t" };
+  it("reports a bad lifecycle date as the source's parse failure, prefixed when asked", () => {
+    expect(sourceMilestone(source, "2026-01-02", [...ev]).date).toBe("2026-01-02");
+    expect(() => sourceMilestone(source, "soon", [...ev], "gpt-x")).toThrow(/^t: gpt-x: "soon"/);
+  });
+  it("retires a model once an exact shutdown day has come, not before and not for vague dates", () => {
+    const on = parseMilestone("2026-11-22", [...ev]);
+    expect(milestonePassed(on, "2026-11-21")).toBe(false);
+    expect(shutdownStatus(on, "2026-11-22T00:00:00Z")).toBe("retired");
+    expect(shutdownStatus(parseMilestone("Not before 2020-01-01", [...ev]), "2026-11-22T00:00:00Z")).toBe(
+      "deprecated",
+    );
+  });
+  it("counts skips with at most five examples, distinct unless told otherwise", () => {
+    const distinct = new SkipLog();
+    const all = new SkipLog({ distinctExamples: false });
+    for (const log of [distinct, all]) for (const x of ["a", "a", "b"]) log.add("r", x);
+    expect(distinct.toArray()).toEqual([{ reason: "r", count: 3, examples: ["a", "b"] }]);
+    expect(all.toArray()).toEqual([{ reason: "r", count: 3, examples: ["a", "a", "b"] }]);
   });
 });

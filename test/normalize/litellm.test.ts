@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
   canonicalModelId,
   identityFor,
@@ -10,6 +9,7 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, ParseOutput, type SourceDefinition } from "../../src/schema/index.js";
 import { LITELLM_FILE, loadDefinition } from "../helpers/captures.js";
+import { expectParseFailure } from "../helpers/parsers.js";
 
 const OBSERVED_AT = "2026-11-23T00:00:00Z";
 const parse = parsers["litellm"] as NonNullable<(typeof parsers)["litellm"]>;
@@ -29,15 +29,9 @@ function dep(id: string): DeploymentFact {
   return d;
 }
 
-function expectParseFailure(content: string): void {
-  try {
-    parse(input(content));
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse failure");
+/** Parsing `content` fails with a parse_failed CatalogError. */
+function expectContentFailure(content: string): void {
+  expectParseFailure(() => parse(input(content)));
 }
 
 beforeAll(async () => {
@@ -313,11 +307,11 @@ describe("LiteLLM price map (real data from ../shared)", () => {
   });
 
   it("fails, never succeeds empty, on a structurally wrong document", () => {
-    expectParseFailure("not json");
-    expectParseFailure("[]");
-    expectParseFailure('"a string"');
-    expectParseFailure("{}");
-    expectParseFailure(
+    expectContentFailure("not json");
+    expectContentFailure("[]");
+    expectContentFailure('"a string"');
+    expectContentFailure("{}");
+    expectContentFailure(
       JSON.stringify({
         sample_spec: { litellm_provider: "one of https://docs.litellm.ai/docs/providers", mode: "chat" },
         "groq/llama3-8b": { litellm_provider: "groq", mode: "chat", input_cost_per_token: 5e-8 },

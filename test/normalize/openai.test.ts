@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import {
-  markdownTables,
   openaiModelCell,
   openaiModelId,
   openaiPricingModelName,
@@ -9,29 +7,12 @@ import {
   openaiShutdownText,
   parsers,
 } from "../../src/normalize/parsers/openai.js";
-import type { ParserInput } from "../../src/normalize/types.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const pricing = parsers["openai-pricing"]!;
 const deprecations = parsers["openai-deprecations"]!;
-
-function expectParseFailure(run: () => unknown): void {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return;
-  }
-  throw new Error("expected a parse_failed CatalogError, got a successful parse");
-}
-
-function edit(input: ParserInput, change: (content: string) => string): ParserInput {
-  const content = change(input.content);
-  expect(content).not.toBe(input.content);
-  return { ...input, content };
-}
 
 describe("openai pricing", () => {
   it("prices every text-token row of the standard, batch, flex and priority tiers", async () => {
@@ -195,11 +176,5 @@ describe("openai deprecations", () => {
     expect(openaiReplacements("---")).toEqual([]);
     expect(openaiShutdownText("at earliest 2024-06-13")).toBe("Earliest 2024-06-13");
     expect(openaiShutdownText("2026\u201103\u201126")).toBe("2026-03-26");
-  });
-
-  it("splits markdown tables on unescaped pipes only", () => {
-    const [table] = markdownTables("### 2026-01-01: x\n\n| A | B |\n| --- | --- |\n| `a` \\| `b` | c |\n");
-    expect(table?.rows).toEqual([["`a` | `b`", "c"]]);
-    expect(table?.headings[3]).toBe("2026-01-01: x");
   });
 });

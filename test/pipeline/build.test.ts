@@ -7,13 +7,13 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSourceDefinitions } from "../../src/collect/index.js";
+import { extractMonitored, loadSourceDefinitions, writeCapture } from "../../src/collect/index.js";
 import { fixedClock } from "../../src/lib/clock.js";
 import { CatalogError } from "../../src/lib/errors.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { runBuild } from "../../src/pipeline/build.js";
 import { loadRelease, readLatest, verifyRelease } from "../../src/release/index.js";
-import { SOURCES_DIR } from "../helpers/captures.js";
+import { LITELLM_FILE, SOURCES_DIR } from "../helpers/captures.js";
 
 let work: string;
 let sources: string;
@@ -113,4 +113,47 @@ describe("runBuild", () => {
     expect(state).toMatchObject({ status: "failed" });
     expect(state?.last_ok_at).toBe("2026-11-23T00:00:00Z");
   }, 60_000);
+
+  it("with LiteLLM's real price map as a capture, community facts fill gaps, official facts win, and every disagreement is reported", async () => {
+    // What the nightly's live fetch does: record the community source's content as a capture.
+    const yamlPath = join(sources, "litellm", "model-prices.yaml");
+    await writeFile(
+      yamlPath,
+      (await readFile(yamlPath, "utf8")).replace("offline_capture: false", "offline_capture: true"),
+    );
+    const { definitions } = await loadSourceDefinitions(sources);
+    const litellm = definitions.find((d) => d.provider_id === "litellm");
+    if (!litellm) throw new Error("no litellm source");
+    const monitored = extractMonitored(litellm, await readFile(LITELLM_FILE, "utf8"));
+    await writeCapture(sources, litellm, {
+      content: monitored.content,
+      sha256: monitored.sha256,
+      url: litellm.url,
+      fetchedAt: "2026-11-23T00:00:00Z",
+      httpStatus: 200,
+      contentType: "application/json",
+      etag: null,
+      lastModified: null,
+    });
+    const summary = await build("2026-11-23T00:00:00Z");
+    expect(summary.status).toBe("published");
+    const { catalog } = await loadRelease(snapshots);
+    const report = summary.outcome.report;
+    expect(catalog.deployments.filter((d) => d.rate_card !== null).length).toBeGreaterThan(500);
+    // Official wins: every conflict's published value is the official one.
+    expect(report.conflicts.length).toBeGreaterThan(0);
+    const byId = new Map(catalog.deployments.map((d) => [d.id, d]));
+    const priceConflicts = report.conflicts.filter((c) => c.field.startsWith("rate_card."));
+    expect(priceConflicts.length).toBeGreaterThan(0);
+    for (const conflict of priceConflicts) {
+      const field = conflict.field.slice("rate_card.".length) as "input_micro_usd";
+      expect(byId.get(conflict.resource_id)?.rate_card?.[field]).toBe(conflict.official.value);
+      expect(conflict.community.value).not.toBe(conflict.official.value);
+    }
+    // Community-only facts are marked as such.
+    const communityOnly = catalog.deployments.find(
+      (d) => d.rate_card !== null && d.evidence_urls.every((u) => u === litellm.url),
+    );
+    expect(communityOnly).toBeDefined();
+  }, 90_000);
 });

@@ -24,9 +24,16 @@ import type {
   ParseOutput,
   SourceDefinition,
 } from "../../schema/index.js";
-import { evidenceFor, parseCalendarDate, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import {
+  columnIndex,
+  evidenceFor,
+  parseCalendarDate,
+  parseFailure,
+  requireSome,
+  sourceMilestone,
+} from "../helpers.js";
+import { cleanCell, splitTableRow, startsTable } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { cleanCell } from "./azure.js";
 
 const PROVIDER_ID = "amazon-bedrock";
 const API_SURFACE = "bedrock-runtime";
@@ -117,17 +124,9 @@ function readEntries(source: SourceDefinition, content: string): LifecycleEntry[
       continue;
     }
     // Pipe table.
-    if (trimmed.startsWith("|") && /^\|?\s*:?-{3,}/.test((lines[i + 1] ?? "").trim())) {
-      const headers = trimmed
-        .replace(/^\||\|$/g, "")
-        .split("|")
-        .map((h) => cleanCell(h));
-      const col = (re: RegExp): number => {
-        const index = headers.findIndex((h) => re.test(h));
-        if (index < 0)
-          throw parseFailure(source, `column ${re.source} missing (headers: ${headers.join(" | ")})`);
-        return index;
-      };
+    if (startsTable(line, lines[i + 1])) {
+      const headers = splitTableRow(line).map(cleanCell);
+      const col = (re: RegExp): number => columnIndex(source, headers, re);
       const iProvider = col(/^model provider$/i);
       const iName = col(/^model name$/i);
       const iId = col(/^model id$/i);
@@ -137,11 +136,7 @@ function readEntries(source: SourceDefinition, content: string): LifecycleEntry[
       const iExtended = col(/public extended access/i);
       let j = i + 2;
       for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
-        const cells = (lines[j] as string)
-          .trim()
-          .replace(/^\||\|$/g, "")
-          .split(/(?<!\\)\|/)
-          .map((c) => cleanCell(c));
+        const cells = splitTableRow(lines[j] as string).map(cleanCell);
         if (cells.length !== headers.length)
           throw parseFailure(
             source,
@@ -227,11 +222,7 @@ function milestone(
   text: string | undefined,
   input: ParserInput,
 ): LifecycleMilestone {
-  try {
-    return parseMilestone(text, [evidenceFor(input.source, input.observedAt)]);
-  } catch (error) {
-    throw parseFailure(source, (error as Error).message);
-  }
+  return sourceMilestone(source, text, [evidenceFor(input.source, input.observedAt)]);
 }
 
 function reached(text: string | undefined, day: string): boolean {

@@ -4,7 +4,7 @@
  * deprecations page by API id. `anthropicModelIdForName` maps the first to the second so both
  * sources describe the same deployments.
  */
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -12,9 +12,19 @@ import type {
   LifecycleStatus,
   RateCard,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, requireSome, usdToMicro } from "../helpers.js";
+import {
+  deploymentIdentity,
+  evidenceFor,
+  parseFailure,
+  parseMilestone,
+  requireSome,
+  SkipLog,
+  shutdownStatus,
+  sourceMilestone,
+  usdToMicro,
+} from "../helpers.js";
+import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { markdownTables, plainCell, requireColumn, SkipLog, shutdownStatus } from "./openai.js";
 
 const PROVIDER_ID = "anthropic";
 const API_SURFACE = "api";
@@ -60,21 +70,16 @@ export function anthropicModelId(providerModelId: string): string {
 }
 
 function identity(providerModelId: string, mode: string) {
-  return {
-    id: deploymentId({
+  return deploymentIdentity(
+    {
       provider_id: PROVIDER_ID,
       provider_model_id: providerModelId,
       api_surface: API_SURFACE,
       mode,
       region: REGION,
-    }),
-    model_id: anthropicModelId(providerModelId),
-    provider_id: PROVIDER_ID,
-    provider_model_id: providerModelId,
-    api_surface: API_SURFACE,
-    mode,
-    region: REGION,
-  };
+    },
+    anthropicModelId(providerModelId),
+  );
 }
 
 /** "Claude Opus 4.1 ([retired, except on Bedrock and Google Cloud](model-deprecations.md))" -> name + note. */
@@ -117,12 +122,12 @@ export const parseAnthropicPricing: Parser = (input) => {
     throw parseFailure(input.source, "no Batch processing table (Model | Batch input | Batch output)");
 
   const cols = {
-    model: requireColumn(input, modelTable.headers, /^model$/i),
-    input: requireColumn(input, modelTable.headers, /^base input/i),
-    write5m: requireColumn(input, modelTable.headers, /^5m cache writes?$/i),
-    write1h: requireColumn(input, modelTable.headers, /^1h cache writes?$/i),
-    hits: requireColumn(input, modelTable.headers, /^cache hits/i),
-    output: requireColumn(input, modelTable.headers, /^output/i),
+    model: requireColumn(input.source, modelTable.headers, /^model$/i),
+    input: requireColumn(input.source, modelTable.headers, /^base input/i),
+    write5m: requireColumn(input.source, modelTable.headers, /^5m cache writes?$/i),
+    write1h: requireColumn(input.source, modelTable.headers, /^1h cache writes?$/i),
+    hits: requireColumn(input.source, modelTable.headers, /^cache hits/i),
+    output: requireColumn(input.source, modelTable.headers, /^output/i),
   };
   const card = (inputPrice: number, rest: Partial<RateCard>): RateCard => ({
     currency: "USD",
@@ -158,9 +163,9 @@ export const parseAnthropicPricing: Parser = (input) => {
     });
   }
   const batchCols = {
-    model: requireColumn(input, batchTable.headers, /^model$/i),
-    input: requireColumn(input, batchTable.headers, /^batch input$/i),
-    output: requireColumn(input, batchTable.headers, /^batch output$/i),
+    model: requireColumn(input.source, batchTable.headers, /^model$/i),
+    input: requireColumn(input.source, batchTable.headers, /^batch input$/i),
+    output: requireColumn(input.source, batchTable.headers, /^batch output$/i),
   };
   for (const row of batchTable.rows) {
     const { name, note } = anthropicModelLabel(row[batchCols.model] ?? "");
@@ -205,11 +210,7 @@ function milestone(
   evidence: ReturnType<typeof evidenceFor>,
   what: string,
 ): LifecycleMilestone {
-  try {
-    return parseMilestone(plainCell(text), [evidence]);
-  } catch (error) {
-    throw parseFailure(input.source, `${what}: ${(error as Error).message}`);
-  }
+  return sourceMilestone(input.source, plainCell(text), [evidence], what);
 }
 
 export const parseAnthropicDeprecations: Parser = (input) => {
@@ -223,10 +224,10 @@ export const parseAnthropicDeprecations: Parser = (input) => {
   if (!statusTable)
     throw parseFailure(input.source, "no Model status table (API model name | Current state ...)");
   const col = {
-    id: requireColumn(input, statusTable.headers, /^api model name$/i),
-    state: requireColumn(input, statusTable.headers, /^current state$/i),
-    deprecated: requireColumn(input, statusTable.headers, /^deprecated$/i),
-    retirement: requireColumn(input, statusTable.headers, /retire/i),
+    id: requireColumn(input.source, statusTable.headers, /^api model name$/i),
+    state: requireColumn(input.source, statusTable.headers, /^current state$/i),
+    deprecated: requireColumn(input.source, statusTable.headers, /^deprecated$/i),
+    retirement: requireColumn(input.source, statusTable.headers, /retire/i),
   };
   const byId = new Map<string, LifecycleAssertion>();
   const order: string[] = [];
@@ -261,9 +262,9 @@ export const parseAnthropicDeprecations: Parser = (input) => {
     if (!announced) throw parseFailure(input.source, `history table under "${section}" has no dated heading`);
     const announcedDate = announced[1] as string;
     const h = {
-      retirement: requireColumn(input, table.headers, /^retirement date$/i),
-      model: requireColumn(input, table.headers, /^deprecated model$/i),
-      replacement: requireColumn(input, table.headers, /replacement/i),
+      retirement: requireColumn(input.source, table.headers, /^retirement date$/i),
+      model: requireColumn(input.source, table.headers, /^deprecated model$/i),
+      replacement: requireColumn(input.source, table.headers, /replacement/i),
     };
     for (const row of table.rows) {
       const id = plainCell(row[h.model] ?? "");

@@ -3,13 +3,13 @@
  * model versions with lifecycle status, deprecation and retirement dates and replacements,
  * plus the retired-models table) and the models page's region availability tables per
  * deployment type. Both pages are published from Markdown (MicrosoftDocs/azure-ai-docs), so
- * the captures are Markdown and this module carries a small pipe-table reader.
+ * the captures are Markdown, read with the shared pipe-table reader (../markdown.ts).
  *
  * A model version is a deployment of its own: provider_model_id = "<model>-<version>"
  * (`gpt-4o` version `2024-08-06` -> `gpt-4o-2024-08-06`), model_id = the OpenAI API id
  * (`openai/gpt-4o-2024-08-06`, `gpt-35-turbo` -> `gpt-3.5-turbo`).
  */
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -19,7 +19,16 @@ import type {
   SkipCount,
   SourceDefinition,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import {
+  columnIndex,
+  deploymentIdentity,
+  evidenceFor,
+  milestonePassed,
+  parseFailure,
+  requireSome,
+  sourceMilestone,
+} from "../helpers.js";
+import { cleanCell, type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const API_SURFACE = "azure-openai";
@@ -30,78 +39,24 @@ const LIFECYCLE_REGION = "global";
 // ---------------------------------------------------------------------------------------
 // Markdown pipe tables
 
-export interface MarkdownTable {
-  /** Header cells, cleaned (no backticks, bold markers or <sup> footnotes). */
-  headers: string[];
-  /** Body rows as raw cell text (backticks and <br> kept, so callers can split lists). */
-  rows: string[][];
-  /** Text of the nearest preceding Markdown heading (`#`..`####`), cleaned. */
-  heading: string;
-}
-
-const SEPARATOR_ROW = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
-
-function splitRow(line: string): string[] {
-  let body = line.trim();
-  if (body.startsWith("|")) body = body.slice(1);
-  if (body.endsWith("|") && !body.endsWith("\\|")) body = body.slice(0, -1);
-  return body.split(/(?<!\\)\|/).map((cell) => cell.trim());
-}
-
-/** Cell text without Markdown emphasis, code ticks, footnote markers or line breaks. */
-export function cleanCell(raw: string): string {
-  return raw
-    .replace(/<sup>.*?<\/sup>/gi, "")
-    .replace(/<br\s*\/?>/gi, " ")
-    .replace(/\*\*/g, "")
-    .replace(/`/g, "")
-    .replace(/\\([+|*_])/g, "$1")
-    .replace(/\u00a0/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** Every pipe table of a Markdown document, with the heading it sits under. */
-export function markdownTables(content: string): MarkdownTable[] {
-  const lines = content.split(/\r?\n/);
-  const tables: MarkdownTable[] = [];
-  let heading = "";
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const h = /^#{1,4}\s+(.*)$/.exec(line);
-    if (h) {
-      heading = cleanCell(h[1] as string);
-      continue;
-    }
-    const next = lines[i + 1];
-    if (!line.trim().startsWith("|") || next === undefined || !SEPARATOR_ROW.test(next.trim())) continue;
-    const headers = splitRow(line).map(cleanCell);
-    const rows: string[][] = [];
-    let j = i + 2;
-    for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
-      const cells = splitRow(lines[j] as string);
-      if (cells.some((c) => c !== "")) rows.push(cells);
-    }
-    tables.push({ headers, rows, heading });
-    i = j - 1;
-  }
-  return tables;
+/**
+ * Every pipe table of an Azure page with its header cells and heading cleaned (no backticks,
+ * bold markers or <sup> footnotes); body cells stay raw (backticks and <br> kept, so callers
+ * can split lists).
+ */
+export function azureTables(content: string): MarkdownTable[] {
+  return markdownTables(content).map((t) => ({
+    ...t,
+    headers: t.headers.map(cleanCell),
+    heading: cleanCell(t.heading),
+  }));
 }
 
 function tablesWith(source: SourceDefinition, content: string, required: RegExp[]): MarkdownTable[] {
-  const found = markdownTables(content).filter((t) =>
-    required.every((re) => t.headers.some((h) => re.test(h))),
-  );
+  const found = azureTables(content).filter((t) => required.every((re) => t.headers.some((h) => re.test(h))));
   if (found.length === 0)
     throw parseFailure(source, `no table with columns ${required.map((r) => r.source).join(", ")}`);
   return found;
-}
-
-function column(source: SourceDefinition, table: MarkdownTable, re: RegExp): number {
-  const index = table.headers.findIndex((h) => re.test(h));
-  if (index < 0)
-    throw parseFailure(source, `column ${re.source} missing (headers: ${table.headers.join(" | ")})`);
-  return index;
 }
 
 function cell(source: SourceDefinition, row: string[], index: number, table: MarkdownTable): string {
@@ -148,19 +103,10 @@ function fact(
 ): DeploymentFact {
   const providerModelId = azureProviderModelId(name, version);
   return {
-    id: deploymentId({
-      provider_id: "azure",
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode,
-      region,
-    }),
-    model_id: azureCanonicalModelId(name, version),
-    provider_id: "azure",
-    provider_model_id: providerModelId,
-    api_surface: API_SURFACE,
-    mode,
-    region,
+    ...deploymentIdentity(
+      { provider_id: "azure", provider_model_id: providerModelId, api_surface: API_SURFACE, mode, region },
+      azureCanonicalModelId(name, version),
+    ),
     display_name: version ? `${name} ${version}` : name,
     evidence: evidenceFor(input.source, input.observedAt),
   };
@@ -169,17 +115,8 @@ function fact(
 // ---------------------------------------------------------------------------------------
 // Model retirements
 
-/** True when a milestone is a fixed date on or before `day` (YYYY-MM-DD). */
-function passedOn(milestone: LifecycleMilestone, day: string): boolean {
-  return milestone.state === "scheduled" && milestone.date_type === "on" && (milestone.date as string) <= day;
-}
-
 function milestone(source: SourceDefinition, text: string, input: ParserInput): LifecycleMilestone {
-  try {
-    return parseMilestone(cleanCell(text), [evidenceFor(input.source, input.observedAt)]);
-  } catch (error) {
-    throw parseFailure(source, (error as Error).message);
-  }
+  return sourceMilestone(source, cleanCell(text), [evidenceFor(input.source, input.observedAt)]);
 }
 
 /**
@@ -248,12 +185,12 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     /replacement/i,
   ]);
   for (const table of current) {
-    const iName = column(source, table, /^model name$/i);
-    const iVersion = column(source, table, /^model version/i);
-    const iStatus = column(source, table, /lifecycle status/i);
-    const iDeprecation = column(source, table, /deprecation date/i);
-    const iRetirement = column(source, table, /retirement date/i);
-    const iReplacement = column(source, table, /replacement/i);
+    const iName = columnIndex(source, table.headers, /^model name$/i);
+    const iVersion = columnIndex(source, table.headers, /^model version/i);
+    const iStatus = columnIndex(source, table.headers, /lifecycle status/i);
+    const iDeprecation = columnIndex(source, table.headers, /deprecation date/i);
+    const iRetirement = columnIndex(source, table.headers, /retirement date/i);
+    const iReplacement = columnIndex(source, table.headers, /replacement/i);
     for (const row of table.rows) {
       const name = cleanCell(cell(source, row, iName, table));
       const version = cleanCell(cell(source, row, iVersion, table));
@@ -262,8 +199,8 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       const deprecation = milestone(source, cell(source, row, iDeprecation, table), input);
       const endOfLife = milestone(source, cell(source, row, iRetirement, table), input);
       let status = baseStatus(source, cell(source, row, iStatus, table));
-      if (passedOn(endOfLife, today)) status = "retired";
-      else if (passedOn(deprecation, today)) status = "deprecated";
+      if (milestonePassed(endOfLife, today)) status = "retired";
+      else if (milestonePassed(deprecation, today)) status = "deprecated";
       const replacements = parseReplacements(source, row[iReplacement] ?? "");
       add(name, version, {
         status,
@@ -282,10 +219,10 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     /suggested replacement/i,
   ]);
   for (const table of retired) {
-    const iModel = column(source, table, /^model$/i);
-    const iDeprecation = column(source, table, /deprecation date/i);
-    const iRetirement = column(source, table, /retirement date/i);
-    const iReplacement = column(source, table, /suggested replacement/i);
+    const iModel = columnIndex(source, table.headers, /^model$/i);
+    const iDeprecation = columnIndex(source, table.headers, /deprecation date/i);
+    const iRetirement = columnIndex(source, table.headers, /retirement date/i);
+    const iReplacement = columnIndex(source, table.headers, /suggested replacement/i);
     for (const row of table.rows) {
       const rawModel = cell(source, row, iModel, table);
       const [namesPart, versionPart] = rawModel.split(/\s+-\s+/, 2) as [string, string | undefined];
@@ -312,7 +249,7 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
   }
 
   // Fine-tuned model schedules are relative to the base model ("At base model retirement").
-  const fineTuned = markdownTables(input.content).filter((t) =>
+  const fineTuned = azureTables(input.content).filter((t) =>
     t.headers.some((h) => /training retirement/i.test(h)),
   );
   const fineTunedRows = fineTuned.flatMap((t) => t.rows);
@@ -392,7 +329,7 @@ function parseModels(input: ParserInput): ParseOutput {
     const type = deploymentTypeOf(table.heading);
     if (!type) throw parseFailure(source, `region table under unknown heading "${table.heading}"`);
     modes.add(type.mode);
-    const iRegion = column(source, table, /^region$/i);
+    const iRegion = columnIndex(source, table.headers, /^region$/i);
     const models = table.headers.map((h, i) => {
       if (i === iRegion) return null;
       const m = /^([a-z0-9][a-z0-9.-]*),\s*([\w.-]+)$/i.exec(h);

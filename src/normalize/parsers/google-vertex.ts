@@ -10,7 +10,7 @@
  * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
  */
 import * as cheerio from "cheerio";
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -19,9 +19,16 @@ import type {
   SkipCount,
   SourceDefinition,
 } from "../../schema/index.js";
-import { cellText, evidenceFor, parseFailure, parseMilestone, requireSome } from "../helpers.js";
+import {
+  cellText,
+  deploymentIdentity,
+  evidenceFor,
+  googleModelId,
+  parseFailure,
+  parseMilestone,
+  requireSome,
+} from "../helpers.js";
 import type { Parser } from "../types.js";
-import { googleModelId } from "./google.js";
 
 export const VERTEX_PROVIDER = "google-vertex";
 export const VERTEX_API_SURFACE = "vertex-ai";
@@ -49,14 +56,16 @@ export function vertexModelId(vertexId: string): string {
 }
 
 export function vertexIdentity(providerModelId: string, mode = "standard", region = REGION) {
-  const ids = {
-    provider_id: VERTEX_PROVIDER,
-    provider_model_id: providerModelId,
-    api_surface: VERTEX_API_SURFACE,
-    mode,
-    region,
-  };
-  return { id: deploymentId(ids), model_id: vertexModelId(providerModelId), ...ids };
+  return deploymentIdentity(
+    {
+      provider_id: VERTEX_PROVIDER,
+      provider_model_id: providerModelId,
+      api_surface: VERTEX_API_SURFACE,
+      mode,
+      region,
+    },
+    vertexModelId(providerModelId),
+  );
 }
 
 const MODEL_ID_TOKEN = /^[a-z0-9][a-z0-9.@_-]*$/;

@@ -9,7 +9,6 @@
  * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
  */
 import * as cheerio from "cheerio";
-import { deploymentId, modelId } from "../../lib/ids.js";
 import type {
   Capabilities,
   DeploymentFact,
@@ -20,30 +19,38 @@ import type {
   ParseOutput,
   RateCard,
   RateTier,
-  SkipCount,
   SourceDefinition,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, requireSome, usdToMicro } from "../helpers.js";
+import {
+  deploymentIdentity,
+  evidenceFor,
+  googleModelId,
+  parseFailure,
+  parseMilestone,
+  requireSome,
+  SkipLog,
+  usdToMicro,
+} from "../helpers.js";
+import { type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 export const GOOGLE_PROVIDER = "google";
 export const GEMINI_API_SURFACE = "gemini-api";
 const REGION = "global";
 
-/** Canonical model id of a model Google itself makes, from its Gemini API / Vertex model id. */
-export function googleModelId(providerModelId: string): string {
-  return modelId("google", providerModelId.replace(/^models\//, ""));
-}
+export { googleModelId };
 
 function identity(providerModelId: string, mode: string) {
-  const ids = {
-    provider_id: GOOGLE_PROVIDER,
-    provider_model_id: providerModelId,
-    api_surface: GEMINI_API_SURFACE,
-    mode,
-    region: REGION,
-  };
-  return { id: deploymentId(ids), model_id: googleModelId(providerModelId), ...ids };
+  return deploymentIdentity(
+    {
+      provider_id: GOOGLE_PROVIDER,
+      provider_model_id: providerModelId,
+      api_surface: GEMINI_API_SURFACE,
+      mode,
+      region: REGION,
+    },
+    googleModelId(providerModelId),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,28 +275,12 @@ function capabilities(table: PriceTable, card: RateCard): Capabilities {
 /** Preview / experimental API ids; the "Preview models may change" sentence also appears under GA models. */
 const PREVIEW_ID = /-(?:preview|exp)(?:-|$)/;
 
-class Skips {
-  private readonly byReason = new Map<string, string[]>();
-  add(reason: string, example: string): void {
-    const list = this.byReason.get(reason) ?? [];
-    list.push(example);
-    this.byReason.set(reason, list);
-  }
-  toList(): SkipCount[] {
-    return [...this.byReason].map(([reason, examples]) => ({
-      reason,
-      count: examples.length,
-      examples: examples.slice(0, 5),
-    }));
-  }
-}
-
 export const parseGeminiPricing: Parser = (input) => {
   const { source } = input;
   const evidence = evidenceFor(source, input.observedAt);
   const sections = requireSome(source, readSections(source, input.content), "model pricing sections");
   const deployments: DeploymentFact[] = [];
-  const skips = new Skips();
+  const skips = new SkipLog({ distinctExamples: false });
   for (const section of sections) {
     if (section.ids.length === 0) {
       skips.add("section names no API model id", section.title);
@@ -319,47 +310,23 @@ export const parseGeminiPricing: Parser = (input) => {
     }
   }
   requireSome(source, deployments, "priced deployments");
-  return { deployments, lifecycle: [], skipped: skips.toList() };
+  return { deployments, lifecycle: [], skipped: skips.toArray() };
 };
 
 // ---------------------------------------------------------------------------------------------
 // Deprecations page (Markdown)
 
-export interface MarkdownTable {
-  heading: string;
-  headers: string[];
-  rows: string[][];
-}
-
-function splitRow(line: string): string[] {
-  const inner = line.trim().replace(/^\|/, "").replace(/\|$/, "");
-  return inner.split("|").map((c) => c.replace(/\u00a0/g, " ").trim());
-}
-
-/** Every pipe table of a Markdown document with the `##`/`###` heading above it. */
-export function markdownTables(markdown: string): MarkdownTable[] {
-  const lines = markdown.split(/\r?\n/);
-  const tables: MarkdownTable[] = [];
-  let heading = "";
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const h = /^#{1,4}\s+(.*)$/.exec(line);
-    if (h) {
-      heading = (h[1] as string).trim();
-      continue;
-    }
-    const next = lines[i + 1];
-    if (line.trim().startsWith("|") && next !== undefined && /^\s*\|?\s*:?-{3,}/.test(next)) {
-      const headers = splitRow(line).map((c) => c.replace(/\*\*/g, "").trim());
-      const rows: string[][] = [];
-      let j = i + 2;
-      for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++)
-        rows.push(splitRow(lines[j] as string));
-      tables.push({ heading, headers, rows });
-      i = j - 1;
-    }
-  }
-  return tables;
+/**
+ * The page's pipe tables with non-breaking spaces in cells read as spaces and bold markers
+ * dropped from header cells.
+ */
+export function deprecationTables(markdown: string): MarkdownTable[] {
+  const spaced = (cell: string) => cell.replace(/\u00a0/g, " ").trim();
+  return markdownTables(markdown).map((t) => ({
+    ...t,
+    headers: t.headers.map((c) => spaced(c).replace(/\*\*/g, "").trim()),
+    rows: t.rows.map((r) => r.map(spaced)),
+  }));
 }
 
 const NO_DATE_ANNOUNCED = /^no (?:shutdown|retirement) date (?:announced|yet)$/i;
@@ -420,11 +387,13 @@ export const parseGeminiDeprecations: Parser = (input) => {
   const evidence = evidenceFor(source, input.observedAt);
   const observedDay = dayOf(input.observedAt);
   const earliestPossible = /earliest possible[\s>*]*dates?/i.test(input.content);
-  const tables = markdownTables(input.content).filter((t) => t.headers.some((h) => /shutdown date/i.test(h)));
+  const tables = deprecationTables(input.content).filter((t) =>
+    t.headers.some((h) => /shutdown date/i.test(h)),
+  );
   requireSome(source, tables, "deprecation tables (a Shutdown date column)");
   const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
-  const skips = new Skips();
+  const skips = new SkipLog({ distinctExamples: false });
   const seen = new Set<string>();
   for (const table of tables) {
     const idCol = table.headers.findIndex((h) => /^(model|agent)$/i.test(h));
@@ -468,7 +437,7 @@ export const parseGeminiDeprecations: Parser = (input) => {
     }
   }
   requireSome(source, lifecycle, "deprecation rows");
-  return { deployments, lifecycle, skipped: skips.toList() } satisfies ParseOutput;
+  return { deployments, lifecycle, skipped: skips.toArray() } satisfies ParseOutput;
 };
 
 export const parsers: Record<string, Parser> = {

@@ -4,16 +4,24 @@
  * API ids and context sizes; the Legacy models table gives deprecation and retirement dates and
  * the alternative model.
  */
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
   LifecycleMilestone,
   LifecycleStatus,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, requireSome, unknownMilestone } from "../helpers.js";
+import {
+  deploymentIdentity,
+  evidenceFor,
+  parseFailure,
+  requireSome,
+  SkipLog,
+  sourceMilestone,
+  unknownMilestone,
+} from "../helpers.js";
+import { type MarkdownTable, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { type MarkdownTable, markdownTables, plainCell, requireColumn, SkipLog } from "./openai.js";
 
 const PROVIDER_ID = "mistral";
 const API_SURFACE = "api";
@@ -25,21 +33,16 @@ export function mistralModelId(providerModelId: string): string {
 }
 
 function identity(providerModelId: string) {
-  return {
-    id: deploymentId({
+  return deploymentIdentity(
+    {
       provider_id: PROVIDER_ID,
       provider_model_id: providerModelId,
       api_surface: API_SURFACE,
       mode: "standard",
       region: REGION,
-    }),
-    model_id: mistralModelId(providerModelId),
-    provider_id: PROVIDER_ID,
-    provider_model_id: providerModelId,
-    api_surface: API_SURFACE,
-    mode: "standard",
-    region: REGION,
-  };
+    },
+    mistralModelId(providerModelId),
+  );
 }
 
 /**
@@ -71,12 +74,7 @@ function legacyDate(
     /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/,
     (_, y, mo, d) => `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`,
   );
-  let parsed: LifecycleMilestone;
-  try {
-    parsed = parseMilestone(text, [evidence]);
-  } catch (error) {
-    throw parseFailure(input.source, (error as Error).message);
-  }
+  const parsed = sourceMilestone(input.source, text, [evidence]);
   if (parsed.date !== null && Number(parsed.date.slice(0, 4)) > 2100) return "implausible";
   return parsed;
 }
@@ -110,9 +108,9 @@ export const parseMistralModels: Parser = (input) => {
 
   for (const table of current) {
     const col = {
-      model: requireColumn(input, table.headers, /^model$/i),
-      tokens: requireColumn(input, table.headers, /^max tokens$/i),
-      endpoint: requireColumn(input, table.headers, /^api endpoints$/i),
+      model: requireColumn(input.source, table.headers, /^model$/i),
+      tokens: requireColumn(input.source, table.headers, /^max tokens$/i),
+      endpoint: requireColumn(input.source, table.headers, /^api endpoints$/i),
     };
     for (const row of table.rows) {
       const name = plainCell(row[col.model] ?? "");
@@ -141,11 +139,11 @@ export const parseMistralModels: Parser = (input) => {
 
   for (const table of legacy) {
     const col = {
-      model: requireColumn(input, table.headers, /^model$/i),
-      endpoint: requireColumn(input, table.headers, /^api endpoints$/i),
-      deprecation: requireColumn(input, table.headers, /^deprecation( on)? date$/i),
-      retirement: requireColumn(input, table.headers, /^retirement date$/i),
-      alternative: requireColumn(input, table.headers, /^alternative model$/i),
+      model: requireColumn(input.source, table.headers, /^model$/i),
+      endpoint: requireColumn(input.source, table.headers, /^api endpoints$/i),
+      deprecation: requireColumn(input.source, table.headers, /^deprecation( on)? date$/i),
+      retirement: requireColumn(input.source, table.headers, /^retirement date$/i),
+      alternative: requireColumn(input.source, table.headers, /^alternative model$/i),
     };
     for (const row of table.rows) {
       const name = plainCell(row[col.model] ?? "");

@@ -2,105 +2,26 @@
  * OpenAI official sources: the API pricing page and the deprecations page, both in their
  * Markdown form (developers.openai.com/api/docs/*.md, which platform.openai.com/docs/* redirects
  * to). Pure functions of one capture; a page whose structure changed throws `parse_failed`.
- *
- * Also exports `markdownTables`, the small GitHub-flavoured table reader the Anthropic and
- * Mistral parsers share (a candidate for src/normalize/helpers.ts).
  */
-import { deploymentId, modelId } from "../../lib/ids.js";
-import type {
-  DeploymentFact,
-  LifecycleAssertion,
-  LifecycleStatus,
-  ParseOutput,
-  RateCard,
-  SkipCount,
-} from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, requireSome, usdToMicro } from "../helpers.js";
+import { modelId } from "../../lib/ids.js";
+import type { DeploymentFact, LifecycleAssertion, ParseOutput, RateCard } from "../../schema/index.js";
+import {
+  deploymentIdentity,
+  evidenceFor,
+  parseFailure,
+  parseMilestone,
+  requireSome,
+  SkipLog,
+  shutdownStatus,
+  sourceMilestone,
+  usdToMicro,
+} from "../helpers.js";
+import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
 const API_SURFACE = "api";
 const REGION = "global";
-
-// ---------------------------------------------------------------------------------------------
-// Markdown tables
-
-export interface MarkdownTable {
-  /** Header cells, trimmed, as written (markup kept). */
-  headers: string[];
-  /** Body rows as raw cell texts aligned to the headers. */
-  rows: string[][];
-  /** Text of the nearest preceding heading of each level (1-6) at the table's position. */
-  headings: Partial<Record<number, string>>;
-}
-
-function splitRow(line: string): string[] {
-  const body = line.trim().replace(/^\|/, "").replace(/\|$/, "");
-  // An escaped pipe (`\|`) is cell content, not a separator.
-  return body.split(/(?<!\\)\|/).map((cell) => cell.replace(/\\\|/g, "|").trim());
-}
-
-/** Every pipe table in a Markdown document, with the headings it sits under. */
-export function markdownTables(text: string): MarkdownTable[] {
-  const lines = text.split(/\r?\n/);
-  const headings: Partial<Record<number, string>> = {};
-  const tables: MarkdownTable[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) {
-      const level = (heading[1] as string).length;
-      headings[level] = heading[2] as string;
-      for (let deeper = level + 1; deeper <= 6; deeper++) delete headings[deeper];
-      continue;
-    }
-    const next = lines[i + 1];
-    if (!line.trim().startsWith("|") || next === undefined || !/^\s*\|?\s*:?-{3,}/.test(next)) continue;
-    const headers = splitRow(line);
-    const rows: string[][] = [];
-    let j = i + 2;
-    for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
-      const cells = splitRow(lines[j] as string);
-      if (cells.some((c) => c !== "")) rows.push(cells);
-    }
-    tables.push({ headers, rows, headings: { ...headings } });
-    i = j - 1;
-  }
-  return tables;
-}
-
-/** Cell text without Markdown decoration: links keep their text; code ticks, emphasis and <sup> go. */
-export function plainCell(cell: string): string {
-  return cell
-    .replace(/<sup>.*?<\/sup>/gi, "")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[`*]/g, "")
-    .replace(/\u00a0/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** Index of the first header matching `re` (on the plain text); throws when missing. */
-export function requireColumn(input: ParserInput, headers: string[], re: RegExp): number {
-  const index = headers.findIndex((h) => re.test(plainCell(h)));
-  if (index < 0)
-    throw parseFailure(input.source, `column ${re.source} missing (headers: ${headers.join(" | ")})`);
-  return index;
-}
-
-/** Skip bookkeeping: reason -> count and up to five examples. */
-export class SkipLog {
-  private readonly entries = new Map<string, { count: number; examples: string[] }>();
-  add(reason: string, example: string): void {
-    const entry = this.entries.get(reason) ?? { count: 0, examples: [] };
-    entry.count++;
-    if (entry.examples.length < 5 && !entry.examples.includes(example)) entry.examples.push(example);
-    this.entries.set(reason, entry);
-  }
-  toArray(): SkipCount[] {
-    return [...this.entries].map(([reason, e]) => ({ reason, count: e.count, examples: e.examples }));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Identity
@@ -111,21 +32,16 @@ export function openaiModelId(providerModelId: string): string {
 }
 
 function identity(providerModelId: string, mode: string) {
-  return {
-    id: deploymentId({
+  return deploymentIdentity(
+    {
       provider_id: PROVIDER_ID,
       provider_model_id: providerModelId,
       api_surface: API_SURFACE,
       mode,
       region: REGION,
-    }),
-    model_id: openaiModelId(providerModelId),
-    provider_id: PROVIDER_ID,
-    provider_model_id: providerModelId,
-    api_surface: API_SURFACE,
-    mode,
-    region: REGION,
-  };
+    },
+    openaiModelId(providerModelId),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,20 +179,6 @@ export function openaiReplacements(cell: string): string[] {
     .filter((p) => MODEL_ID.test(p));
 }
 
-function dateOnly(iso: string): string {
-  return iso.slice(0, 10);
-}
-
-/** Retired once the shutdown day has come (relative to the capture), deprecated before. */
-export function shutdownStatus(
-  endOfLife: { state: string; date: string | null; date_type: string },
-  observedAt: string,
-): LifecycleStatus {
-  if (endOfLife.state === "scheduled" && endOfLife.date_type === "on" && endOfLife.date !== null)
-    return endOfLife.date <= dateOnly(observedAt) ? "retired" : "deprecated";
-  return "deprecated";
-}
-
 export const parseOpenaiDeprecations: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
   const skipped = new SkipLog();
@@ -296,13 +198,13 @@ export const parseOpenaiDeprecations: Parser = (input) => {
     if (!announced)
       throw parseFailure(input.source, `shutdown table under "${section}" has no dated heading`);
     const announcedDate = announced[1] as string;
-    const dateCol = requireColumn(input, table.headers, /^shutdown date$/i);
+    const dateCol = requireColumn(input.source, table.headers, /^shutdown date$/i);
     const modelCol = requireColumn(
-      input,
+      input.source,
       table.headers,
       /^(model \/ system|deprecated model|legacy model|model snapshot|system)$/i,
     );
-    const replacementCol = requireColumn(input, table.headers, /replacement|substitute/i);
+    const replacementCol = requireColumn(input.source, table.headers, /replacement|substitute/i);
     const deprecation = parseMilestone(announcedDate, [evidence]);
     for (const row of table.rows) {
       const modelCell = openaiModelCell(row[modelCol] ?? "");
@@ -311,12 +213,12 @@ export const parseOpenaiDeprecations: Parser = (input) => {
         skipped.add(modelCell.reason, label);
         continue;
       }
-      let endOfLife: ReturnType<typeof parseMilestone>;
-      try {
-        endOfLife = parseMilestone(openaiShutdownText(row[dateCol] ?? ""), [evidence]);
-      } catch (error) {
-        throw parseFailure(input.source, `${label}: ${(error as Error).message}`);
-      }
+      const endOfLife = sourceMilestone(
+        input.source,
+        openaiShutdownText(row[dateCol] ?? ""),
+        [evidence],
+        label,
+      );
       if (endOfLife.state === "unknown") throw parseFailure(input.source, `${label}: empty shutdown date`);
       const replacements = openaiReplacements(row[replacementCol] ?? "");
       for (const id of modelCell.ids) {
