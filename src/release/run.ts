@@ -89,12 +89,18 @@ interface PreviousRelease {
  * against their sha256 (readReleaseFile) and were validated when they were published, so they
  * are not run through zod again: at 100,000 deployments that would cost seconds per build.
  */
-async function readPrevious(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
+async function readPrevious(
+  snapshotsDir: string,
+  releaseId: string,
+  /** false: only the catalog is needed (a diff): facts.json is not read, no fingerprint. */
+  withFingerprint = true,
+): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
   const catalogJson = (await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE)).toString("utf8");
-  const factsJson = manifest.files[FACTS_FILE]
-    ? (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8")
-    : null;
+  const factsJson =
+    withFingerprint && manifest.files[FACTS_FILE]
+      ? (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8")
+      : null;
   try {
     const catalog = JSON.parse(catalogJson) as CatalogContent;
     const facts = factsJson === null ? null : (JSON.parse(factsJson) as FactsFile);
@@ -110,7 +116,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       releaseId,
       catalog,
       facts,
-      fingerprint: factsJson === null ? null : contentFingerprint(catalogJson, factsJson),
+      fingerprint: factsJson === null || !withFingerprint ? null : contentFingerprint(catalogJson, factsJson),
     };
   } catch (error) {
     throw new CatalogError(
@@ -126,10 +132,13 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const context = checkContext(input.now, input.thresholds);
   const { snapshotsDir, now } = input;
   const previousReleaseId = await readLatest(snapshotsDir);
-  const previous = previousReleaseId ? await readPrevious(snapshotsDir, previousReleaseId) : null;
-  const previousFacts = previous?.facts ?? null;
-
-  const gathered = gatherFacts(input.contributions, previousFacts);
+  // The previous release is dropped piece by piece as soon as each part has been used, so a
+  // 100,000-deployment build does not hold two catalogs longer than it must.
+  let previous: PreviousRelease | null = previousReleaseId
+    ? await readPrevious(snapshotsDir, previousReleaseId)
+    : null;
+  const previousFingerprint = previous?.fingerprint ?? null;
+  const gathered = gatherFacts(input.contributions, previous?.facts ?? null);
   const merged = mergeCatalog({
     now,
     facts: gathered.facts,
@@ -145,13 +154,16 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     events: mergeEvents(previous?.catalog.events ?? [], input.newEvents),
     sources,
   };
+  let previousCatalog: CatalogContent | null = previous?.catalog ?? null;
+  previous = null;
 
   // Everything that needs DuckDB runs first and the database is closed before the catalog is
   // serialized: at 100,000 deployments the tables and the JSON texts together would double the
   // build's peak memory.
   const analysed = await withDatabase(async (db) => {
     await loadCatalog(db, "", catalog);
-    await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
+    await loadCatalog(db, "prev_", previousCatalog ?? EMPTY_CATALOG);
+    previousCatalog = null;
     await loadFacts(db, gathered.facts);
     const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
     const diff = await computeDiff(db, "prev_", "", { fromReleaseId: previousReleaseId, toReleaseId: null });
@@ -200,7 +212,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const factsBytes = encoder.encode(factsJson);
   const fingerprint = `${catalogPart}:${sha256Hex(factsJson)}`;
   factsJson = null;
-  if (previous?.fingerprint && previous.fingerprint === fingerprint)
+  if (previousFingerprint && previousFingerprint === fingerprint)
     return outcome("unchanged", previousReleaseId, diff);
 
   const files: Record<string, Uint8Array> = {
@@ -256,12 +268,11 @@ export async function diffReleases(
   fromId: string,
   toId: string,
 ): Promise<{ diff: ReleaseDiff; markdown: string }> {
-  // Both catalogs are hash-verified on read and were validated when they were published.
-  const from = await readPrevious(snapshotsDir, fromId);
-  const to = await readPrevious(snapshotsDir, toId);
+  // Both catalogs are hash-verified on read and were validated when they were published; one
+  // is in memory at a time (loaded into DuckDB, then dropped) so a 100k diff stays small.
   return withDatabase(async (db) => {
-    await loadCatalog(db, "a_", from.catalog);
-    await loadCatalog(db, "b_", to.catalog);
+    await loadCatalog(db, "a_", (await readPrevious(snapshotsDir, fromId, false)).catalog);
+    await loadCatalog(db, "b_", (await readPrevious(snapshotsDir, toId, false)).catalog);
     const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
     return { diff, markdown: renderDiffMarkdown(diff) };
   });
