@@ -218,8 +218,19 @@ async function serveBenchmarks(work: string): Promise<string[]> {
   const seconds = 4;
   await load(port, { path: pagePath, headers: auth }, 1); // warm-up
   await load(bare.info.port as number, { path: pagePath }, 1);
-  const bareList = await load(bare.info.port as number, { path: pagePath }, seconds);
-  const list = await load(port, { path: pagePath, headers: auth }, seconds);
+  // The list and its baseline alternate in rounds, so a burst of other load on this 2-core
+  // machine hits both alike; each is the median round.
+  const bareRounds: LoadResult[] = [];
+  const listRounds: LoadResult[] = [];
+  for (let round = 0; round < 5; round++) {
+    bareRounds.push(await load(bare.info.port as number, { path: pagePath }, 2));
+    listRounds.push(await load(port, { path: pagePath, headers: auth }, 2));
+  }
+  const median = (rounds: LoadResult[]) =>
+    [...rounds].sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)] as LoadResult;
+  const bareList = median(bareRounds);
+  const list = median(listRounds);
+  const roundRatios = listRounds.map((r, i) => r.rps / (bareRounds[i] as LoadResult).rps);
   const notModified = await load(
     port,
     { path: pagePath, headers: { ...auth, "if-none-match": etag } },
@@ -244,7 +255,7 @@ async function serveBenchmarks(work: string): Promise<string[]> {
   const ratio = list.rps / bareList.rps;
   const lines: string[] = [];
   lines.push(
-    `### Server (published release, ${fmt(body.length / 1024, 1)} KiB page of 100 deployments, 16 connections, ${seconds} s each)`,
+    `### Server (published release, ${fmt(body.length / 1024, 1)} KiB page of 100 deployments, 16 connections; 304 and compare ${seconds} s each)`,
   );
   lines.push("");
   lines.push("| workload | requests/s | vs bare node:http | statuses | errors |");
@@ -253,13 +264,13 @@ async function serveBenchmarks(work: string): Promise<string[]> {
     `| ${name} | ${fmt(r.rps)} | ${fmt(r.rps / bareList.rps, 2)}x | ${Object.entries(r.statuses)
       .map(([s, n]) => `${s}: ${n}`)
       .join(", ")} | ${r.errors} |`;
-  lines.push(row("bare node:http, same bytes (baseline)", bareList));
-  lines.push(row("GET /v1/deployments?limit=100 (with key)", list));
+  lines.push(row("bare node:http, same bytes (baseline, median round)", bareList));
+  lines.push(row("GET /v1/deployments?limit=100 (with key, median round)", list));
   lines.push(row("same, If-None-Match -> 304", notModified));
   lines.push(row(`POST /v1/deployments/compare (${ids.length} priced ids)`, compare));
   lines.push("");
   lines.push(
-    `List throughput ratio: ${fmt(ratio, 2)}x bare node:http (target >= 0.8x: ${ratio >= 0.8 ? "met" : "MISSED"}).`,
+    `List throughput ratio: ${fmt(ratio, 2)}x bare node:http, medians of 5 alternating 2 s rounds (ratio per round: ${roundRatios.map((r) => fmt(r, 2)).join(", ")}; target >= 0.8x: ${ratio >= 0.8 ? "met" : "MISSED"}).`,
   );
   lines.push("");
   lines.push(

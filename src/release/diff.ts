@@ -141,7 +141,8 @@ export async function computeDiff(
     ORDER BY provider_id NULLS LAST, resource_type, resource_id, kind, old NULLS FIRST, new NULLS FIRST`);
 
   const sourceEvents = await db.all<SourceEventChange>(`
-    SELECT n.id AS event_id, n.event_type, n.provider_id, n.source_id, n.source_url, n.detected_at
+    SELECT n.id AS event_id, n.event_type, n.provider_id, n.source_id, n.source_url, n.detected_at,
+           n.previous_sha256, n.current_sha256, n.error
     FROM ${to}events n
     WHERE NOT EXISTS (SELECT 1 FROM ${from}events o WHERE o.id = n.id)
     ORDER BY n.detected_at, n.id`);
@@ -265,12 +266,29 @@ function deploymentSection(title: string, rows: DeploymentRef[]): Section | null
 
 function eventSection(title: string, rows: SourceEventChange[]): Section | null {
   if (rows.length === 0) return null;
+  const hash = (sha: string | null) => (sha ? `\`${sha.slice(0, 12)}\`` : "–");
+  const failed = rows.every((r) => r.event_type === "lifecycle.source_failed");
   return {
     title,
-    body: table(
-      ["Source", "Detected", "Event"],
-      rows.map((r) => [r.source_url, r.detected_at, `\`${r.event_id}\``]),
-    ),
+    body: failed
+      ? table(
+          ["Source", "Detected", "Error", "Event"],
+          rows.map((r) => [
+            r.source_url,
+            r.detected_at,
+            (r.error ?? "").replace(/[|\n]/g, " "),
+            `\`${r.event_id}\``,
+          ]),
+        )
+      : table(
+          ["Source", "Detected", "Hash before → after", "Event"],
+          rows.map((r) => [
+            r.source_url,
+            r.detected_at,
+            `${hash(r.previous_sha256)} → ${hash(r.current_sha256)}`,
+            `\`${r.event_id}\``,
+          ]),
+        ),
   };
 }
 

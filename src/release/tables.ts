@@ -96,6 +96,7 @@ const EVENT_COLUMNS: ColumnSpec = [
   ["detected_at", "VARCHAR"],
   ["previous_sha256", "VARCHAR"],
   ["current_sha256", "VARCHAR"],
+  ["error", "VARCHAR"],
 ];
 
 const SOURCE_COLUMNS: ColumnSpec = [

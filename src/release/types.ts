@@ -194,6 +194,11 @@ export interface SourceEventChange {
   source_id: string;
   source_url: string;
   detected_at: string;
+  /** Monitored-content hashes before and after (null where none exists). */
+  previous_sha256: string | null;
+  current_sha256: string | null;
+  /** Why the source failed (source_failed only). */
+  error: string | null;
 }
 
 export interface ReleaseDiff {

@@ -94,6 +94,9 @@ describe("release diff", () => {
           source_id: COMMUNITY_ID,
           source_url: source("community").url,
           detected_at: LATER,
+          previous_sha256: "b".repeat(64),
+          current_sha256: null,
+          error: "HTTP 503",
         },
       ]);
       expect(diff.limit_changes).toEqual([]);
@@ -118,7 +121,7 @@ describe("release diff", () => {
       expect(markdown).toContain(`| \`${TURBO}\` | 2027-01-15 | 2026-12-10 | -36 days |`);
       expect(markdown).toContain(`| \`${GPT4O}\` | output | $10.00 | $12.00 | +20.00% |`);
       expect(markdown).toContain(`| \`${GPT4O_BATCH}\` | \`openai/gpt-4o\` | available |`);
-      expect(markdown).toContain(`| ${source("community").url} | ${LATER} | \`evt_0001\` |`);
+      expect(markdown).toContain(`| ${source("community").url} | ${LATER} | HTTP 503 | \`evt_0001\` |`);
       const order = [
         "### End of life moved earlier",
         "### Price increases",
