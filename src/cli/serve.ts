@@ -1,7 +1,7 @@
 /**
  * `catalog serve`: every setting from a flag or an environment variable (flags win):
  * CATALOG_SNAPSHOTS, CATALOG_RELEASE, HOST, PORT, CATALOG_KEYS, CATALOG_PLANS, REDIS_URL,
- * CATALOG_QUOTA_FILE, LOG_LEVEL. SIGHUP reloads LATEST; SIGTERM/SIGINT drain and exit.
+ * CATALOG_QUOTA_FILE, CATALOG_TRUST_PROXY, LOG_LEVEL. SIGHUP reloads LATEST; SIGTERM/SIGINT drain and exit.
  */
 
 import { resolve } from "node:path";
@@ -20,6 +20,7 @@ interface ServeFlags {
   redis?: string;
   quotaFile?: string;
   watch?: boolean;
+  trustProxy?: string[];
 }
 
 export function registerServe(program: Command): void {
@@ -35,6 +36,10 @@ export function registerServe(program: Command): void {
     .option("--redis <url>", "share quota counters through Redis (env REDIS_URL)")
     .option("--quota-file <file>", "embedded quota store file (env CATALOG_QUOTA_FILE)")
     .option("--no-watch", "do not switch releases when snapshots/LATEST changes")
+    .option(
+      "--trust-proxy <addresses...>",
+      "proxy IPs whose X-Forwarded-For gives the client address for the anonymous quota (env CATALOG_TRUST_PROXY, comma-separated)",
+    )
     .action(async (flags: ServeFlags) => {
       const env = process.env;
       const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
@@ -50,6 +55,12 @@ export function registerServe(program: Command): void {
         redisUrl: pick(flags.redis, "REDIS_URL"),
         quotaFile: optionalPath(pick(flags.quotaFile, "CATALOG_QUOTA_FILE")),
         watchLatest: flags.watch !== false && !pick(flags.release, "CATALOG_RELEASE"),
+        trustedProxies:
+          flags.trustProxy ??
+          (env.CATALOG_TRUST_PROXY ?? "")
+            .split(",")
+            .map((a) => a.trim())
+            .filter((a) => a !== ""),
         logger,
       });
       process.on("SIGHUP", () => {

@@ -20,6 +20,7 @@
  * carry `no-store`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import type { Clock } from "../lib/clock.js";
@@ -73,6 +74,8 @@ export interface AppDeps {
   openApiDocument: () => Buffer;
   /** SHA-256 of the document, for its ETag. */
   openApiDigest: () => string;
+  /** Peers whose X-Forwarded-For is believed (the load balancers in front of the server). */
+  trustedProxies?: ReadonlySet<string>;
 }
 
 type RouteName =
@@ -145,9 +148,29 @@ class Reply {
   }
 }
 
-function clientAddress(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? "unknown";
-  return address.startsWith("::ffff:") ? address.slice(7) : address;
+function plainAddress(address: string): string {
+  const trimmed = address.trim();
+  return trimmed.startsWith("::ffff:") ? trimmed.slice(7) : trimmed;
+}
+
+/**
+ * The address the anonymous quota counts: the socket peer, unless the peer is one of the
+ * operator's trusted proxies (`--trust-proxy`); then the rightmost X-Forwarded-For entry that is
+ * not itself a trusted proxy (entries further left are written by the client and can be forged).
+ */
+export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
+  const peer = plainAddress(req.socket.remoteAddress ?? "unknown");
+  if (!trustedProxies.has(peer)) return peer;
+  const header = req.headers["x-forwarded-for"];
+  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map(plainAddress)
+    .filter((hop) => hop !== "");
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string;
+    if (!trustedProxies.has(hop)) return isIP(hop) ? hop : peer;
+  }
+  return peer;
 }
 
 function splitUrl(url: string): { path: string; query: string } {
@@ -175,6 +198,7 @@ const USAGE_FIELD: Record<PriceComponentName, string> = {
 
 export function createHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { state, keys, quota, clock, logger } = deps;
+  const trustedProxies: ReadonlySet<string> = deps.trustedProxies ?? new Set();
 
   function setRateHeaders(reply: Reply, caller: Caller, count: number, period: QuotaPeriod): void {
     reply.headers["x-ratelimit-limit"] = String(caller.limit);
@@ -222,7 +246,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   function anonymousCaller(req: IncomingMessage, plans: PlansFile): Caller {
     const plan = plans.plans[ANONYMOUS_PLAN];
     return {
-      subject: `anon:${clientAddress(req)}`,
+      subject: `anon:${clientAddress(req, trustedProxies)}`,
       plan: ANONYMOUS_PLAN,
       limit: plan?.monthly_quota ?? 0,
       workspace: null,

@@ -5,8 +5,10 @@
  * A release switch builds the new ServedRelease completely, then replaces one reference;
  * each request reads that reference once at its start, so no answer mixes two releases.
  */
+
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Clock, systemClock } from "../lib/clock.js";
@@ -42,6 +44,12 @@ export interface StartServerOptions {
   watchIntervalMs?: number;
   /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
   drainTimeoutMs?: number;
+  /**
+   * Addresses of the proxies in front of the server (exact IPs). From these peers the
+   * anonymous quota counts the client address in X-Forwarded-For; from anyone else the header
+   * is ignored. Default: none.
+   */
+  trustedProxies?: string[];
 }
 
 export interface RunningServer {
@@ -69,6 +77,9 @@ export async function loadServedRelease(snapshotsDir: string, releaseId?: string
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
+  const notAnAddress = (opts.trustedProxies ?? []).find((a) => isIP(a) === 0);
+  if (notAnAddress !== undefined)
+    throw new CatalogError("invalid_argument", `trusted proxy "${notAnAddress}" is not an IP address`);
   const started = performance.now();
   const release = await loadServedRelease(opts.snapshotsDir, opts.releaseId);
   const loadMs = performance.now() - started;
@@ -97,6 +108,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     logger,
     openApiDocument: () => openApiDocument().body,
     openApiDigest: () => openApiDocument().digest,
+    trustedProxies: new Set(
+      (opts.trustedProxies ?? []).map((a) => (a.startsWith("::ffff:") ? a.slice(7) : a)),
+    ),
   });
 
   let inFlight = 0;

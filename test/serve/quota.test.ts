@@ -297,3 +297,38 @@ describe("the quota store file", () => {
     expect((await call(running.url, "GET", "/readyz")).status).toBe(200);
   });
 });
+
+describe("the anonymous quota behind a proxy", () => {
+  const forwarded = (t: TestServer, from: string) =>
+    t.get("/v1/deployments?limit=1", { "x-forwarded-for": from });
+
+  it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
+    const dir = await makeTempDir();
+    const t = await server({ dir, plansFile: await plans(dir, { anonymous: 10 }) });
+    expect((await forwarded(t, "203.0.113.7")).headers["x-ratelimit-remaining"]).toBe("9");
+    expect((await forwarded(t, "198.51.100.9")).headers["x-ratelimit-remaining"]).toBe("8");
+  });
+
+  it("counts each forwarded client on its own when the peer is a trusted proxy, trusting only the rightmost untrusted hop", async () => {
+    const dir = await makeTempDir();
+    const t = await server({
+      dir,
+      plansFile: await plans(dir, { anonymous: 10 }),
+      trustedProxies: ["127.0.0.1", "10.0.0.2"],
+    });
+    expect((await forwarded(t, "203.0.113.7")).headers["x-ratelimit-remaining"]).toBe("9");
+    expect((await forwarded(t, "203.0.113.7")).headers["x-ratelimit-remaining"]).toBe("8");
+    expect((await forwarded(t, "198.51.100.9")).headers["x-ratelimit-remaining"]).toBe("9");
+    // A client cannot pick its own identity: the hop the proxies saw is what counts.
+    expect((await forwarded(t, "1.2.3.4, 203.0.113.7, 10.0.0.2")).headers["x-ratelimit-remaining"]).toBe("7");
+    // No header: the proxy itself.
+    expect((await t.get("/v1/deployments?limit=1")).headers["x-ratelimit-remaining"]).toBe("9");
+  });
+
+  it("refuses a trusted proxy that is not an IP address", async () => {
+    const dir = await makeTempDir();
+    await expect(server({ dir, trustedProxies: ["lb.internal"] })).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
+  });
+});
