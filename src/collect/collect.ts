@@ -139,7 +139,10 @@ async function collectLive(
     allowedHosts: source.allowed_hosts,
     conditional: stored ? { etag: stored.meta.etag, lastModified: stored.meta.last_modified } : null,
   });
-  const observedAt = toIsoSeconds(opts.clock.now());
+  // observedAt is when the content that carries the facts was recorded: a 304, or a 200 with
+  // the same monitored content, re-confirms the stored capture and keeps its time (coverage's
+  // last_checked_at says when it was last checked), so an unchanged page publishes nothing.
+  const fetchedAt = toIsoSeconds(opts.clock.now());
   if (response.kind === "not_modified") {
     // A 304 only answers a conditional request, which is only sent with a stored capture.
     const replay = stored as StoredCapture;
@@ -148,7 +151,7 @@ async function collectLive(
       source,
       status: "not_modified",
       content: monitored.content,
-      observedAt,
+      observedAt: replay.meta.fetched_at,
       ...optional("rawSha256", carriedRawHash(before, monitored.sha256)),
       monitoredSha256: monitored.sha256,
       httpStatus: response.status,
@@ -156,11 +159,11 @@ async function collectLive(
     };
   }
   const monitored = extractMonitored(source, response.text, opts.extract);
-  const { written } = await writeCapture(opts.sourcesDir, source, {
+  const { written, meta } = await writeCapture(opts.sourcesDir, source, {
     content: monitored.content,
     sha256: monitored.sha256,
     url: response.url,
-    fetchedAt: observedAt,
+    fetchedAt,
     httpStatus: response.status,
     contentType: response.contentType,
     etag: response.etag,
@@ -170,7 +173,7 @@ async function collectLive(
     source,
     status: "ok",
     content: monitored.content,
-    observedAt,
+    observedAt: meta.fetched_at,
     rawSha256: sha256Hex(response.bytes),
     monitoredSha256: monitored.sha256,
     httpStatus: response.status,

@@ -8,6 +8,7 @@
 import {
   collectSources,
   deriveSourceStates,
+  type FetcherOptions,
   loadSourceDefinitions,
   refusesToPublish,
   type SourceOutcome,
@@ -36,6 +37,8 @@ export interface BuildOptions {
   /** Restrict the build to these source ids or provider ids. */
   only?: string[];
   progress?: boolean;
+  /** Fetch policy overrides for live builds (tests: allowLoopback, no retries). */
+  fetcher?: FetcherOptions;
 }
 
 export interface SourceSummary {
@@ -88,6 +91,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
     logger: options.logger,
     previousStates,
     progress: options.progress ?? false,
+    ...(options.fetcher ? { fetcher: options.fetcher } : {}),
   });
 
   const contributions: SourceContribution[] = [];
