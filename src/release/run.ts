@@ -8,6 +8,7 @@
  * (flat tables, explicitly ordered, written by one DuckDB thread so the bytes are
  * reproducible), diff.json / diff.md (against the previous release) and report.json.
  */
+import { createHash } from "node:crypto";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
@@ -69,12 +70,24 @@ export function contentFingerprint(catalogJson: string, factsJson: string): stri
 }
 
 function catalogContentHash(catalogJson: string): string {
+  // Hashed piece by piece: a copy of a 200 MB catalog text with the replacements made would
+  // be one more copy at the build's peak.
   const sourcesAt = catalogJson.lastIndexOf(',"sources":[');
-  const content = (sourcesAt >= 0 ? catalogJson.slice(0, sourcesAt) : catalogJson).replace(
-    /"last_checked_at":"[^"]*"/g,
-    '"last_checked_at":null',
-  );
-  return sha256Hex(content);
+  const end = sourcesAt >= 0 ? sourcesAt : catalogJson.length;
+  const hash = createHash("sha256");
+  const checkedAt = /"last_checked_at":"[^"]*"/g;
+  let position = 0;
+  for (
+    let match = checkedAt.exec(catalogJson);
+    match && match.index < end;
+    match = checkedAt.exec(catalogJson)
+  ) {
+    hash.update(catalogJson.slice(position, match.index));
+    hash.update('"last_checked_at":null');
+    position = match.index + match[0].length;
+  }
+  hash.update(catalogJson.slice(position, end));
+  return hash.digest("hex");
 }
 
 interface PreviousRelease {
@@ -132,38 +145,35 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const context = checkContext(input.now, input.thresholds);
   const { snapshotsDir, now } = input;
   const previousReleaseId = await readLatest(snapshotsDir);
-  // The previous release is dropped piece by piece as soon as each part has been used, so a
-  // 100,000-deployment build does not hold two catalogs longer than it must.
-  let previous: PreviousRelease | null = previousReleaseId
-    ? await readPrevious(snapshotsDir, previousReleaseId)
-    : null;
-  const previousFingerprint = previous?.fingerprint ?? null;
-  const gathered = gatherFacts(input.contributions, previous?.facts ?? null);
-  const merged = mergeCatalog({
-    now,
-    facts: gathered.facts,
-    states: input.states,
-    previousLifecycle: previous?.catalog.lifecycle ?? [],
-  });
-  const sources: SourceState[] = [...input.states].sort((a, b) =>
-    compareCodePoints(a.source_id, b.source_id),
-  );
-  const catalog: CatalogContent = {
-    deployments: merged.deployments,
-    lifecycle: merged.lifecycle,
-    events: mergeEvents(previous?.catalog.events ?? [], input.newEvents),
-    sources,
-  };
-  let previousCatalog: CatalogContent | null = previous?.catalog ?? null;
-  previous = null;
-
   // Everything that needs DuckDB runs first and the database is closed before the catalog is
   // serialized: at 100,000 deployments the tables and the JSON texts together would double the
-  // build's peak memory.
+  // build's peak memory. The previous release goes into DuckDB first and its deployments are
+  // dropped at once; its facts after gathering; so two catalogs are never held longer than needed.
   const analysed = await withDatabase(async (db) => {
+    const previous: PreviousRelease | null = previousReleaseId
+      ? await readPrevious(snapshotsDir, previousReleaseId)
+      : null;
+    await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
+    const previousFingerprint = previous?.fingerprint ?? null;
+    const previousLifecycle = previous?.catalog.lifecycle ?? [];
+    const previousEvents = previous?.catalog.events ?? [];
+    const previousFacts = previous?.facts ?? null;
+    if (previous) {
+      previous.catalog = EMPTY_CATALOG;
+      previous.facts = null;
+    }
+    const gathered = gatherFacts(input.contributions, previousFacts);
+    const merged = mergeCatalog({ now, facts: gathered.facts, states: input.states, previousLifecycle });
+    const sources: SourceState[] = [...input.states].sort((a, b) =>
+      compareCodePoints(a.source_id, b.source_id),
+    );
+    const catalog: CatalogContent = {
+      deployments: merged.deployments,
+      lifecycle: merged.lifecycle,
+      events: mergeEvents(previousEvents, input.newEvents),
+      sources,
+    };
     await loadCatalog(db, "", catalog);
-    await loadCatalog(db, "prev_", previousCatalog ?? EMPTY_CATALOG);
-    previousCatalog = null;
     await loadFacts(db, gathered.facts);
     const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
     const diff = await computeDiff(db, "prev_", "", { fromReleaseId: previousReleaseId, toReleaseId: null });
@@ -174,9 +184,9 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
           [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
           [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
         };
-    return { checks, diff, failed, parquet };
+    return { checks, diff, failed, parquet, gathered, merged, catalog, previousFingerprint };
   });
-  const { checks, diff } = analysed;
+  const { checks, diff, gathered, merged, catalog, previousFingerprint } = analysed;
   const markdownDiff = renderDiffMarkdown(diff);
   const report = buildReport({
     now,
