@@ -19,7 +19,8 @@ import { fixedClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { runBuild } from "../src/pipeline/build.js";
 import { diffReleases, runRelease } from "../src/release/index.js";
-import { ParseOutput, type SourceDefinition } from "../src/schema/index.js";
+import { ParseOutput } from "../src/schema/index.js";
+import { litellmSource } from "./synthetic.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 const started = performance.now();
@@ -36,17 +37,7 @@ if (mode === "offline") {
   extra = { status: summary.status, deployments: summary.outcome.report.totals.deployments };
 } else if (mode === "synthetic") {
   const output = ParseOutput.parse(JSON.parse(await readFile(a as string, "utf8")));
-  const source: SourceDefinition = {
-    source_id: "6f1d2a57-8a4b-4c55-9a1e-3b0c2d9e7f10",
-    provider_id: "litellm",
-    name: "model-prices",
-    url: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
-    source_type: "community_catalog",
-    format: "json",
-    parser: "litellm",
-    allowed_hosts: [],
-    offline_capture: false,
-  };
+  const source = await litellmSource();
   const now = c ?? "2026-11-23T00:00:00Z";
   const outcome = await runRelease({
     snapshotsDir: b as string,

@@ -5,12 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { deploymentId } from "../src/lib/ids.js";
 import { parsers } from "../src/normalize/parsers/litellm.js";
-import type {
-  DeploymentFact,
-  LifecycleAssertion,
-  ParseOutput,
+import {
+  type DeploymentFact,
+  type LifecycleAssertion,
+  type ParseOutput,
   SourceDefinition,
 } from "../src/schema/index.js";
 
@@ -25,24 +26,18 @@ export const LITELLM_FILE = join(
   "model_prices_and_context_window.json",
 );
 
-const SOURCE: SourceDefinition = {
-  source_id: "6f1d2a57-8a4b-4c55-9a1e-3b0c2d9e7f10",
-  provider_id: "litellm",
-  name: "model-prices",
-  url: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
-  source_type: "community_catalog",
-  format: "json",
-  parser: "litellm",
-  allowed_hosts: [],
-  offline_capture: false,
-};
+/** The LiteLLM community source, as `sources/litellm/model-prices.yaml` defines it. */
+export async function litellmSource(): Promise<SourceDefinition> {
+  const file = join(import.meta.dirname, "..", "..", "sources", "litellm", "model-prices.yaml");
+  return SourceDefinition.parse(parseYaml(await readFile(file, "utf8")));
+}
 
 /** The LiteLLM parser's output for the real price map. */
 export async function realLiteLlmOutput(): Promise<ParseOutput> {
   const parse = parsers["litellm"];
   if (!parse) throw new Error("no litellm parser");
   return parse({
-    source: SOURCE,
+    source: await litellmSource(),
     content: await readFile(LITELLM_FILE, "utf8"),
     observedAt: "2026-11-23T00:00:00Z",
   });
