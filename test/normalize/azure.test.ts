@@ -3,17 +3,42 @@ import {
   azureCanonicalModelId,
   azureProviderModelId,
   azureTables,
+  MATRIX_FILES,
+  matrixDeploymentType,
   parseReplacements,
   parsers,
+  withoutFrontMatter,
 } from "../../src/normalize/parsers/azure.js";
-import type { ParserInput } from "../../src/normalize/types.js";
-import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
+import type { Parser, ParserInput } from "../../src/normalize/types.js";
+import { type DeploymentFact, type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
-import { expectParseFailure, withContent } from "../helpers/parsers.js";
+import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
-const parseRetirements = parsers["azure-model-retirements"];
-const parseModels = parsers["azure-models"];
-if (!parseRetirements || !parseModels) throw new Error("azure parsers not exported");
+function parser(id: string): Parser {
+  const found = parsers[id];
+  if (!found) throw new Error(`azure parser ${id} not exported`);
+  return found;
+}
+const parseRetirements = parser("azure-model-retirements");
+const parseModels = parser("azure-models");
+
+const MODEL_SOURCES = [
+  "models-global-standard",
+  "models-data-zone-standard",
+  "models-global-batch",
+  "models-standard",
+] as const;
+
+async function allModels(): Promise<DeploymentFact[]> {
+  const out: DeploymentFact[] = [];
+  for (const name of MODEL_SOURCES)
+    out.push(...ParseOutput.parse(parseModels(await recordedInput("azure", name))).deployments);
+  return out;
+}
+
+function withUrl(input: ParserInput, url: string): ParserInput {
+  return { ...input, source: { ...input.source, url } };
+}
 
 function assertionFor(out: ParseOutput, providerModelId: string): LifecycleAssertion {
   const found = out.lifecycle.filter((l) => l.target?.provider_model_id === providerModelId);
@@ -63,12 +88,25 @@ describe("azure identity helpers", () => {
       { heading: "A", headings: { 2: "A" }, headers: ["X", "Y"], rows: [["`a`<br>`b`", "-"]] },
     ]);
   });
+
+  it("skips a leading front matter block, and only a leading one", () => {
+    const doc =
+      "---\ntitle: T\n# not a heading\n---\n\n# [Tab](#tab/t)\n\n| A |\n|---|\n| 1 |\n\n---\n\nend\n";
+    expect(withoutFrontMatter(doc)).toBe("\n# [Tab](#tab/t)\n\n| A |\n|---|\n| 1 |\n\n---\n\nend\n");
+    expect(withoutFrontMatter("| A |\n|---|\n")).toBe("| A |\n|---|\n");
+    expect(azureTables(doc)).toEqual([
+      { heading: "[Tab](#tab/t)", headings: { 1: "[Tab](#tab/t)" }, headers: ["A"], rows: [["1"]] },
+    ]);
+  });
 });
 
-describe("azure model-retirements", () => {
-  it("emits every current and retired model version with its lifecycle", async () => {
-    const out = ParseOutput.parse(parseRetirements(await recordedInput("azure", "model-retirements")));
-    expect(out.lifecycle.length).toBeGreaterThanOrEqual(90);
+describe("azure model-retirements (current-models table file)", () => {
+  it("reads the raw repository file: front matter, tab markers and notes are ignored", async () => {
+    const input = await recordedInput("azure", "model-retirements-current");
+    expect(input.content.startsWith("---\ntitle:")).toBe(true);
+    expect(input.content).toContain("# [Audio](#tab/audio)");
+    const out = ParseOutput.parse(parseRetirements(input));
+    expect(out.lifecycle).toHaveLength(55);
     expect(out.deployments).toHaveLength(out.lifecycle.length);
     for (const d of out.deployments) {
       expect(d.mode).toBe("global-standard");
@@ -76,13 +114,17 @@ describe("azure model-retirements", () => {
       expect(d.api_surface).toBe("azure-openai");
       expect(d.rate_card).toBeUndefined();
     }
+    // Fine-tuned schedules are relative to the base model; the default-versions table is not read.
     expect(out.skipped).toEqual([
       expect.objectContaining({ reason: expect.stringMatching(/fine-tuned/), count: 8 }),
     ]);
+    expect(out.lifecycle.every((l) => l.status !== "retired" || l.end_of_life?.state === "scheduled")).toBe(
+      true,
+    );
   });
 
   it("reads gpt-4o 2024-08-06: deprecation, retirement, replacement and status at observation", async () => {
-    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
     const a = assertionFor(out, "gpt-4o-2024-08-06");
     expect(a.deprecation).toMatchObject({
       state: "scheduled",
@@ -104,7 +146,7 @@ describe("azure model-retirements", () => {
   });
 
   it("derives deprecated, preview and available from dates and 'No earlier than' phrases", async () => {
-    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
     const o3pro = assertionFor(out, "o3-pro-2025-06-10");
     expect(o3pro.status).toBe("deprecated");
     expect(o3pro.end_of_life?.date).toBe("2026-12-10");
@@ -120,11 +162,38 @@ describe("azure model-retirements", () => {
     expect(whisper.end_of_life?.state).toBe("unknown");
   });
 
+  it("fails on a file whose tables changed instead of returning less", async () => {
+    const input = await recordedInput("azure", "model-retirements-current");
+    const c = input.content;
+    expectParseFailure(() =>
+      parseRetirements(edit(input, (x) => x.replaceAll("| Retirement Date |", "| Sunset |"))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(edit(input, (x) => x.replace("| 2026-03-31 |", "| 2026-13-45 |"))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(
+        edit(input, (x) => x.replace("| Generally Available | 2025-08-06", "| Beta | 2025-08-06")),
+      ),
+    );
+    const headersOnly = c
+      .split("\n")
+      .filter((line) => !/^\| `/.test(line))
+      .join("\n");
+    expectParseFailure(() => parseRetirements(withContent(input, headersOnly)));
+  });
+});
+
+describe("azure model-retirements (retired-models page)", () => {
   it("reads the retired-models table, splitting multi-model rows", async () => {
-    const out = parseRetirements(await recordedInput("azure", "model-retirements"));
+    const input = await recordedInput("azure", "model-retirements-retired");
+    expect(input.content.startsWith("---\ntitle:")).toBe(true);
+    const out = ParseOutput.parse(parseRetirements(input));
+    expect(out.lifecycle).toHaveLength(40);
+    expect(out.skipped).toEqual([]);
+    for (const l of out.lifecycle) expect(l.status).toBe("retired");
     for (const id of ["gpt-4-0613", "gpt-4-32k-0613"]) {
       const a = assertionFor(out, id);
-      expect(a.status).toBe("retired");
       expect(a.end_of_life).toMatchObject({ date: "2025-06-06", date_type: "on" });
       expect(a.replacements).toEqual(["gpt-4o-2024-11-20"]);
     }
@@ -139,38 +208,68 @@ describe("azure model-retirements", () => {
     expect(davinci.replacements).toEqual(["gpt-35-turbo-instruct"]);
   });
 
-  it("fails on a page whose tables changed instead of returning less", async () => {
-    const input = await recordedInput("azure", "model-retirements");
+  it("fails when the retired table is gone or a row has no retirement date", async () => {
+    const input = await recordedInput("azure", "model-retirements-retired");
     const c = input.content;
     expectParseFailure(() =>
       parseRetirements(withContent(input, c.slice(0, c.indexOf("## Retired models")))),
     );
     expectParseFailure(() =>
-      parseRetirements(withContent(input, c.replaceAll("| Retirement Date |", "| Sunset |"))),
-    );
-    expectParseFailure(() =>
-      parseRetirements(withContent(input, c.replace("| 2026-03-31 |", "| 2026-13-45 |"))),
-    );
-    expectParseFailure(() =>
       parseRetirements(
-        withContent(input, c.replace("| Generally Available | 2025-08-06", "| Beta | 2025-08-06")),
+        edit(input, (x) => x.replace("| `ada` | July 6, 2023 | June 14, 2024 |", "| `ada` | | |")),
       ),
     );
-    const headersOnly = c
-      .split("\n")
-      .filter((line) => !/^\| `/.test(line))
-      .join("\n");
-    expectParseFailure(() => parseRetirements(withContent(input, headersOnly)));
+    expectParseFailure(() =>
+      parseRetirements(edit(input, (x) => x.replace("| `dall-e-2`|", "| dall-e 2 (legacy) |"))),
+    );
+  });
+
+  it("reads both kinds of table when one document holds them", async () => {
+    const current = await recordedInput("azure", "model-retirements-current");
+    const retired = await recordedInput("azure", "model-retirements-retired");
+    const out = parseRetirements(withContent(current, `${current.content}\n${retired.content}`));
+    expect(out.lifecycle).toHaveLength(95);
+    // A model version listed twice is a page error, not two assertions.
+    expectParseFailure(() =>
+      parseRetirements(withContent(retired, `${retired.content}\n${retired.content}`)),
+    );
   });
 });
 
-describe("azure models (availability per deployment type)", () => {
+describe("azure models (availability per deployment type, one matrix file each)", () => {
+  it("takes each source's deployment type from its matrix file name", async () => {
+    expect(Object.keys(MATRIX_FILES).sort()).toEqual([
+      "datazone-standard.md",
+      "global-batch.md",
+      "standard-global.md",
+      "standard-models.md",
+    ]);
+    const expected: Record<string, [string, RegExp]> = {
+      "models-global-standard": ["global-standard", /^global$/],
+      "models-data-zone-standard": ["data-zone-standard", /^(us|eu)$/],
+      "models-global-batch": ["global-batch", /^global$/],
+      "models-standard": ["standard", /^[a-z]+[0-9]*$/],
+    };
+    for (const name of MODEL_SOURCES) {
+      const input = await recordedInput("azure", name);
+      expect(input.content.startsWith("---\ntitle:")).toBe(true);
+      const [mode, region] = expected[name] as [string, RegExp];
+      expect(matrixDeploymentType(input.source).mode).toBe(mode);
+      const out = ParseOutput.parse(parseModels(input));
+      expect(out.lifecycle).toEqual([]);
+      expect(out.deployments.length).toBeGreaterThan(0);
+      for (const d of out.deployments) {
+        expect(d.mode).toBe(mode);
+        expect(d.region).toMatch(region);
+      }
+    }
+  });
+
   it("emits one deployment per model version and deployment type (data zones per zone)", async () => {
-    const out = ParseOutput.parse(parseModels(await recordedInput("azure", "models")));
-    expect(out.deployments.length).toBeGreaterThanOrEqual(200);
-    expect(out.lifecycle).toEqual([]);
-    const ids = new Set(out.deployments.map((d) => d.id));
-    expect(ids.size).toBe(out.deployments.length);
+    const deployments = await allModels();
+    expect(deployments).toHaveLength(224);
+    const ids = new Set(deployments.map((d) => d.id));
+    expect(ids.size).toBe(deployments.length);
     for (const id of [
       "dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global",
       "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_us",
@@ -195,29 +294,54 @@ describe("azure models (availability per deployment type)", () => {
     expect(ids).toContain("dep_azure_gpt-35-turbo-0125_azure-openai_westeurope");
     expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai_koreacentral");
     expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai_brazilsouth");
-    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
+    expect(deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
       "openai/gpt-3.5-turbo-0125",
     );
-    const gpt4turbo = out.deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
+    const gpt4turbo = deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
     expect(gpt4turbo?.model_id).toBe("openai/gpt-4-turbo-2024-04-09");
     expect(gpt4turbo?.display_name).toBe("gpt-4 turbo-2024-04-09");
   });
 
+  it("ignores headings, [!INCLUDE] lines and tab markers: the file name decides", async () => {
+    const input = await recordedInput("azure", "models-global-batch");
+    const before = parseModels(input).deployments.map((d) => d.id);
+    const decorated = input.content.replace(
+      "\n| **Region**",
+      "\n# [Standard](#tab/standard)\n\n## Standard deployment model availability\n\n[!INCLUDE [other](../includes/model-matrix/standard-models.md)]\n\n| **Region**",
+    );
+    expect(parseModels(withContent(input, `${decorated}\n---\n`)).deployments.map((d) => d.id)).toEqual(
+      before,
+    );
+    // The same table under another matrix file's URL is that file's deployment type.
+    const asGlobal = parseModels(
+      withUrl(input, input.source.url.replace("global-batch.md", "standard-global.md")),
+    );
+    expect(new Set(asGlobal.deployments.map((d) => d.mode))).toEqual(new Set(["global-standard"]));
+    expectParseFailure(() =>
+      parseModels(withUrl(input, input.source.url.replace("global-batch.md", "provisioned-global.md"))),
+    );
+  });
+
   it("fails when an availability table changes shape", async () => {
-    const input = await recordedInput("azure", "models");
-    const c = input.content;
-    expectParseFailure(() => parseModels(withContent(input, c.replace("| eastus2 | ✅", "| eastus2 | ✔"))));
+    const global = await recordedInput("azure", "models-global-standard");
+    const g = global.content;
+    expectParseFailure(() => parseModels(edit(global, (x) => x.replace(/(\| eastus2 +\| )✅/, "$1✔"))));
     expectParseFailure(() =>
-      parseModels(
-        withContent(
-          input,
-          c.replace(/(## Data zone standard model availability[\s\S]*?\n)\| eastus \|/, "$1| brazilsouth |"),
-        ),
-      ),
+      parseModels(edit(global, (x) => x.replaceAll("| **Region**", "| **Location**"))),
     );
-    expectParseFailure(() => parseModels(withContent(input, c.slice(0, c.indexOf("## Global batch")))));
     expectParseFailure(() =>
-      parseModels(withContent(input, c.replaceAll("| **Region** |", "| **Location** |"))),
+      parseModels(edit(global, (x) => x.replace("| **gpt-5**, **2025-08-07**", "| **GPT 5 (preview)**"))),
     );
+    expectParseFailure(() => parseModels(withContent(global, g.slice(0, g.indexOf("| **Region**")))));
+    const zone = await recordedInput("azure", "models-data-zone-standard");
+    expectParseFailure(() =>
+      parseModels(edit(zone, (x) => x.replace("| eastus             |", "| brazilsouth        |"))),
+    );
+    const standard = await recordedInput("azure", "models-standard");
+    const headersOnly = standard.content
+      .split("\n")
+      .filter((line) => !/^\| [a-z]+[0-9]* +\|/.test(line))
+      .join("\n");
+    expectParseFailure(() => parseModels(withContent(standard, headersOnly)));
   });
 });

@@ -1,9 +1,16 @@
 /**
- * Azure OpenAI in Azure AI Foundry (provider `azure`): the model retirements page (current
- * model versions with lifecycle status, deprecation and retirement dates and replacements,
- * plus the retired-models table) and the models page's region availability tables per
- * deployment type. Both pages are published from Markdown (MicrosoftDocs/azure-ai-docs), so
- * the captures are Markdown, read with the shared pipe-table reader (../markdown.ts).
+ * Azure OpenAI in Azure AI Foundry (provider `azure`). Every source is one Markdown file of
+ * Microsoft's docs repository (MicrosoftDocs/azure-ai-docs, fetched raw from GitHub), read
+ * with the shared pipe-table reader (../markdown.ts):
+ * - "azure-model-retirements": the lifecycle tables of the model retirements page, i.e. its
+ *   included table file (includes/retirement/models.md: current model versions with lifecycle
+ *   status, deprecation and retirement dates and replacements) and the retired-models page
+ *   (concepts/legacy-models.md). A file may hold either kind of table or both.
+ * - "azure-models": one region-availability matrix file of the models page
+ *   (includes/model-matrix/<file>.md); its deployment type comes from the file name
+ *   (MATRIX_FILES), since the file itself carries no heading naming it.
+ * A raw file starts with YAML front matter and may hold tab markers ("# [Audio](#tab/audio)",
+ * "---"), [!INCLUDE] lines, notes and prose: all of that is ignored, only the tables are read.
  *
  * A model version is a deployment of its own: provider_model_id = "<model>-<version>"
  * (`gpt-4o` version `2024-08-06` -> `gpt-4o-2024-08-06`), model_id = the OpenAI API id
@@ -39,24 +46,33 @@ const LIFECYCLE_REGION = "global";
 // ---------------------------------------------------------------------------------------
 // Markdown pipe tables
 
+/** A leading YAML front matter block ("---" ... "---"), as Microsoft's docs files start with. */
+const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** The document without its leading front matter (unchanged when there is none). */
+export function withoutFrontMatter(content: string): string {
+  return content.replace(FRONT_MATTER, "");
+}
+
 /**
- * Every pipe table of an Azure page with its header cells and heading cleaned (no backticks,
- * bold markers or <sup> footnotes); body cells stay raw (backticks and <br> kept, so callers
- * can split lists).
+ * Every pipe table of an Azure docs file (front matter skipped) with its header cells and
+ * heading cleaned (no backticks, bold markers or <sup> footnotes); body cells stay raw
+ * (backticks and <br> kept, so callers can split lists).
  */
 export function azureTables(content: string): MarkdownTable[] {
-  return markdownTables(content).map((t) => ({
+  return markdownTables(withoutFrontMatter(content)).map((t) => ({
     ...t,
     headers: t.headers.map(cleanCell),
     heading: cleanCell(t.heading),
   }));
 }
 
-function tablesWith(source: SourceDefinition, content: string, required: RegExp[]): MarkdownTable[] {
-  const found = azureTables(content).filter((t) => required.every((re) => t.headers.some((h) => re.test(h))));
-  if (found.length === 0)
-    throw parseFailure(source, `no table with columns ${required.map((r) => r.source).join(", ")}`);
-  return found;
+function tablesWith(tables: MarkdownTable[], required: RegExp[]): MarkdownTable[] {
+  return tables.filter((t) => required.every((re) => t.headers.some((h) => re.test(h))));
+}
+
+function describeColumns(required: RegExp[]): string {
+  return required.map((r) => r.source).join(", ");
 }
 
 function cell(source: SourceDefinition, row: string[], index: number, table: MarkdownTable): string {
@@ -147,6 +163,20 @@ function baseStatus(source: SourceDefinition, text: string): LifecycleStatus {
   throw parseFailure(source, `unknown lifecycle status "${t}"`);
 }
 
+const CURRENT_COLUMNS = [
+  /^model name$/i,
+  /^model version/i,
+  /lifecycle status/i,
+  /deprecation date/i,
+  /retirement date/i,
+  /replacement/i,
+];
+const RETIRED_COLUMNS = [/^model$/i, /deprecation date/i, /retirement date/i, /suggested replacement/i];
+
+/**
+ * The lifecycle tables of one file: current-models tables, the retired-models table, or both
+ * (at least one kind is required). Fine-tuned schedules are counted as skipped.
+ */
 function parseModelRetirements(input: ParserInput): ParseOutput {
   const { source } = input;
   const today = input.observedAt.slice(0, 10);
@@ -175,15 +205,16 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     });
   };
 
+  const tables = azureTables(input.content);
   // Current models: one table per tab (text generation, audio, image and video, embedding).
-  const current = tablesWith(source, input.content, [
-    /^model name$/i,
-    /^model version/i,
-    /lifecycle status/i,
-    /deprecation date/i,
-    /retirement date/i,
-    /replacement/i,
-  ]);
+  const current = tablesWith(tables, CURRENT_COLUMNS);
+  // Retired models: "`gpt-35-turbo` - 0301", "`gpt-4`<br>`gpt-4-32k` - 0314", "`ada`".
+  const retired = tablesWith(tables, RETIRED_COLUMNS);
+  if (current.length === 0 && retired.length === 0)
+    throw parseFailure(
+      source,
+      `no current-models table (columns ${describeColumns(CURRENT_COLUMNS)}) and no retired-models table (columns ${describeColumns(RETIRED_COLUMNS)})`,
+    );
   for (const table of current) {
     const iName = columnIndex(source, table.headers, /^model name$/i);
     const iVersion = columnIndex(source, table.headers, /^model version/i);
@@ -211,13 +242,6 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     }
   }
 
-  // Retired models: "`gpt-35-turbo` - 0301", "`gpt-4`<br>`gpt-4-32k` - 0314", "`ada`".
-  const retired = tablesWith(source, input.content, [
-    /^model$/i,
-    /deprecation date/i,
-    /retirement date/i,
-    /suggested replacement/i,
-  ]);
   for (const table of retired) {
     const iModel = columnIndex(source, table.headers, /^model$/i);
     const iDeprecation = columnIndex(source, table.headers, /deprecation date/i);
@@ -249,9 +273,7 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
   }
 
   // Fine-tuned model schedules are relative to the base model ("At base model retirement").
-  const fineTuned = azureTables(input.content).filter((t) =>
-    t.headers.some((h) => /training retirement/i.test(h)),
-  );
+  const fineTuned = tables.filter((t) => t.headers.some((h) => /training retirement/i.test(h)));
   const fineTunedRows = fineTuned.flatMap((t) => t.rows);
   if (fineTunedRows.length)
     skipped.push({
@@ -265,9 +287,9 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
 }
 
 // ---------------------------------------------------------------------------------------
-// Models page: region availability per deployment type. Global types get region "global",
-// Data Zone Standard the zone ("us" / "eu") of the listed resource region, Standard (regional)
-// deployments the Azure region itself.
+// Models page: region availability per deployment type, one matrix file per type. Global
+// types get region "global", Data Zone Standard the zone ("us" / "eu") of the listed resource
+// region, Standard (regional) deployments the Azure region itself.
 
 /** Data Zone deployments keep data in the zone of the resource's region. */
 const DATA_ZONE: Record<string, "us" | "eu"> = {
@@ -290,45 +312,70 @@ const DATA_ZONE: Record<string, "us" | "eu"> = {
   westeurope: "eu",
 };
 
-interface DeploymentType {
+export interface DeploymentType {
   mode: string;
   /** The deployment's region for a resource region (global types ignore it). */
   regionFor: (source: SourceDefinition, azureRegion: string) => string;
 }
 
-function deploymentTypeOf(heading: string): DeploymentType | null {
-  if (/global standard/i.test(heading)) return { mode: "global-standard", regionFor: () => "global" };
-  if (/global batch/i.test(heading)) return { mode: "global-batch", regionFor: () => "global" };
-  if (/data ?zone standard/i.test(heading))
-    return {
-      mode: "data-zone-standard",
-      regionFor: (source, azureRegion) => {
-        const zone = DATA_ZONE[azureRegion];
-        if (!zone) throw parseFailure(source, `region "${azureRegion}" is in no known data zone`);
-        return zone;
-      },
-    };
-  if (/^standard/i.test(heading))
-    return {
-      mode: "standard",
-      regionFor: (source, azureRegion) => {
-        if (!/^[a-z]+[0-9]*$/.test(azureRegion))
-          throw parseFailure(source, `"${azureRegion}" is not an Azure region`);
-        return azureRegion;
-      },
-    };
-  return null;
+const GLOBAL_STANDARD: DeploymentType = { mode: "global-standard", regionFor: () => "global" };
+const GLOBAL_BATCH: DeploymentType = { mode: "global-batch", regionFor: () => "global" };
+const DATA_ZONE_STANDARD: DeploymentType = {
+  mode: "data-zone-standard",
+  regionFor: (source, azureRegion) => {
+    const zone = DATA_ZONE[azureRegion];
+    if (!zone) throw parseFailure(source, `region "${azureRegion}" is in no known data zone`);
+    return zone;
+  },
+};
+const STANDARD: DeploymentType = {
+  mode: "standard",
+  regionFor: (source, azureRegion) => {
+    if (!/^[a-z]+[0-9]*$/.test(azureRegion))
+      throw parseFailure(source, `"${azureRegion}" is not an Azure region`);
+    return azureRegion;
+  },
+};
+
+/**
+ * The deployment type of each model-matrix file (articles/ai-foundry/openai/includes/
+ * model-matrix/<file>) of MicrosoftDocs/azure-ai-docs, as the models page includes it: under
+ * "Global standard model availability" (standard-global.md), "Data zone standard model
+ * availability" (datazone-standard.md), "Global batch model availability" (global-batch.md)
+ * and "Standard deployment model availability" (standard-models.md). The files themselves
+ * have no heading, so the type is the source's: the file name its URL ends with.
+ */
+export const MATRIX_FILES: Readonly<Record<string, DeploymentType>> = {
+  "standard-global.md": GLOBAL_STANDARD,
+  "datazone-standard.md": DATA_ZONE_STANDARD,
+  "global-batch.md": GLOBAL_BATCH,
+  "standard-models.md": STANDARD,
+};
+
+/** The deployment type of an "azure-models" source, from the matrix file its URL names. */
+export function matrixDeploymentType(source: SourceDefinition): DeploymentType {
+  let file: string;
+  try {
+    file = new URL(source.url).pathname.split("/").pop() ?? "";
+  } catch {
+    throw parseFailure(source, `source URL "${source.url}" is not a URL`);
+  }
+  const type = Object.hasOwn(MATRIX_FILES, file) ? MATRIX_FILES[file] : undefined;
+  if (!type)
+    throw parseFailure(
+      source,
+      `"${file}" is not a known model-matrix file (${Object.keys(MATRIX_FILES).join(", ")})`,
+    );
+  return type;
 }
 
 function parseModels(input: ParserInput): ParseOutput {
   const { source } = input;
-  const tables = tablesWith(source, input.content, [/^region$/i]);
+  const type = matrixDeploymentType(source);
+  const tables = tablesWith(azureTables(input.content), [/^region$/i]);
+  if (tables.length === 0) throw parseFailure(source, "no region availability table (column Region)");
   const deployments = new Map<string, DeploymentFact>();
-  const modes = new Set<string>();
   for (const table of tables) {
-    const type = deploymentTypeOf(table.heading);
-    if (!type) throw parseFailure(source, `region table under unknown heading "${table.heading}"`);
-    modes.add(type.mode);
     const iRegion = columnIndex(source, table.headers, /^region$/i);
     const models = table.headers.map((h, i) => {
       if (i === iRegion) return null;
@@ -354,8 +401,6 @@ function parseModels(input: ParserInput): ParseOutput {
       });
     }
   }
-  for (const required of ["global-standard", "data-zone-standard", "global-batch", "standard"])
-    if (!modes.has(required)) throw parseFailure(source, `no ${required} availability table`);
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { deployments: list, lifecycle: [], skipped: [] };
