@@ -18,9 +18,8 @@ import { CatalogError } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
 import { normalizeSource } from "../normalize/index.js";
 import {
-  loadRelease,
   type ReleaseOutcome,
-  readLatest,
+  readPreviousRelease,
   runRelease,
   type SourceContribution,
 } from "../release/index.js";
@@ -78,8 +77,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
     : allDefinitions;
   if (definitions.length === 0) throw new CatalogError("invalid_argument", "no sources to build");
 
-  const previousId = await readLatest(options.snapshotsDir);
-  const previous = previousId ? await loadRelease(options.snapshotsDir, previousId) : null;
+  // Read once: its source states feed collect, and the release stage takes the rest over.
+  const previous = await readPreviousRelease(options.snapshotsDir);
   const previousStates = previous?.catalog.sources ?? [];
   const previousHash = new Map(previousStates.map((s) => [s.source_id, s.monitored_sha256]));
 
@@ -171,6 +170,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
     contributions,
     states,
     newEvents: events,
+    previous,
   });
   return {
     status: outcome.status,

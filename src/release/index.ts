@@ -21,6 +21,7 @@ export {
   mergeEvents,
   REPORT_FILE,
   readFacts,
+  readPreviousRelease,
   runRelease,
 } from "./run.js";
 export { loadCatalog, loadFacts } from "./tables.js";

@@ -20,7 +20,7 @@ import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
 import { mergeCatalog } from "./merge.js";
 import { buildReport } from "./report.js";
 import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts } from "./tables.js";
-import type { CheckResult, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
+import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
 import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
 
 export const DEPLOYMENTS_PARQUET = "deployments.parquet";
@@ -66,7 +66,12 @@ export function mergeEvents(previous: readonly SourceEvent[], added: readonly So
  * string value is always escaped, so neither pattern can match inside a value.
  */
 export function contentFingerprint(catalogJson: string, factsJson: string): string {
-  return `${catalogContentHash(catalogJson)}:${sha256Hex(factsJson)}`;
+  return fingerprintOf(catalogContentHash(catalogJson), sha256Hex(factsJson));
+}
+
+/** The one place the two parts are joined, so a build and its previous release always agree. */
+function fingerprintOf(catalogContent: string, facts: string): string {
+  return `${catalogContent}:${facts}`;
 }
 
 function catalogContentHash(catalogJson: string): string {
@@ -88,13 +93,6 @@ function catalogContentHash(catalogJson: string): string {
   }
   hash.update(catalogJson.slice(position, end));
   return hash.digest("hex");
-}
-
-interface PreviousRelease {
-  releaseId: string;
-  catalog: CatalogContent;
-  facts: FactsFile | null;
-  fingerprint: string | null;
 }
 
 /**
@@ -129,7 +127,7 @@ async function readPrevious(
       releaseId,
       catalog,
       facts,
-      fingerprint: factsJson === null || !withFingerprint ? null : contentFingerprint(catalogJson, factsJson),
+      fingerprint: factsJson === null ? null : contentFingerprint(catalogJson, factsJson),
     };
   } catch (error) {
     throw new CatalogError(
@@ -141,18 +139,32 @@ async function readPrevious(
   }
 }
 
+/**
+ * The latest release as the next build needs it (catalog, facts, fingerprint), or null before
+ * the first release. A caller that reads it first (the build needs its source states before
+ * collecting) hands it to runRelease as `previous`, so it is read once.
+ */
+export async function readPreviousRelease(snapshotsDir: string): Promise<PreviousRelease | null> {
+  const releaseId = await readLatest(snapshotsDir);
+  return releaseId ? readPrevious(snapshotsDir, releaseId) : null;
+}
+
 export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const context = checkContext(input.now, input.thresholds);
   const { snapshotsDir, now } = input;
-  const previousReleaseId = await readLatest(snapshotsDir);
+  const given = input.previous;
+  const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
   // Everything that needs DuckDB runs first and the database is closed before the catalog is
   // serialized: at 100,000 deployments the tables and the JSON texts together would double the
   // build's peak memory. The previous release goes into DuckDB first and its deployments are
   // dropped at once; its facts after gathering; so two catalogs are never held longer than needed.
   const analysed = await withDatabase(async (db) => {
-    const previous: PreviousRelease | null = previousReleaseId
-      ? await readPrevious(snapshotsDir, previousReleaseId)
-      : null;
+    const previous: PreviousRelease | null =
+      given !== undefined
+        ? given
+        : previousReleaseId
+          ? await readPrevious(snapshotsDir, previousReleaseId)
+          : null;
     await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
     const previousFingerprint = previous?.fingerprint ?? null;
     const previousLifecycle = previous?.catalog.lifecycle ?? [];
@@ -220,7 +232,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   catalogJson = null;
   let factsJson: string | null = canonicalJson(gathered.facts);
   const factsBytes = encoder.encode(factsJson);
-  const fingerprint = `${catalogPart}:${sha256Hex(factsJson)}`;
+  const fingerprint = fingerprintOf(catalogPart, sha256Hex(factsJson));
   factsJson = null;
   if (previousFingerprint && previousFingerprint === fingerprint)
     return outcome("unchanged", previousReleaseId, diff);

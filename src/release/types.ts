@@ -3,8 +3,15 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { ParseOutput, SourceDefinition, SourceEvent, SourceState } from "../schema/index.js";
+import type {
+  CatalogContent,
+  ParseOutput,
+  SourceDefinition,
+  SourceEvent,
+  SourceState,
+} from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
+import type { FactsFile } from "./facts.js";
 
 export interface SourceContribution {
   source: SourceDefinition;
@@ -35,6 +42,21 @@ export interface ReleaseInput {
   thresholds?: ReleaseThresholds;
   /** Crash injection for tests. */
   hook?: PublishHook;
+  /**
+   * The latest release as `readPreviousRelease` returned it, when the caller has read it
+   * already (null: there is none); absent, runRelease reads it. runRelease empties its
+   * catalog and facts as it goes, to hold two catalogs no longer than it must.
+   */
+  previous?: PreviousRelease | null;
+}
+
+/** The previous release as a build reads it: hash-verified, not re-validated. */
+export interface PreviousRelease {
+  releaseId: string;
+  catalog: CatalogContent;
+  facts: FactsFile | null;
+  /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json. */
+  fingerprint: string | null;
 }
 
 export type CheckSeverity = "error" | "warning";
