@@ -80,7 +80,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
   const previousStates = previous?.catalog.sources ?? [];
-  const previousHash = new Map(previousStates.map((s) => [s.source_id, s.monitored_sha256]));
 
   const results = await collectSources({
     sourcesDir: options.sourcesDir,
@@ -121,11 +120,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       });
     }
     contributions.push({ source, output, failed, observedAt: result.observedAt ?? null });
-    const changed =
-      !failed &&
-      !skipped &&
-      previousHash.has(source.source_id) &&
-      previousHash.get(source.source_id) !== result.monitoredSha256;
+    const changed = !failed && !skipped && result.changed === true;
     summaries.push({
       source_id: source.source_id,
       provider_id: source.provider_id,
