@@ -66,26 +66,52 @@ export function usdToMicro(text: string, scale: 1 | 1000 | 1_000_000 = 1): numbe
   return value;
 }
 
-/** Per-token float prices (LiteLLM's `input_cost_per_token`) to micro-USD per million tokens, exactly. */
-export function perTokenToMicroPerMillion(value: number): number | null {
-  if (!Number.isFinite(value) || value < 0) return null;
-  // Work on the shortest decimal representation JavaScript prints (what the JSON file holds).
-  const text = value.toExponential();
-  const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (!m) return null;
-  const mantissa = (m[1] as string) + (m[2] ?? "");
-  const exponent = Number.parseInt(m[3] as string, 10) - (m[2]?.length ?? 0) + 12; // 1e6 tokens * 1e6 micro
-  if (exponent >= 0) {
-    const result = Number(BigInt(mantissa) * 10n ** BigInt(exponent));
-    return Number.isSafeInteger(result) ? result : null;
+/** Significant digits a double is guaranteed to carry through a decimal round trip (DBL_DIG). */
+const EXACT_DIGITS = 15;
+
+export type PriceConversion =
+  | { ok: true; micro: number }
+  | { ok: false; reason: "sub_micro" | "imprecise" | "invalid" };
+
+/**
+ * A per-token USD price (a JSON number such as `2.5e-06` or `0.0000025`) to integer micro-USD
+ * per million tokens, exactly: the value times 10^12.
+ *
+ * Why this is exact although JSON.parse turned the file's decimal text into a double:
+ * `String(n)` prints the shortest decimal that reads back as the same double. A decimal with
+ * at most 15 significant digits is recovered exactly by that round trip (two different such
+ * decimals are further apart than a double's spacing, so they cannot read as the same double),
+ * so for every price the file writes with <= 15 significant digits `String(n)` is the file's
+ * own decimal value, not an approximation. The scaling by 10^12 is then done on the decimal
+ * digits with BigInt, never by float multiplication (0.0000165 * 1e12 is 16500000.000000002 in
+ * floating point). A printed value with more than 15 significant digits is "imprecise" (it
+ * may not be what the file says); a value whose exact micro-USD-per-million amount is not an
+ * integer is "sub_micro". Both are refused rather than rounded.
+ */
+export function perTokenToMicroPerMillion(value: unknown): PriceConversion {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    return { ok: false, reason: "invalid" };
+  const text = String(value);
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+  if (!m) return { ok: false, reason: "invalid" };
+  const intDigits = m[1] as string;
+  const fracDigits = m[2] ?? "";
+  const exponent = Number.parseInt(m[3] ?? "0", 10);
+  const digits = (intDigits + fracDigits).replace(/^0+/, "");
+  if (digits.replace(/0+$/, "").length > EXACT_DIGITS) return { ok: false, reason: "imprecise" };
+  if (digits === "") return { ok: true, micro: 0 };
+  // value = digits x 10^(exponent - fracDigits.length); times 10^12 for micro-USD per million.
+  const shift = exponent - fracDigits.length + 12;
+  const mantissa = BigInt(digits);
+  let micro: bigint;
+  if (shift >= 0) micro = mantissa * 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    if (mantissa % divisor !== 0n) return { ok: false, reason: "sub_micro" };
+    micro = mantissa / divisor;
   }
-  const divisor = 10n ** BigInt(-exponent);
-  const big = BigInt(mantissa);
-  if (big % divisor !== 0n) {
-    // Sub-micro precision: round half-up to whole micro-USD per million (documented in README).
-    return Number((big * 2n + divisor) / (2n * divisor));
-  }
-  return Number(big / divisor);
+  if (micro > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: "invalid" };
+  return { ok: true, micro: Number(micro) };
 }
 
 const MONTHS: Record<string, number> = {

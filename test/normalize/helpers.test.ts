@@ -35,10 +35,10 @@ describe("money parsing", () => {
     expect(() => usdToMicro("$0.0000001")).toThrow(/sub-micro/);
   });
   it("converts per-token floats exactly", () => {
-    expect(perTokenToMicroPerMillion(2.5e-6)).toBe(2_500_000);
-    expect(perTokenToMicroPerMillion(1.25e-7)).toBe(125_000);
-    expect(perTokenToMicroPerMillion(3.75e-7)).toBe(375_000);
-    expect(perTokenToMicroPerMillion(0)).toBe(0);
+    expect(perTokenToMicroPerMillion(2.5e-6)).toEqual({ ok: true, micro: 2_500_000 });
+    expect(perTokenToMicroPerMillion(1.25e-7)).toEqual({ ok: true, micro: 125_000 });
+    expect(perTokenToMicroPerMillion(3.75e-7)).toEqual({ ok: true, micro: 375_000 });
+    expect(perTokenToMicroPerMillion(0)).toEqual({ ok: true, micro: 0 });
   });
 });
 

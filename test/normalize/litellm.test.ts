@@ -1,11 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  canonicalModelId,
-  identityFor,
-  parsers,
-  perTokenToMicroPerMillion,
-} from "../../src/normalize/parsers/litellm.js";
+import { perTokenToMicroPerMillion } from "../../src/normalize/helpers.js";
+import { canonicalModelId, identityFor, parsers } from "../../src/normalize/parsers/litellm.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, ParseOutput, type SourceDefinition } from "../../src/schema/index.js";
 import { LITELLM_FILE, loadDefinition } from "../helpers/captures.js";
