@@ -148,7 +148,8 @@ class Reply {
   }
 }
 
-function plainAddress(address: string): string {
+/** An address as the quota counts it: trimmed, IPv4-mapped IPv6 (`::ffff:a.b.c.d`) as plain IPv4. */
+export function plainAddress(address: string): string {
   const trimmed = address.trim();
   return trimmed.startsWith("::ffff:") ? trimmed.slice(7) : trimmed;
 }

@@ -17,7 +17,7 @@ import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
 import { loadRelease, readLatest, verifyRelease } from "../release/artifact.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
-import { type AppState, createHandler } from "./app.js";
+import { type AppState, createHandler, plainAddress } from "./app.js";
 import { indexRelease, type ServedRelease } from "./catalog-index.js";
 import { requestIdFor } from "./http.js";
 import { KeyRing } from "./keys.js";
@@ -108,9 +108,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     logger,
     openApiDocument: () => openApiDocument().body,
     openApiDigest: () => openApiDocument().digest,
-    trustedProxies: new Set(
-      (opts.trustedProxies ?? []).map((a) => (a.startsWith("::ffff:") ? a.slice(7) : a)),
-    ),
+    trustedProxies: new Set((opts.trustedProxies ?? []).map(plainAddress)),
   });
 
   let inFlight = 0;
