@@ -15,7 +15,7 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
-import { loadRelease, readLatest, verifyRelease } from "../release/artifact.js";
+import { CATALOG_FILE, loadRelease, readLatest, verifyRelease } from "../release/artifact.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
 import { indexRelease, type ServedRelease } from "./catalog-index.js";
@@ -64,7 +64,8 @@ export interface RunningServer {
 /** Loads, verifies (every file's SHA-256) and indexes a release. */
 export async function loadServedRelease(snapshotsDir: string, releaseId?: string): Promise<ServedRelease> {
   const loaded = await loadRelease(snapshotsDir, releaseId);
-  const problems = await verifyRelease(snapshotsDir, loaded.manifest.release_id);
+  // loadRelease has read and hash-checked catalog.json; the other files are checked here.
+  const problems = await verifyRelease(snapshotsDir, loaded.manifest.release_id, [CATALOG_FILE]);
   if (problems.length > 0)
     throw new CatalogError(
       "release_damaged",
