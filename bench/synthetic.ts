@@ -1,6 +1,6 @@
 /**
  * Synthetic catalogs for the build benchmark, derived from the real LiteLLM price map in
- * ../shared/data/litellm/ (never copied into the repository): the LiteLLM parser's real
+ * the committed capture of the community source (sources/litellm/captures/): the LiteLLM parser's real
  * deployments, replicated across synthetic regions until the requested size.
  */
 import { readFile } from "node:fs/promises";
@@ -19,11 +19,11 @@ export const LITELLM_FILE = join(
   import.meta.dirname,
   "..",
   "..",
-  "..",
-  "shared",
-  "data",
+  "sources",
   "litellm",
-  "model_prices_and_context_window.json",
+  "captures",
+  "model-prices",
+  "b724208e467135dd72d6e95e2cb93ae7bc2478b355eba82f88be442b0c56713c.json",
 );
 
 /** The LiteLLM community source, as `sources/litellm/model-prices.yaml` defines it. */

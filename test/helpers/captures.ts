@@ -7,15 +7,13 @@ import type { ParserInput } from "../../src/normalize/types.js";
 import { SourceDefinition } from "../../src/schema/index.js";
 
 export const SOURCES_DIR = join(import.meta.dirname, "..", "..", "sources");
+/** The committed capture of LiteLLM's real price map (sources/litellm/captures/model-prices/). */
 export const LITELLM_FILE = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "..",
-  "shared",
-  "data",
+  SOURCES_DIR,
   "litellm",
-  "model_prices_and_context_window.json",
+  "captures",
+  "model-prices",
+  "b724208e467135dd72d6e95e2cb93ae7bc2478b355eba82f88be442b0c56713c.json",
 );
 
 export async function loadDefinition(provider: string, name: string): Promise<SourceDefinition> {

@@ -7,13 +7,13 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { extractMonitored, loadSourceDefinitions, writeCapture } from "../../src/collect/index.js";
+import { loadSourceDefinitions } from "../../src/collect/index.js";
 import { fixedClock } from "../../src/lib/clock.js";
 import { CatalogError } from "../../src/lib/errors.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { runBuild } from "../../src/pipeline/build.js";
 import { loadRelease, readLatest, verifyRelease } from "../../src/release/index.js";
-import { LITELLM_FILE, SOURCES_DIR } from "../helpers/captures.js";
+import { SOURCES_DIR } from "../helpers/captures.js";
 
 let work: string;
 let sources: string;
@@ -52,8 +52,8 @@ describe("runBuild", () => {
       catalog.deployments.filter((d) => d.lifecycle.end_of_life.state === "scheduled").length,
     ).toBeGreaterThanOrEqual(30);
     for (const d of catalog.deployments) expect(d.evidence_urls.length).toBeGreaterThan(0);
-    const skipped = summary.sources.filter((s) => s.status === "skipped").map((s) => s.provider_id);
-    expect(skipped).toEqual(["litellm"]);
+    // Every source has a committed capture, LiteLLM's community map included: none is skipped.
+    expect(summary.sources.filter((s) => s.status === "skipped")).toEqual([]);
   }, 60_000);
 
   it("the committed snapshot is the build of the recorded captures: rebuilding it changes nothing", async () => {
@@ -114,27 +114,10 @@ describe("runBuild", () => {
     expect(state?.last_ok_at).toBe("2026-11-23T00:00:00Z");
   }, 60_000);
 
-  it("with LiteLLM's real price map as a capture, community facts fill gaps, official facts win, and every disagreement is reported", async () => {
-    // What the nightly's live fetch does: record the community source's content as a capture.
-    const yamlPath = join(sources, "litellm", "model-prices.yaml");
-    await writeFile(
-      yamlPath,
-      (await readFile(yamlPath, "utf8")).replace("offline_capture: false", "offline_capture: true"),
-    );
+  it("with LiteLLM's real price map as its committed capture, community facts fill gaps, official facts win, and every disagreement is reported", async () => {
     const { definitions } = await loadSourceDefinitions(sources);
     const litellm = definitions.find((d) => d.provider_id === "litellm");
     if (!litellm) throw new Error("no litellm source");
-    const monitored = extractMonitored(litellm, await readFile(LITELLM_FILE, "utf8"));
-    await writeCapture(sources, litellm, {
-      content: monitored.content,
-      sha256: monitored.sha256,
-      url: litellm.url,
-      fetchedAt: "2026-11-23T00:00:00Z",
-      httpStatus: 200,
-      contentType: "application/json",
-      etag: null,
-      lastModified: null,
-    });
     const summary = await build("2026-11-23T00:00:00Z");
     expect(summary.status).toBe("published");
     const { catalog } = await loadRelease(snapshots);
