@@ -12,6 +12,7 @@ import type {
   Evidence,
   LifecycleMilestone,
   LifecycleStatus,
+  RateCard,
   SkipCount,
   SourceDefinition,
   VerificationStatus,
@@ -376,4 +377,40 @@ export class SkipLog {
 /** Canonical model id of a model Google itself makes, from its Gemini API / Vertex model id. */
 export function googleModelId(providerModelId: string): string {
   return modelId("google", providerModelId.replace(/^models\//, ""));
+}
+
+/**
+ * A token count as a page prints it: "128k" -> 128000, "8K" -> 8000, "1M" -> 1000000,
+ * "2,000,000" -> 2000000; "" and "-" -> null (not stated). A "k" is read as the thousands the page
+ * prints, not as 1024. Throws a parse failure on anything else.
+ */
+export function printedTokenCount(
+  source: Pick<SourceDefinition, "name" | "url">,
+  cell: string,
+): number | null {
+  const text = cell.replace(/\s+/g, "").replace(/,/g, "").toLowerCase();
+  if (text === "" || text === "-" || text === "—") return null;
+  const m = /^(\d+(?:\.\d+)?)(k|m)?$/.exec(text);
+  if (!m) throw parseFailure(source, `"${cell}" is not a token count`);
+  const scale = m[2] === "m" ? 1_000_000 : m[2] === "k" ? 1000 : 1;
+  const value = Math.round(Number(m[1]) * scale);
+  if (value <= 0) throw parseFailure(source, `"${cell}" is not a positive token count`);
+  return value;
+}
+
+/** A USD-per-million-tokens rate card from a source's prices (null = not published). */
+export function tokenRateCard(
+  source: Pick<SourceDefinition, "url">,
+  observedAt: string,
+  prices: { input: number; cachedInput: number | null; output: number | null },
+): RateCard {
+  return {
+    currency: "USD",
+    unit: "million_tokens",
+    input_micro_usd: prices.input,
+    cached_input_micro_usd: prices.cachedInput,
+    output_micro_usd: prices.output,
+    source_url: source.url,
+    observed_at: observedAt,
+  };
 }

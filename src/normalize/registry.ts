@@ -5,11 +5,16 @@
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as azure } from "./parsers/azure.js";
+import { parsers as cohere } from "./parsers/cohere.js";
+import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
+import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistral } from "./parsers/mistral.js";
 import { parsers as openai } from "./parsers/openai.js";
+import { parsers as togetherAi } from "./parsers/together-ai.js";
+import { parsers as xai } from "./parsers/xai.js";
 import type { Parser } from "./types.js";
 
 function combine(...modules: Array<Record<string, Parser>>): Record<string, Parser> {
@@ -23,5 +28,19 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 }
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
-  combine(amazonBedrock, anthropic, azure, google, googleVertex, litellm, mistral, openai),
+  combine(
+    amazonBedrock,
+    anthropic,
+    azure,
+    cohere,
+    deepseek,
+    google,
+    googleVertex,
+    groq,
+    litellm,
+    mistral,
+    openai,
+    togetherAi,
+    xai,
+  ),
 );

@@ -1,0 +1,141 @@
+/**
+ * Together AI official source: the Serverless Models page (docs.together.ai/docs/serverless-models,
+ * Markdown form). Its "Chat models" table lists Organization | Model Name | API Model String |
+ * Context length | Quantization, and in newer versions of the page also Input / Cached input /
+ * Output pricing (per 1M tokens) and Function Calling / Structured Outputs columns, which are
+ * read when present. A trailing `*` on the API model string marks a deprecated model (the
+ * page's footnote "*Deprecated model, see Deprecations"). Other tables (image, vision, audio,
+ * embedding, rerank, code, language, moderation models) are not read.
+ */
+import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
+import {
+  deploymentIdentity,
+  evidenceFor,
+  parseFailure,
+  printedTokenCount,
+  requireSome,
+  SkipLog,
+  tokenRateCard,
+  usdToMicro,
+} from "../helpers.js";
+import { cleanCell, markdownTables, plainCell, requireColumn } from "../markdown.js";
+import type { Parser, ParserInput } from "../types.js";
+import { togetherModelId } from "./hosted-models.js";
+
+const PROVIDER_ID = "together-ai";
+const API_SURFACE = "api";
+const REGION = "global";
+const API_STRING = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export { togetherModelId } from "./hosted-models.js";
+
+function optionalColumn(headers: string[], re: RegExp): number {
+  return headers.findIndex((h) => re.test(plainCell(h)));
+}
+
+function price(input: ParserInput, cell: string | undefined, what: string): number | null {
+  if (cell === undefined) return null;
+  try {
+    return usdToMicro(cleanCell(cell).replace(/\\\$/g, "$"));
+  } catch {
+    throw parseFailure(input.source, `${what}: "${cell}" is not a price per 1M tokens`);
+  }
+}
+
+/** "Yes" -> supported; "-" or empty -> not stated. */
+function yes(input: ParserInput, cell: string | undefined, what: string): boolean | null {
+  const text = plainCell(cell ?? "");
+  if (/^yes$/i.test(text)) return true;
+  if (text === "" || text === "-") return null;
+  if (/^no$/i.test(text)) return false;
+  throw parseFailure(input.source, `${what}: "${cell}" is neither Yes nor -`);
+}
+
+export const parseTogetherModels: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const table = markdownTables(input.content).find(
+    (t) =>
+      /^chat models$/i.test(plainCell(t.heading)) &&
+      t.headers.some((h) => /^api model string$/i.test(plainCell(h))),
+  );
+  if (!table)
+    throw parseFailure(
+      input.source,
+      "no Chat models table (Organization | Model Name | API Model String ...)",
+    );
+  const h = table.headers;
+  const col = {
+    name: requireColumn(input.source, h, /^model name$/i),
+    api: requireColumn(input.source, h, /^api model string$/i),
+    context: requireColumn(input.source, h, /^context length$/i),
+    input: optionalColumn(h, /^input pricing/i),
+    cached: optionalColumn(h, /^cached input pricing/i),
+    output: optionalColumn(h, /^output pricing/i),
+    tools: optionalColumn(h, /^function calling$/i),
+    structured: optionalColumn(h, /^structured outputs?$/i),
+  };
+  const deployments: DeploymentFact[] = [];
+  const seen = new Set<string>();
+  for (const row of table.rows) {
+    const raw = cleanCell(row[col.api] ?? "");
+    const deprecated = /\*$/.test(raw);
+    const api = raw.replace(/\*+$/, "");
+    if (!API_STRING.test(api)) throw parseFailure(input.source, `"${raw}" is not an API model string`);
+    const canonical = togetherModelId(api);
+    if (!canonical) {
+      skipped.add("API model string without a publisher", api);
+      continue;
+    }
+    const identity = deploymentIdentity(
+      {
+        provider_id: PROVIDER_ID,
+        provider_model_id: api,
+        api_surface: API_SURFACE,
+        mode: "standard",
+        region: REGION,
+      },
+      canonical,
+    );
+    if (seen.has(identity.id)) throw parseFailure(input.source, `${api} is listed twice`);
+    seen.add(identity.id);
+    const capabilities: Capabilities = {};
+    for (const [index, name] of [
+      [col.tools, "tool_calling"],
+      [col.structured, "structured_output"],
+    ] as Array<[number, CapabilityName]>) {
+      if (index < 0) continue;
+      const value = yes(input, row[index], `${api} ${name}`);
+      if (value !== null)
+        capabilities[name] = {
+          status: value ? "supported" : "unsupported",
+          verification_status: "official_declared",
+        };
+    }
+    const inputPrice = col.input < 0 ? null : price(input, row[col.input], `${api} input`);
+    deployments.push({
+      ...identity,
+      display_name: plainCell(cleanCell(row[col.name] ?? "")).replace(/\*+$/, ""),
+      context_tokens: printedTokenCount(input.source, plainCell(row[col.context] ?? "")),
+      ...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
+      ...(inputPrice !== null
+        ? {
+            rate_card: tokenRateCard(input.source, input.observedAt, {
+              input: inputPrice,
+              cachedInput: col.cached < 0 ? null : price(input, row[col.cached], `${api} cached input`),
+              output: col.output < 0 ? null : price(input, row[col.output], `${api} output`),
+            }),
+          }
+        : {}),
+      ...(deprecated ? { status: "deprecated" as const } : {}),
+      evidence,
+    });
+  }
+  return {
+    deployments: requireSome(input.source, deployments, "chat models"),
+    lifecycle: [],
+    skipped: skipped.toArray(),
+  };
+};
+
+export const parsers: Record<string, Parser> = { "together-ai-models": parseTogetherModels };
