@@ -114,17 +114,22 @@ describe("identity mapping", () => {
 });
 
 describe("LiteLLM price map (real data from ../shared)", () => {
-  it("normalizes hundreds of deployments of all seven catalog providers", () => {
+  it("normalizes hundreds of deployments of all twelve catalog providers", () => {
     expect(output.deployments.length).toBeGreaterThanOrEqual(800);
     const providers = new Set(output.deployments.map((d) => d.provider_id));
     expect([...providers].sort()).toEqual([
       "amazon-bedrock",
       "anthropic",
       "azure",
+      "cohere",
+      "deepseek",
       "google",
       "google-vertex",
+      "groq",
       "mistral",
       "openai",
+      "together-ai",
+      "xai",
     ]);
     expect(new Set(output.deployments.map((d) => d.id)).size).toBe(output.deployments.length);
     for (const d of output.deployments) {
@@ -310,7 +315,7 @@ describe("LiteLLM price map (real data from ../shared)", () => {
     expectContentFailure(
       JSON.stringify({
         sample_spec: { litellm_provider: "one of https://docs.litellm.ai/docs/providers", mode: "chat" },
-        "groq/llama3-8b": { litellm_provider: "groq", mode: "chat", input_cost_per_token: 5e-8 },
+        "perplexity/sonar": { litellm_provider: "perplexity", mode: "chat", input_cost_per_token: 1e-6 },
         "text-embedding-3-small": {
           litellm_provider: "openai",
           mode: "embedding",

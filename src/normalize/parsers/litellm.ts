@@ -15,6 +15,11 @@
  *   bedrock, bedrock_converse        -> amazon-bedrock (bedrock-runtime, AWS region)
  *   azure                            -> azure         (azure-openai, deployment type + region)
  *   mistral                          -> mistral       (api, global)
+ *   xai                              -> xai           (api, global)
+ *   deepseek                         -> deepseek      (api, global)
+ *   cohere, cohere_chat              -> cohere        (api, global)
+ *   groq                             -> groq          (api, global; `groq/<publisher>/<model>` keeps the publisher)
+ *   together_ai                      -> together-ai   (api, global; `together_ai/<publisher>/<model>`)
  * Every other entry is counted in `skipped` with its reason; nothing is dropped silently.
  *
  * Region and deployment-type conventions of the map (read from the data itself):
@@ -56,6 +61,7 @@ import type {
 } from "../../schema/index.js";
 import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion } from "../helpers.js";
 import type { Parser, ParserInput } from "../types.js";
+import { groqModelId, togetherModelId } from "./hosted-models.js";
 
 // ---------------------------------------------------------------------------------------------
 // Identity mapping
@@ -88,6 +94,11 @@ export function catalogProvider(litellmProvider: string): string | null {
   if (litellmProvider === "bedrock" || litellmProvider === "bedrock_converse") return "amazon-bedrock";
   if (litellmProvider === "azure") return "azure";
   if (litellmProvider === "mistral") return "mistral";
+  if (litellmProvider === "xai") return "xai";
+  if (litellmProvider === "deepseek") return "deepseek";
+  if (litellmProvider === "cohere" || litellmProvider === "cohere_chat") return "cohere";
+  if (litellmProvider === "groq") return "groq";
+  if (litellmProvider === "together_ai") return "together-ai";
   return null;
 }
 
@@ -184,6 +195,29 @@ function simpleIdentity(
   };
 }
 
+/**
+ * A host of open models whose ids carry the publisher (`groq/meta-llama/llama-4-scout-17b-16e-instruct`,
+ * `together_ai/meta-llama/Llama-3.3-70B-Instruct-Turbo`): the provider model id is everything after
+ * the host prefix, as the host's own API and docs spell it. A key without the prefix
+ * (`together-ai-4.1b-8b`) is a size-tier price, not a model.
+ */
+function hostedIdentity(provider_id: string, prefix: string, key: string): IdentityResult {
+  if (!key.startsWith(prefix)) return { ok: false, reason: "size-tier price, not a model" };
+  const model = key.slice(prefix.length);
+  if (model === "" || model.split("/").length > 2) return { ok: false, reason: "unrecognized key shape" };
+  return {
+    ok: true,
+    identity: {
+      provider_id,
+      provider_model_id: model,
+      api_surface: "api",
+      mode: "standard",
+      region: "global",
+      explicit: true,
+    },
+  };
+}
+
 /** The deployment identity of one LiteLLM key, or why the key cannot be one. */
 export function identityFor(key: string, litellmProvider: string): IdentityResult {
   const provider = catalogProvider(litellmProvider);
@@ -217,6 +251,16 @@ export function identityFor(key: string, litellmProvider: string): IdentityResul
       return azureIdentity(key);
     case "mistral":
       return simpleIdentity("mistral", "api", stripPrefix(key, "mistral/"));
+    case "xai":
+      return simpleIdentity("xai", "api", stripPrefix(key, "xai/"));
+    case "deepseek":
+      return simpleIdentity("deepseek", "api", stripPrefix(key, "deepseek/"));
+    case "cohere":
+      return simpleIdentity("cohere", "api", stripPrefix(key, "cohere/"));
+    case "groq":
+      return hostedIdentity("groq", "groq/", key);
+    case "together-ai":
+      return hostedIdentity("together-ai", "together_ai/", key);
     default:
       return { ok: false, reason: "provider not in the catalog" };
   }
@@ -316,6 +360,10 @@ export function canonicalModelId(identity: LiteLlmIdentity, litellmProvider: str
       return modelId("google", id);
     case "mistral":
       return modelId("mistral", id);
+    case "groq":
+      return groqModelId(id) ?? modelId("groq", id);
+    case "together-ai":
+      return togetherModelId(id) ?? modelId("together-ai", id);
     default:
       return modelId(identity.provider_id, id);
   }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { cohereStatus, parsers } from "../../src/normalize/parsers/cohere.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const models = parsers["cohere-models"]!;
+const input = await recordedInput("cohere", "models");
+
+describe("cohere models overview", () => {
+  it("lists every Chat model of the Command and Aya tables with its limits and status", () => {
+    const out = ParseOutput.parse(models(input));
+    expect(out.deployments).toHaveLength(22);
+    expect(out.skipped).toEqual([]);
+    const statuses = out.deployments.map((d) => d.status);
+    expect(statuses.filter((s) => s === "available")).toHaveLength(14);
+    expect(statuses.filter((s) => s === "deprecated")).toHaveLength(6);
+    expect(statuses.filter((s) => s === "retired")).toHaveLength(2);
+    const commandA = out.deployments.find((d) => d.id === "dep_cohere_command-a-03-2025_api_global");
+    expect(commandA).toMatchObject({
+      model_id: "cohere/command-a-03-2025",
+      provider_model_id: "command-a-03-2025",
+      context_tokens: 256_000,
+      max_output_tokens: 8000,
+      status: "available",
+      capabilities: { vision: { status: "unsupported", verification_status: "official_inferred" } },
+    });
+    expect(commandA?.rate_card).toBeUndefined();
+    const vision = out.deployments.find((d) => d.provider_model_id === "command-a-vision-07-2025");
+    expect(vision?.capabilities?.vision).toEqual({
+      status: "supported",
+      verification_status: "official_declared",
+    });
+    expect(out.deployments.find((d) => d.provider_model_id === "command-a-plus-05-2026")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 64_000,
+    });
+  });
+
+  it("dates deprecations and retirements as the Status column states them", () => {
+    const out = models(input);
+    expect(out.lifecycle).toHaveLength(8);
+    const byId = new Map(out.lifecycle.map((a) => [a.target?.provider_model_id, a]));
+    const commandR = byId.get("command-r");
+    expect(commandR?.status).toBe("deprecated");
+    expect(commandR?.deprecation).toMatchObject({ state: "scheduled", date: "2025-09-15", date_type: "on" });
+    expect(commandR?.end_of_life).toBeUndefined();
+    const aya8b = byId.get("c4ai-aya-expanse-8b");
+    expect(aya8b?.status).toBe("retired");
+    expect(aya8b?.end_of_life).toMatchObject({ date: "2026-04-04", precision: "day", date_type: "on" });
+  });
+
+  it("reads status cells", () => {
+    expect(cohereStatus("Live")).toEqual({ status: "available", date: null });
+    expect(cohereStatus("Deprecated Sept 15, 2025")).toEqual({ status: "deprecated", date: "Sept 15, 2025" });
+    expect(cohereStatus("Retired Apr 4, 2026")).toEqual({ status: "retired", date: "Apr 4, 2026" });
+    expect(cohereStatus("Coming soon")).toBeNull();
+  });
+
+  it("fails on a status it does not know", () => {
+    expectParseFailure(() =>
+      models(
+        edit(input, (c) => c.replace("| Live                     | Command A is", "| Sunset | Command A is")),
+      ),
+    );
+  });
+
+  it("fails on an unreadable status date", () => {
+    expectParseFailure(() => models(edit(input, (c) => c.replace("Retired Apr 4, 2026", "Retired soon"))));
+  });
+
+  it("fails when the Chat model tables lose their output-token column", () => {
+    expectParseFailure(() => models(edit(input, (c) => c.replaceAll("Maximum Output Tokens", "Max Output"))));
+  });
+});

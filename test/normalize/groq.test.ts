@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import {
+  groqAnnouncement,
+  groqModelId,
+  groqReplacements,
+  groqShutdownDate,
+  parsers,
+} from "../../src/normalize/parsers/groq.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const deprecations = parsers["groq-deprecations"]!;
+const input = await recordedInput("groq", "deprecations");
+
+describe("groq deprecations", () => {
+  it("asserts every deprecated model with its shutdown date, announcement and replacements", () => {
+    const out = ParseOutput.parse(deprecations(input));
+    expect(out.deployments).toHaveLength(39);
+    expect(out.lifecycle).toHaveLength(39);
+    expect(out.skipped).toEqual([
+      {
+        reason: "model listed again in an older section (the newest entry is kept)",
+        count: 1,
+        examples: ["deepseek-r1-distill-llama-70b-specdec"],
+      },
+    ]);
+    expect(out.lifecycle.every((a) => a.status === "deprecated")).toBe(true);
+    const byId = new Map(out.lifecycle.map((a) => [a.target?.provider_model_id, a]));
+    const versatile = byId.get("llama-3.3-70b-versatile");
+    expect(versatile).toMatchObject({
+      scope: "deployment",
+      provider_id: "groq",
+      target: { provider_model_id: "llama-3.3-70b-versatile", api_surface: "api" },
+      announced_at: "2026-06-17T00:00:00Z",
+      replacements: ["openai/gpt-oss-120b", "qwen/qwen3.6-27b"],
+    });
+    expect(versatile?.deprecation).toMatchObject({ date: "2026-06-17", precision: "day", date_type: "on" });
+    expect(versatile?.end_of_life).toMatchObject({ date: "2026-08-16", precision: "day", date_type: "on" });
+    // No announcement date in the prose: the deprecation milestone is not invented.
+    expect(byId.get("qwen/qwen3.6-27b")?.deprecation).toBeUndefined();
+    expect(byId.get("qwen/qwen3.6-27b")?.end_of_life?.date).toBe("2026-09-14");
+    // "In November 2024, we emailed ..." is a month.
+    expect(byId.get("llama-3.2-90b-text-preview")?.deprecation).toMatchObject({
+      date: "2024-11-01",
+      precision: "month",
+    });
+    expect(byId.get("groq/compound")?.replacements).toEqual([]);
+    expect(byId.get("deepseek-r1-distill-llama-70b-specdec")?.end_of_life?.date).toBe("2025-04-14");
+    expect(byId.get("llama3-groq-8b-8192-tool-use-preview")?.end_of_life?.date).toBe("2025-01-06");
+  });
+
+  it("names hosted models by their maker", () => {
+    const out = deprecations(input);
+    const scout = out.deployments.find(
+      (d) => d.provider_model_id === "meta-llama/llama-4-scout-17b-16e-instruct",
+    );
+    expect(scout).toMatchObject({
+      id: "dep_groq_meta-llama-llama-4-scout-17b-16e-instruct_api_global",
+      model_id: "meta/llama-4-scout-17b-16e-instruct",
+    });
+    expect(groqModelId("llama-3.3-70b-versatile")).toBe("meta/llama-3.3-70b-versatile");
+    expect(groqModelId("moonshotai/kimi-k2-instruct-0905")).toBe("moonshot/kimi-k2-instruct-0905");
+    expect(groqModelId("gemma2-9b-it")).toBe("google/gemma2-9b-it");
+    expect(groqModelId("groq/compound")).toBe("groq/compound");
+    expect(groqModelId("tts-arabic")).toBeNull();
+  });
+
+  it("reads the page's cells", () => {
+    expect(groqShutdownDate("08/16/26")).toBe("2026-08-16");
+    expect(groqShutdownDate("1/6/25")).toBe("2025-01-06");
+    expect(groqShutdownDate("2026-08-16")).toBeNull();
+    expect(groqReplacements("qwen-qwq-32b meta-llama/llama-4-scout-17b-16e-instruct")).toEqual([
+      "qwen-qwq-32b",
+      "meta-llama/llama-4-scout-17b-16e-instruct",
+    ]);
+    expect(
+      groqReplacements("llama-3.2-11b-vision-preview llama-3.1-8b-instant (text-only workloads)"),
+    ).toEqual(["llama-3.2-11b-vision-preview", "llama-3.1-8b-instant"]);
+    expect(groqReplacements("—")).toEqual([]);
+    expect(groqAnnouncement("On January 6th, we deprecated our preview versions")).toBeNull();
+  });
+
+  it("fails on a shutdown date that is not MM/DD/YY", () => {
+    expectParseFailure(() =>
+      deprecations(
+        edit(input, (c) =>
+          c.replace("| 08/16/26      | openai/gpt-oss-20b", "| soon          | openai/gpt-oss-20b"),
+        ),
+      ),
+    );
+  });
+
+  it("fails when the deprecation tables lose their Shutdown Date column", () => {
+    expectParseFailure(() => deprecations(edit(input, (c) => c.replaceAll("Shutdown Date", "Sunset"))));
+  });
+});

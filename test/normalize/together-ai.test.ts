@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { parsers, togetherModelId } from "../../src/normalize/parsers/together-ai.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
+
+const models = parsers["together-ai-models"]!;
+const input = await recordedInput("together-ai", "serverless-models");
+
+describe("together ai serverless models", () => {
+  it("lists every chat model with its context length and the deprecated ones", () => {
+    const out = ParseOutput.parse(models(input));
+    expect(out.deployments).toHaveLength(50);
+    expect(out.skipped).toEqual([]);
+    expect(out.lifecycle).toEqual([]);
+    expect(out.deployments.filter((d) => d.status === "deprecated").map((d) => d.provider_model_id)).toEqual([
+      "google/gemma-2b-it",
+      "Gryphe/MythoMax-L2-13b",
+    ]);
+    const llama = out.deployments.find(
+      (d) => d.provider_model_id === "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+    );
+    expect(llama).toMatchObject({
+      id: "dep_together-ai_meta-llama-llama-3.3-70b-instruct-turbo_api_global",
+      model_id: "meta/llama-3.3-70b-instruct",
+      display_name: "Llama 3.3 70B Instruct Turbo",
+      context_tokens: 131_072,
+    });
+    expect(llama?.rate_card).toBeUndefined();
+    expect(
+      out.deployments.find((d) => d.provider_model_id === "deepseek-ai/DeepSeek-V3")?.context_tokens,
+    ).toBe(163_839);
+    expect(
+      out.deployments.find(
+        (d) => d.provider_model_id === "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
+      ),
+    ).toMatchObject({
+      display_name: "Llama 4 Maverick (17Bx128E)",
+      model_id: "meta/llama-4-maverick-17b-128e-instruct",
+    });
+  });
+
+  it("reads prices and capabilities when the table has them", () => {
+    const markdown = [
+      "## Chat models",
+      "",
+      "| Organization | Model Name | API Model String | Context length | Input pricing (per 1M tokens) | Cached input pricing (per 1M tokens) | Output pricing (per 1M tokens) | Quantization | Function Calling | Structured Outputs |",
+      "| :- | :- | :- | :- | :- | :- | :- | :- | :- | :- |",
+      "| Minimax | Minimax M2.7 | MiniMaxAI/MiniMax-M2.7 | 202752 | \\$0.30 | \\$0.06 | \\$1.20 | FP4 | Yes | Yes |",
+      "| Deep Cogito | Cogito v2.1 671B | deepcogito/cogito-v2-1-671b | 32768 | \\$1.25 | - | \\$1.25 | FP8 | - | Yes |",
+    ].join("\n");
+    const out = ParseOutput.parse(models(withContent(input, markdown)));
+    expect(out.deployments[0]).toMatchObject({
+      model_id: "minimax/minimax-m2.7",
+      rate_card: { input_micro_usd: 300_000, cached_input_micro_usd: 60_000, output_micro_usd: 1_200_000 },
+      capabilities: {
+        tool_calling: { status: "supported", verification_status: "official_declared" },
+        structured_output: { status: "supported", verification_status: "official_declared" },
+      },
+    });
+    expect(out.deployments[1]?.rate_card?.cached_input_micro_usd).toBeNull();
+    expect(out.deployments[1]?.capabilities).toEqual({
+      structured_output: { status: "supported", verification_status: "official_declared" },
+    });
+  });
+
+  it("names models by their maker without Together's serving variants", () => {
+    expect(togetherModelId("meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo")).toBe("meta/llama-3.1-8b-instruct");
+    expect(togetherModelId("meta-llama/Llama-3.3-70B-Instruct-Turbo-Free")).toBe(
+      "meta/llama-3.3-70b-instruct",
+    );
+    expect(togetherModelId("Qwen/Qwen3-235B-A22B-fp8-tput")).toBe("qwen/qwen3-235b-a22b");
+    expect(togetherModelId("zai-org/GLM-4.5-Air-FP8")).toBe("zai/glm-4.5-air");
+    expect(togetherModelId("arcee-ai/caller")).toBe("arcee-ai/caller");
+    expect(togetherModelId("no-publisher")).toBeNull();
+  });
+
+  it("fails on an unreadable context length", () => {
+    expectParseFailure(() =>
+      models(
+        edit(input, (c) =>
+          c.replace("| 262144         | FP8          |", "| long           | FP8          |"),
+        ),
+      ),
+    );
+  });
+
+  it("fails when the Chat models table is gone", () => {
+    expectParseFailure(() => models(edit(input, (c) => c.replace("## Chat models", "## Chat"))));
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { parsers, xaiTokenPrices } from "../../src/normalize/parsers/xai.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
+
+const models = parsers["xai-models"]!;
+const input = await recordedInput("xai", "models");
+
+describe("xai models and pricing", () => {
+  it("prices every language model per million tokens and skips the image model", () => {
+    const out = ParseOutput.parse(models(input));
+    expect(out.deployments.map((d) => d.provider_model_id)).toEqual([
+      "grok-4-1-fast-reasoning",
+      "grok-4-1-fast-non-reasoning",
+      "grok-code-fast-1",
+      "grok-4-fast-reasoning",
+      "grok-4-fast-non-reasoning",
+      "grok-4-0709",
+      "grok-3-mini",
+      "grok-3",
+      "grok-2-vision-1212",
+    ]);
+    expect(out.skipped).toEqual([
+      { reason: "priced per image or per second, not per token", count: 1, examples: ["grok-2-image-1212"] },
+    ]);
+    const grok4 = out.deployments.find((d) => d.id === "dep_xai_grok-4-0709_api_global");
+    expect(grok4).toMatchObject({ model_id: "xai/grok-4-0709", context_tokens: 256_000 });
+    expect(grok4?.rate_card).toMatchObject({
+      input_micro_usd: 3_000_000,
+      cached_input_micro_usd: null,
+      output_micro_usd: 15_000_000,
+      source_url: "https://docs.x.ai/developers/models.md",
+      observed_at: "2025-12-31T21:40:24Z",
+    });
+    expect(out.deployments.find((d) => d.provider_model_id === "grok-code-fast-1")?.rate_card).toMatchObject({
+      input_micro_usd: 200_000,
+      output_micro_usd: 1_500_000,
+    });
+    expect(out.lifecycle).toEqual([]);
+  });
+
+  it("reads the Markdown form with cached prices, capabilities and repeated rows", () => {
+    const markdown = [
+      "| Model | Modalities | Capabilities | Context | Rate Limits | Pricing [in (cached in) / out] |",
+      "| --- | --- | --- | --- | --- | --- |",
+      "| grok-4.20-0309-reasoning | text, image → text | functions, structured, reasoning | 2,000,000 | 4M TPM, 600 RPM | $2.00 ($0.20) / $6.00 |",
+      "| grok-4.20-0309-reasoning | text, image → text | functions, structured, reasoning | 2,000,000 | 4M TPM, 600 RPM | $2.00 ($0.20) / $6.00 |",
+      "| grok-imagine-image | text, image → image | - | - | 300 RPM | $0.02/image |",
+    ].join("\n");
+    const out = ParseOutput.parse(models(withContent(input, markdown)));
+    expect(out.deployments).toHaveLength(1);
+    expect(out.deployments[0]?.rate_card).toMatchObject({
+      input_micro_usd: 2_000_000,
+      cached_input_micro_usd: 200_000,
+      output_micro_usd: 6_000_000,
+    });
+    expect(out.deployments[0]?.capabilities).toEqual({
+      tool_calling: { status: "supported", verification_status: "official_declared" },
+      structured_output: { status: "supported", verification_status: "official_declared" },
+      reasoning: { status: "supported", verification_status: "official_declared" },
+      vision: { status: "supported", verification_status: "official_declared" },
+    });
+    expect(out.skipped.map((s) => [s.reason, s.count])).toEqual([
+      ["row repeated (the Markdown form lists each model once per cluster)", 1],
+      ["priced per image or per second, not per token", 1],
+    ]);
+  });
+
+  it("reads price cells exactly", () => {
+    expect(xaiTokenPrices(input, "$0.20$0.50")).toEqual({
+      input: 200_000,
+      cachedInput: null,
+      output: 500_000,
+    });
+    expect(xaiTokenPrices(input, "$0.30 ($0.07) / $0.50")).toEqual({
+      input: 300_000,
+      cachedInput: 70_000,
+      output: 500_000,
+    });
+    expect(xaiTokenPrices(input, "$0.050/sec")).toBeNull();
+    expectParseFailure(() => xaiTokenPrices(input, "contact sales"));
+  });
+
+  it("fails on a price it cannot read", () => {
+    expectParseFailure(() => models(edit(input, (c) => c.replace("$3.00$15.00 |", "three dollars |"))));
+  });
+
+  it("fails when the Model Pricing table is gone", () => {
+    expectParseFailure(() =>
+      models(edit(input, (c) => c.replace("| Model | Modalities |", "| Name | Modalities |"))),
+    );
+  });
+});
