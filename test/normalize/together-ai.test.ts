@@ -13,6 +13,7 @@ describe("together ai serverless models", () => {
     expect(out.deployments).toHaveLength(50);
     expect(out.skipped).toEqual([]);
     expect(out.lifecycle).toEqual([]);
+    expect(out.deployments.filter((d) => d.status === "available")).toHaveLength(48);
     expect(out.deployments.filter((d) => d.status === "deprecated").map((d) => d.provider_model_id)).toEqual([
       "google/gemma-2b-it",
       "Gryphe/MythoMax-L2-13b",

@@ -4,7 +4,8 @@
  * Context length | Quantization, and in newer versions of the page also Input / Cached input /
  * Output pricing (per 1M tokens) and Function Calling / Structured Outputs columns, which are
  * read when present. A trailing `*` on the API model string marks a deprecated model (the
- * page's footnote "*Deprecated model, see Deprecations"). Other tables (image, vision, audio,
+ * page's footnote "*Deprecated model, see Deprecations"); every other listed model is served,
+ * so available. Other tables (image, vision, audio,
  * embedding, rerank, code, language, moderation models) are not read.
  */
 import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
@@ -127,7 +128,8 @@ export const parseTogetherModels: Parser = (input) => {
             }),
           }
         : {}),
-      ...(deprecated ? { status: "deprecated" as const } : {}),
+      // The page is the list of models served now: listed is available, starred is deprecated.
+      status: deprecated ? "deprecated" : "available",
       evidence,
     });
   }
