@@ -414,3 +414,25 @@ export function tokenRateCard(
     observed_at: observedAt,
   };
 }
+
+/**
+ * The identity of a deployment on a provider's own API: api surface `api`, the standard mode and
+ * region `global` unless the source names one.
+ */
+export function apiDeploymentIdentity(
+  providerId: string,
+  providerModelId: string,
+  canonicalModelId: string,
+  region = "global",
+) {
+  return deploymentIdentity(
+    {
+      provider_id: providerId,
+      provider_model_id: providerModelId,
+      api_surface: "api",
+      mode: "standard",
+      region,
+    },
+    canonicalModelId,
+  );
+}

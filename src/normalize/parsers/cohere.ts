@@ -14,7 +14,7 @@ import type {
   LifecycleStatus,
 } from "../../schema/index.js";
 import {
-  deploymentIdentity,
+  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -27,25 +27,11 @@ import type { Parser } from "../types.js";
 
 const PROVIDER_ID = "cohere";
 const API_SURFACE = "api";
-const REGION = "global";
 const API_ID = /^[a-z0-9][a-z0-9.-]*$/;
 
 /** Cohere is its own lab: the canonical model name is the API name ("command-a-03-2025"). */
 export function cohereModelId(providerModelId: string): string {
   return modelId("cohere", providerModelId);
-}
-
-function identity(providerModelId: string) {
-  return deploymentIdentity(
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode: "standard",
-      region: REGION,
-    },
-    cohereModelId(providerModelId),
-  );
 }
 
 /** A Status cell: "Live", or "Deprecated" / "Retired" with the date it took effect. */
@@ -100,7 +86,7 @@ export const parseCohereModels: Parser = (input) => {
           : { status: "unsupported", verification_status: "official_inferred" },
       };
       deployments.push({
-        ...identity(id),
+        ...apiDeploymentIdentity(PROVIDER_ID, id, cohereModelId(id)),
         display_name: id,
         context_tokens: printedTokenCount(input.source, plainCell(row[col.context] ?? "")),
         max_output_tokens: printedTokenCount(input.source, plainCell(row[col.output] ?? "")),

@@ -24,7 +24,7 @@
 import { modelId } from "../../lib/ids.js";
 import type { Capabilities, DeploymentFact } from "../../schema/index.js";
 import {
-  deploymentIdentity,
+  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -35,8 +35,6 @@ import {
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "deepseek";
-const API_SURFACE = "api";
-const REGION = "global";
 const MODEL_ID = /^deepseek-[a-z0-9.-]+$/;
 
 /** DeepSeek is its own lab: the canonical model name is the API model name ("deepseek-chat"). */
@@ -125,16 +123,7 @@ export const parseDeepseekPricing: Parser = (input) => {
         : {}),
     };
     return {
-      ...deploymentIdentity(
-        {
-          provider_id: PROVIDER_ID,
-          provider_model_id: id,
-          api_surface: API_SURFACE,
-          mode: "standard",
-          region: REGION,
-        },
-        deepseekModelId(id),
-      ),
+      ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
       display_name: id,
       context_tokens: printedTokenCount(input.source, context[i] as string),
       max_output_tokens: maximum ? printedTokenCount(input.source, maximum[1] as string) : null,

@@ -12,7 +12,7 @@
  */
 import type { DeploymentFact, Evidence, LifecycleAssertion } from "../../schema/index.js";
 import {
-  deploymentIdentity,
+  apiDeploymentIdentity,
   evidenceFor,
   parseCalendarDate,
   parseFailure,
@@ -26,7 +26,6 @@ import { groqModelId } from "./hosted-models.js";
 
 const PROVIDER_ID = "groq";
 const API_SURFACE = "api";
-const REGION = "global";
 const MODEL_ID = /^[a-z0-9][a-z0-9./-]*$/;
 
 export { groqModelId } from "./hosted-models.js";
@@ -76,19 +75,6 @@ function sectionProse(content: string): Map<string, string> {
   }
   if (heading !== null) prose.set(heading, lines.join(" "));
   return prose;
-}
-
-function identity(providerModelId: string, canonical: string) {
-  return deploymentIdentity(
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode: "standard",
-      region: REGION,
-    },
-    canonical,
-  );
 }
 
 function assertion(
@@ -162,7 +148,7 @@ export const parseGroqDeprecations: Parser = (input) => {
         skipped.add("model whose maker the id does not tell", id);
         continue;
       }
-      deployments.push({ ...identity(id, canonical), display_name: id, evidence });
+      deployments.push({ ...apiDeploymentIdentity(PROVIDER_ID, id, canonical), display_name: id, evidence });
       lifecycle.push(
         assertion(input, evidence, id, shutdown, announced, groqReplacements(row[col.replacement] ?? "")),
       );

@@ -10,7 +10,7 @@
  */
 import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
 import {
-  deploymentIdentity,
+  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -24,8 +24,6 @@ import type { Parser, ParserInput } from "../types.js";
 import { togetherModelId } from "./hosted-models.js";
 
 const PROVIDER_ID = "together-ai";
-const API_SURFACE = "api";
-const REGION = "global";
 const API_STRING = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export { togetherModelId } from "./hosted-models.js";
@@ -88,16 +86,7 @@ export const parseTogetherModels: Parser = (input) => {
       skipped.add("API model string without a publisher", api);
       continue;
     }
-    const identity = deploymentIdentity(
-      {
-        provider_id: PROVIDER_ID,
-        provider_model_id: api,
-        api_surface: API_SURFACE,
-        mode: "standard",
-        region: REGION,
-      },
-      canonical,
-    );
+    const identity = apiDeploymentIdentity(PROVIDER_ID, api, canonical);
     if (seen.has(identity.id)) throw parseFailure(input.source, `${api} is listed twice`);
     seen.add(identity.id);
     const capabilities: Capabilities = {};

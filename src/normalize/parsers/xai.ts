@@ -13,7 +13,7 @@
 import { modelId } from "../../lib/ids.js";
 import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
 import {
-  deploymentIdentity,
+  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -26,7 +26,6 @@ import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "xai";
-const API_SURFACE = "api";
 const REGION = "global";
 const MODEL_ID = /^grok-[a-z0-9.-]+$/;
 const CLUSTER = /^[a-z]{2}-[a-z]+-\d$/;
@@ -130,18 +129,8 @@ export const parseXaiModels: Parser = (input) => {
       skipped.add("priced per image or per second, not per token", first);
       continue;
     }
-    const region = cluster ?? REGION;
     const fact: DeploymentFact = {
-      ...deploymentIdentity(
-        {
-          provider_id: PROVIDER_ID,
-          provider_model_id: id,
-          api_surface: API_SURFACE,
-          mode: "standard",
-          region,
-        },
-        xaiModelId(id),
-      ),
+      ...apiDeploymentIdentity(PROVIDER_ID, id, xaiModelId(id), cluster ?? REGION),
       display_name: id,
       context_tokens: printedTokenCount(input.source, cells[col.context] ?? ""),
       capabilities: capabilitiesOf(cells[col.modalities] ?? "", cells[col.capabilities] ?? ""),
