@@ -7,6 +7,8 @@ import * as cheerio from "cheerio";
 import { CatalogError } from "../lib/errors.js";
 import { type DeploymentIdentity, deploymentId, modelId } from "../lib/ids.js";
 import type {
+  CapabilityEntry,
+  CapabilityStatus,
   DatePrecision,
   DateType,
   Evidence,
@@ -376,4 +378,22 @@ export class SkipLog {
 /** Canonical model id of a model Google itself makes, from its Gemini API / Vertex model id. */
 export function googleModelId(providerModelId: string): string {
   return modelId("google", providerModelId.replace(/^models\//, ""));
+}
+
+/**
+ * A token count as a models page prints it: "1,048,576", "400,000", "200K tokens", "1M tokens",
+ * "64k" -> an integer (K = 1,000 and M = 1,000,000, as the pages use them); null when the text
+ * is not a token count.
+ */
+export function tokenCount(text: string): number | null {
+  const m = /^(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([km])?(?:\s*tokens?)?$/i.exec(text.trim());
+  if (!m) return null;
+  const scale = m[2] === undefined ? 1 : m[2].toLowerCase() === "m" ? 1_000_000 : 1000;
+  const value = Math.round(Number((m[1] as string).replace(/,/g, "")) * scale);
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/** A capability entry as an official page states it. */
+export function declaredCapability(status: CapabilityStatus): CapabilityEntry {
+  return { status, verification_status: "official_declared" };
 }

@@ -4,8 +4,11 @@
  */
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
+import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.js";
 import { parsers as azure } from "./parsers/azure.js";
+import { parsers as azureModelFacts } from "./parsers/azure-model-facts.js";
 import { parsers as google } from "./parsers/google.js";
+import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistral } from "./parsers/mistral.js";
@@ -23,5 +26,17 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 }
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
-  combine(amazonBedrock, anthropic, azure, google, googleVertex, litellm, mistral, openai),
+  combine(
+    amazonBedrock,
+    anthropic,
+    anthropicModelFacts,
+    azure,
+    azureModelFacts,
+    google,
+    googleModelFacts,
+    googleVertex,
+    litellm,
+    mistral,
+    openai,
+  ),
 );

@@ -379,6 +379,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const rateFrom = firstSpeaking(ranked, "rate_card");
     // Limits and capabilities: this deployment's facts and its provider model's facts.
     const specs = mergeSpecs(
+      identity.mode,
       ranked,
       modelFacts.get(modelFactKey(identity.provider_id, identity.provider_model_id)),
     );

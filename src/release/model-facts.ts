@@ -6,7 +6,8 @@
  * provider_model_id matches. Each field (context_tokens, max_output_tokens, each capability)
  * comes from the first candidate that speaks about it, in this order:
  *  1. official sources before community sources;
- *  2. deployment-level facts before model-level facts;
+ *  2. deployment-level facts before model-level facts, and a model fact that names the
+ *     deployment's mode (`modes`) before one that applies to every mode;
  *  3. the newest observation (evidence.observed_at);
  *  4. then source_id and the fact's index in its sorted source, so ties are deterministic.
  * An absent field is silence; null says "unknown" and wins like a value. Where the best
@@ -78,8 +79,8 @@ export function indexModelFacts(
 /** One source of limits or capabilities, deployment- or model-level, in precedence order. */
 interface Candidate {
   official: boolean;
-  /** 0 = a fact about the deployment, 1 = a fact about the provider model. */
-  level: 0 | 1;
+  /** 0 = a fact about the deployment, 1 = about the model in this mode, 2 = about the model. */
+  level: 0 | 1 | 2;
   observedMs: number;
   sourceId: string;
   index: number;
@@ -110,6 +111,7 @@ const LIMIT_FIELDS = ["context_tokens", "max_output_tokens"] as const;
 
 /** The limits and capabilities of one deployment from its own facts and its model's facts. */
 export function mergeSpecs(
+  mode: string,
   deploymentFacts: readonly DeploymentCandidate[],
   modelFacts: readonly ModelFactCandidate[] = [],
 ): MergedSpecs {
@@ -127,19 +129,21 @@ export function mergeSpecs(
         capabilities: r.fact.capabilities,
       }),
     ),
-    ...modelFacts.map(
-      (r): Candidate => ({
-        official: r.official,
-        level: 1,
-        observedMs: r.observedMs,
-        sourceId: r.source.source_id,
-        index: r.index,
-        evidence: r.fact.evidence,
-        context_tokens: r.fact.context_tokens,
-        max_output_tokens: r.fact.max_output_tokens,
-        capabilities: r.fact.capabilities,
-      }),
-    ),
+    ...modelFacts
+      .filter((r) => r.fact.modes === undefined || r.fact.modes.includes(mode))
+      .map(
+        (r): Candidate => ({
+          official: r.official,
+          level: r.fact.modes === undefined ? 2 : 1,
+          observedMs: r.observedMs,
+          sourceId: r.source.source_id,
+          index: r.index,
+          evidence: r.fact.evidence,
+          context_tokens: r.fact.context_tokens,
+          max_output_tokens: r.fact.max_output_tokens,
+          capabilities: r.fact.capabilities,
+        }),
+      ),
   ].sort(compareCandidates);
 
   const used = new Set<Candidate>();
@@ -179,7 +183,7 @@ export function mergeSpecs(
   }
 
   const modelFactUrls = [
-    ...new Set([...used].filter((c) => c.level === 1).map((c) => c.evidence.source_url)),
+    ...new Set([...used].filter((c) => c.level > 0).map((c) => c.evidence.source_url)),
   ].sort(compareCodePoints);
   return { context_tokens, max_output_tokens, capabilities, modelFactUrls, conflicts };
 }

@@ -84,6 +84,12 @@ export const ModelFact = z
   .strictObject({
     provider_id: ProviderId,
     provider_model_id: z.string().min(1),
+    /**
+     * Only deployments of these modes (a page that gives a different limit for, say, batch
+     * deployments); absent = every deployment of the model. A fact naming modes beats one that
+     * does not.
+     */
+    modes: z.array(IdPart).min(1).optional(),
     context_tokens: z.int().positive().nullable().optional(),
     max_output_tokens: z.int().positive().nullable().optional(),
     capabilities: Capabilities.optional(),
