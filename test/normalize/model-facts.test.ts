@@ -291,3 +291,40 @@ describe("token counts", () => {
     expect(tokenCount("0")).toBeNull();
   });
 });
+
+describe("Claude model reference pages", () => {
+  it.each([
+    ["model-opus-4-6", "claude-opus-4-6", 1_000_000, 128_000],
+    ["model-opus-4-8", "claude-opus-4-8", 1_000_000, 128_000],
+    ["model-sonnet-4-6", "claude-sonnet-4-6", 1_000_000, 128_000],
+    ["model-opus-4-5", "claude-opus-4-5-20251101", 200_000, 64_000],
+    ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
+  ])("%s gives %s its context window and max output", async (name, id, context, output) => {
+    const input = await recordedInput("anthropic", name);
+    const out = normalizeSource(input);
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toEqual([
+      {
+        provider_id: "anthropic",
+        provider_model_id: id,
+        context_tokens: context,
+        max_output_tokens: output,
+        evidence: {
+          source_url: input.source.url,
+          source_type: "official_docs",
+          observed_at: input.observedAt,
+          verification_status: "official_declared",
+        },
+      },
+    ]);
+  });
+
+  it("fails without a Model ID line or with a specs line that gives no sizes", async () => {
+    const page = anthropicParsers["anthropic-model-page"]!;
+    const input = await recordedInput("anthropic", "model-opus-4-6");
+    expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID:", "Model:"))));
+    expectParseFailure(() =>
+      page(edit(input, (c) => c.replace("Max output: 128K tokens", "Max output: plenty"))),
+    );
+  });
+});

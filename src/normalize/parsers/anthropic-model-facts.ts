@@ -91,4 +91,38 @@ export const parseAnthropicModelFacts: Parser = (input) => {
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
-export const parsers: Record<string, Parser> = { "anthropic-model-facts": parseAnthropicModelFacts };
+/**
+ * A Claude model reference page (platform.claude.com/docs/<lang>/models/<model>/overview.md):
+ * "Model ID: `claude-opus-4-6`" and the specs line "Context window: 1M tokens · Max output:
+ * 128K tokens · ...". Limits only (the page's capabilities are further down than its stored
+ * copies reach); no deployments.
+ */
+export const parseAnthropicModelPage: Parser = (input) => {
+  const id = /^Model ID: `(claude-[a-z0-9-]+)`\s*$/m.exec(input.content)?.[1];
+  if (!id) throw parseFailure(input.source, 'no "Model ID: `claude-...`" line');
+  const specs = /^Context window: ([^·]+?) · Max output: ([^·]+?)(?: ·|$)/m.exec(input.content);
+  if (!specs) throw parseFailure(input.source, 'no "Context window: ... · Max output: ..." line');
+  const contextTokens = tokenCount(specs[1] as string);
+  const outputTokens = tokenCount(specs[2] as string);
+  if (contextTokens === null || outputTokens === null)
+    throw parseFailure(input.source, `"${specs[0]}" does not give two token sizes`);
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: [
+      {
+        provider_id: PROVIDER_ID,
+        provider_model_id: id,
+        context_tokens: contextTokens,
+        max_output_tokens: outputTokens,
+        evidence: evidenceFor(input.source, input.observedAt),
+      },
+    ],
+    skipped: [],
+  };
+};
+
+export const parsers: Record<string, Parser> = {
+  "anthropic-model-facts": parseAnthropicModelFacts,
+  "anthropic-model-page": parseAnthropicModelPage,
+};
