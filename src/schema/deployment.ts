@@ -27,6 +27,7 @@ export const CapabilityName = z
     "video_input",
   ])
   .meta({
+    id: "CapabilityName",
     description:
       "tool_calling: calls functions / tools the request defines. parallel_tool_calling: several tool calls in one turn. " +
       "structured_output: output constrained to a JSON schema. vision: image input. audio_input / video_input / pdf_input: " +
