@@ -109,6 +109,20 @@ export interface MergedSpecs {
 
 const LIMIT_FIELDS = ["context_tokens", "max_output_tokens"] as const;
 
+function candidate(r: DeploymentCandidate | ModelFactCandidate, level: Candidate["level"]): Candidate {
+  return {
+    official: r.official,
+    level,
+    observedMs: r.observedMs,
+    sourceId: r.source.source_id,
+    index: r.index,
+    evidence: r.fact.evidence,
+    context_tokens: r.fact.context_tokens,
+    max_output_tokens: r.fact.max_output_tokens,
+    capabilities: r.fact.capabilities,
+  };
+}
+
 /** The limits and capabilities of one deployment from its own facts and its model's facts. */
 export function mergeSpecs(
   mode: string,
@@ -116,34 +130,10 @@ export function mergeSpecs(
   modelFacts: readonly ModelFactCandidate[] = [],
 ): MergedSpecs {
   const candidates: Candidate[] = [
-    ...deploymentFacts.map(
-      (r): Candidate => ({
-        official: r.official,
-        level: 0,
-        observedMs: r.observedMs,
-        sourceId: r.source.source_id,
-        index: r.index,
-        evidence: r.fact.evidence,
-        context_tokens: r.fact.context_tokens,
-        max_output_tokens: r.fact.max_output_tokens,
-        capabilities: r.fact.capabilities,
-      }),
-    ),
+    ...deploymentFacts.map((r) => candidate(r, 0)),
     ...modelFacts
       .filter((r) => r.fact.modes === undefined || r.fact.modes.includes(mode))
-      .map(
-        (r): Candidate => ({
-          official: r.official,
-          level: r.fact.modes === undefined ? 2 : 1,
-          observedMs: r.observedMs,
-          sourceId: r.source.source_id,
-          index: r.index,
-          evidence: r.fact.evidence,
-          context_tokens: r.fact.context_tokens,
-          max_output_tokens: r.fact.max_output_tokens,
-          capabilities: r.fact.capabilities,
-        }),
-      ),
+      .map((r) => candidate(r, r.fact.modes === undefined ? 2 : 1)),
   ].sort(compareCandidates);
 
   const used = new Set<Candidate>();
