@@ -7,6 +7,8 @@ import * as cheerio from "cheerio";
 import { CatalogError } from "../lib/errors.js";
 import { type DeploymentIdentity, deploymentId, modelId } from "../lib/ids.js";
 import type {
+  CapabilityEntry,
+  CapabilityStatus,
   DatePrecision,
   DateType,
   Evidence,
@@ -380,6 +382,24 @@ export function googleModelId(providerModelId: string): string {
 }
 
 /**
+ * A token count as a models page prints it: "1,048,576", "400,000", "200K tokens", "1M tokens",
+ * "64k" -> an integer (K = 1,000 and M = 1,000,000, as the pages use them); null when the text
+ * is not a token count.
+ */
+export function tokenCount(text: string): number | null {
+  const m = /^(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([km])?(?:\s*tokens?)?$/i.exec(text.trim());
+  if (!m) return null;
+  const scale = m[2] === undefined ? 1 : m[2].toLowerCase() === "m" ? 1_000_000 : 1000;
+  const value = Math.round(Number((m[1] as string).replace(/,/g, "")) * scale);
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/** A capability entry as an official page states it. */
+export function declaredCapability(status: CapabilityStatus): CapabilityEntry {
+  return { status, verification_status: "official_declared" };
+}
+
+/**
  * A token count as a page prints it: "128k" -> 128000, "8K" -> 8000, "1M" -> 1000000,
  * "2,000,000" -> 2000000; "" and "-" -> null (not stated). A "k" is read as the thousands the page
  * prints, not as 1024. Throws a parse failure on anything else.
@@ -388,13 +408,10 @@ export function printedTokenCount(
   source: Pick<SourceDefinition, "name" | "url">,
   cell: string,
 ): number | null {
-  const text = cell.replace(/\s+/g, "").replace(/,/g, "").toLowerCase();
+  const text = cell.trim();
   if (text === "" || text === "-" || text === "—") return null;
-  const m = /^(\d+(?:\.\d+)?)(k|m)?$/.exec(text);
-  if (!m) throw parseFailure(source, `"${cell}" is not a token count`);
-  const scale = m[2] === "m" ? 1_000_000 : m[2] === "k" ? 1000 : 1;
-  const value = Math.round(Number(m[1]) * scale);
-  if (value <= 0) throw parseFailure(source, `"${cell}" is not a positive token count`);
+  const value = tokenCount(text);
+  if (value === null) throw parseFailure(source, `"${cell}" is not a positive token count`);
   return value;
 }
 

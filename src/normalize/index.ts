@@ -49,7 +49,11 @@ export function normalizeSource(
       `${input.source.provider_id}/${input.source.name}: output fails the schema (${first.join("; ")})`,
     );
   }
-  if (parsed.data.deployments.length === 0 && parsed.data.lifecycle.length === 0)
+  if (
+    parsed.data.deployments.length === 0 &&
+    parsed.data.lifecycle.length === 0 &&
+    (parsed.data.model_facts?.length ?? 0) === 0
+  )
     throw new CatalogError(
       "parse_failed",
       `${input.source.provider_id}/${input.source.name}: parser found no records`,
@@ -61,6 +65,14 @@ export function normalizeSource(
     throw new CatalogError(
       "parse_failed",
       `${input.source.name}: emitted deployment ${foreign.id} of another provider`,
+    );
+  const foreignModel = (parsed.data.model_facts ?? []).find(
+    (f) => input.source.provider_id !== "litellm" && f.provider_id !== input.source.provider_id,
+  );
+  if (foreignModel && input.source.source_type !== "community_catalog")
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.name}: emitted a model fact about ${foreignModel.provider_id}/${foreignModel.provider_model_id}, another provider's model`,
     );
   return parsed.data;
 }

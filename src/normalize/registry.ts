@@ -4,10 +4,13 @@
  */
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
+import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.js";
 import { parsers as azure } from "./parsers/azure.js";
+import { parsers as azureModelFacts } from "./parsers/azure-model-facts.js";
 import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
+import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
@@ -31,10 +34,13 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
   combine(
     amazonBedrock,
     anthropic,
+    anthropicModelFacts,
     azure,
+    azureModelFacts,
     cohere,
     deepseek,
     google,
+    googleModelFacts,
     googleVertex,
     groq,
     litellm,

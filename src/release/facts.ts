@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
-import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import type { DeploymentFact, LifecycleAssertion, ModelFact } from "../schema/index.js";
 import { IsoDateTime, ParseOutput, ProviderId, SourceType, Url } from "../schema/index.js";
 import type { SourceContribution } from "./types.js";
 
@@ -68,11 +68,17 @@ function assertionKey(a: LifecycleAssertion): string {
 
 /** Parser order is an accident of the page; sort so the file and the merge ties do not depend on it. */
 function sortedOutput(output: ParseOutput): ParseOutput {
-  return {
+  const sorted: ParseOutput = {
     deployments: sortByKey<DeploymentFact>(output.deployments, (f) => f.id),
     lifecycle: sortByKey<LifecycleAssertion>(output.lifecycle, assertionKey),
     skipped: sortByKey(output.skipped, (s) => s.reason),
   };
+  if (output.model_facts)
+    sorted.model_facts = sortByKey<ModelFact>(
+      output.model_facts,
+      (f) => `${f.provider_id}\u0000${f.provider_model_id}`,
+    );
+  return sorted;
 }
 
 /**

@@ -13,7 +13,8 @@
  *  4. Then source_id (and the fact's order within its sorted source) so ties are deterministic.
  * The merge is field by field: identity (model_id, provider_model_id, api_surface, mode,
  * region) comes from the best fact; rate_card, context_tokens, max_output_tokens, each
- * capability, status, announced_at, deprecation, end_of_life and replacements each come from
+ * capability (these three also from model facts, deployment-level first within a tier:
+ * see model-facts.ts), status, announced_at, deprecation, end_of_life and replacements each come from
  * the best source that speaks about that field. An absent field is silence; null says
  * "unknown" and wins like a value (rate_card, limits). In lifecycle assertions a status
  * `unknown`, a milestone of state `unknown`, a null announced_at and an empty replacement list
@@ -27,8 +28,6 @@
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import {
-  type CapabilityEntry,
-  type CapabilityName,
   type Deployment,
   type DeploymentFact,
   type Evidence,
@@ -45,6 +44,7 @@ import {
   UNKNOWN_MILESTONE,
 } from "../schema/index.js";
 import type { FactsFile, SourceFacts } from "./facts.js";
+import { indexModelFacts, mergeSpecs, modelFactKey } from "./model-facts.js";
 import type { SourceConflict, UnresolvedReplacement } from "./types.js";
 
 export interface MergeInput {
@@ -242,6 +242,8 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     });
   }
 
+  const modelFacts = indexModelFacts(input.facts.sources, isOfficial);
+
   // Pass 1: identities, so replacements can be resolved against the whole catalog.
   const ids = [...factsById.keys()].sort(compareCodePoints);
   const identities = new Map<string, DeploymentFact>();
@@ -375,21 +377,12 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     ].sort(compareAssertions);
 
     const rateFrom = firstSpeaking(ranked, "rate_card");
-    const contextFrom = firstSpeaking(ranked, "context_tokens");
-    const maxOutputFrom = firstSpeaking(ranked, "max_output_tokens");
-    const capabilityNames = uniqueSorted(
-      ranked.flatMap((r) => Object.keys(r.fact.capabilities ?? {})),
-    ) as CapabilityName[];
-    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-    for (const name of capabilityNames) {
-      const from = ranked.find((r) => r.fact.capabilities?.[name] !== undefined);
-      const entry = from?.fact.capabilities?.[name];
-      if (!from || !entry) continue;
-      capabilities[name] = {
-        status: entry.status,
-        verification_status: entry.verification_status ?? from.fact.evidence.verification_status,
-      };
-    }
+    // Limits and capabilities: this deployment's facts and its provider model's facts.
+    const specs = mergeSpecs(
+      identity.mode,
+      ranked,
+      modelFacts.get(modelFactKey(identity.provider_id, identity.provider_model_id)),
+    );
 
     const picked = pickLifecycle(assertions);
     const factStatus = ranked.find((r) => r.fact.status !== undefined && r.fact.status !== "unknown")?.fact
@@ -422,6 +415,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       ...ranked.map((r) => r.fact.evidence.source_url),
       ...assertions.map((r) => r.assertion.evidence.source_url),
       ...(rateCard ? [rateCard.source_url] : []),
+      ...specs.modelFactUrls,
     ]);
     deployments.push({
       id,
@@ -433,9 +427,9 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       region: identity.region,
       status,
       lifecycle,
-      context_tokens: contextFrom?.fact.context_tokens ?? null,
-      max_output_tokens: maxOutputFrom?.fact.max_output_tokens ?? null,
-      capabilities,
+      context_tokens: specs.context_tokens,
+      max_output_tokens: specs.max_output_tokens,
+      capabilities: specs.capabilities,
       rate_card: rateCard,
       evidence_urls: evidenceUrls,
     });
@@ -457,18 +451,8 @@ export function mergeCatalog(input: MergeInput): MergeResult {
           });
       }
     }
-    for (const field of ["context_tokens", "max_output_tokens"] as const) {
-      const o = ranked.find((r) => r.official && r.fact[field] != null);
-      const c = ranked.find((r) => !r.official && r.fact[field] != null);
-      if (o && c && o.fact[field] !== c.fact[field])
-        conflicts.push({
-          resource_id: id,
-          provider_id: identity.provider_id,
-          field,
-          official: { source_id: o.source.source_id, value: o.fact[field] as number },
-          community: { source_id: c.source.source_id, value: c.fact[field] as number },
-        });
-    }
+    for (const conflict of specs.conflicts)
+      conflicts.push({ resource_id: id, provider_id: identity.provider_id, ...conflict });
     const scheduled = (r: RankedAssertion) => r.assertion.end_of_life?.state === "scheduled";
     const officialEol = assertions.find((r) => r.official && scheduled(r));
     const communityEol = assertions.find((r) => !r.official && scheduled(r));

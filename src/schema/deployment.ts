@@ -4,20 +4,40 @@ import { DeploymentId, IdPart, IsoDateTime, MicroUsd, ModelId, ProviderId, Url }
 import { VerificationStatus } from "./evidence.js";
 import { Lifecycle, LifecycleStatus } from "./lifecycle.js";
 
-/** The capability names the catalog knows; a `capability` filter outside this list is a 400. */
-export const CapabilityName = z.enum([
-  "tool_calling",
-  "parallel_tool_calling",
-  "structured_output",
-  "vision",
-  "audio_input",
-  "audio_output",
-  "pdf_input",
-  "reasoning",
-  "prompt_caching",
-  "web_search",
-  "computer_use",
-]);
+/**
+ * The capability names the catalog knows; a `capability` filter outside this list is a 400.
+ * What each means and which sources state it: README "Capabilities".
+ */
+export const CapabilityName = z
+  .enum([
+    "tool_calling",
+    "parallel_tool_calling",
+    "structured_output",
+    "vision",
+    "audio_input",
+    "audio_output",
+    "pdf_input",
+    "reasoning",
+    "prompt_caching",
+    "web_search",
+    "computer_use",
+    "batch",
+    "code_execution",
+    "image_output",
+    "video_input",
+  ])
+  .meta({
+    id: "CapabilityName",
+    description:
+      "tool_calling: calls functions / tools the request defines. parallel_tool_calling: several tool calls in one turn. " +
+      "structured_output: output constrained to a JSON schema. vision: image input. audio_input / video_input / pdf_input: " +
+      "audio, video or PDF documents as input. audio_output / image_output: generates audio or images. reasoning: " +
+      "thinks before answering (reasoning / thinking tokens). prompt_caching: cached input (context caching). web_search: " +
+      "grounds answers in a web search run by the provider. computer_use: operates a computer through screenshots and " +
+      "mouse / keyboard actions. batch: available through the provider's asynchronous batch API. code_execution: runs code " +
+      "in a provider sandbox. Each entry has a status (supported, conditional = with restrictions, unsupported; unknown = " +
+      "absent) and a verification_status (official_declared, official_inferred, community_reported).",
+  });
 export type CapabilityName = z.infer<typeof CapabilityName>;
 
 /** `supported`, `conditional` (supported with restrictions) or `unsupported`; unknown = absent. */

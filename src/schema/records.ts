@@ -74,6 +74,30 @@ export const LifecycleAssertion = z
   .meta({ id: "LifecycleAssertion" });
 export type LifecycleAssertion = z.infer<typeof LifecycleAssertion>;
 
+/**
+ * A fact about one of a provider's models (not about where it is deployed): the token limits
+ * and capabilities an official models page states for a provider model id. It never creates a
+ * deployment; the release stage applies it to every deployment of `provider_id` whose
+ * `provider_model_id` matches, field by field (see src/release/model-facts.ts).
+ */
+export const ModelFact = z
+  .strictObject({
+    provider_id: ProviderId,
+    provider_model_id: z.string().min(1),
+    /**
+     * Only deployments of these modes (a page that gives a different limit for, say, batch
+     * deployments); absent = every deployment of the model. A fact naming modes beats one that
+     * does not.
+     */
+    modes: z.array(IdPart).min(1).optional(),
+    context_tokens: z.int().positive().nullable().optional(),
+    max_output_tokens: z.int().positive().nullable().optional(),
+    capabilities: Capabilities.optional(),
+    evidence: Evidence,
+  })
+  .meta({ id: "ModelFact" });
+export type ModelFact = z.infer<typeof ModelFact>;
+
 export const SkipCount = z.strictObject({
   reason: z.string().min(1),
   count: z.int().positive(),
@@ -86,6 +110,8 @@ export const ParseOutput = z
   .strictObject({
     deployments: z.array(DeploymentFact),
     lifecycle: z.array(LifecycleAssertion),
+    /** Facts about provider models (limits, capabilities); absent = none. */
+    model_facts: z.array(ModelFact).optional(),
     skipped: z.array(SkipCount),
   })
   .meta({ id: "ParseOutput" });

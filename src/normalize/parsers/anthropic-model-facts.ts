@@ -1,0 +1,128 @@
+/**
+ * The Claude models overview (platform.claude.com/docs/en/about-claude/models/overview.md): the
+ * "Latest models comparison" table, one column per model, one row per feature. Model facts
+ * only (limits and capabilities of provider `anthropic`'s API ids and aliases); it creates no
+ * deployments.
+ *
+ * - context_tokens = the Context window row's first size ("200K tokens / 1M tokens (beta)" ->
+ *   200,000: the beta window needs a request header), max_output_tokens = the Max output row.
+ * - reasoning: supported when the Extended thinking or the Adaptive thinking row says "Yes",
+ *   unsupported when every thinking row the page has says "No".
+ * - vision: supported for every model of the table when the page says "All current Claude
+ *   models support ... vision".
+ * - Facts apply to the Claude API ID and the Claude API alias of each column. The Bedrock and
+ *   Google Cloud ids of the table are other providers' deployments and are not read.
+ */
+import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { markdownTables, plainCell } from "../markdown.js";
+import type { Parser } from "../types.js";
+
+const PROVIDER_ID = "anthropic";
+
+/** The row label without its bold markers, link and footnote digit ("**Claude API alias**1"). */
+function rowLabel(cell: string): string {
+  return plainCell(cell)
+    .replace(/\s*\([^)]*\)\s*$/, "")
+    .replace(/\d+$/, "")
+    .trim()
+    .toLowerCase();
+}
+
+/** "200K tokens / 1M tokens (beta)3" -> 200000; "128k tokens" -> 128000. */
+export function firstTokenSize(cell: string): number | null {
+  const m = /(\d[\d,.]*\s*[KkMm]?)\s*tokens/.exec(plainCell(cell));
+  return m ? tokenCount(m[1] as string) : null;
+}
+
+export const parseAnthropicModelFacts: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const table = markdownTables(input.content).find(
+    (t) =>
+      plainCell(t.headers[0] ?? "") === "Feature" &&
+      t.rows.some((r) => rowLabel(r[0] ?? "") === "claude api id"),
+  );
+  if (!table)
+    throw parseFailure(
+      input.source,
+      "no models comparison table (Feature | <model> ... with a Claude API ID row)",
+    );
+  const rows = new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), r]));
+  const row = (label: string) => {
+    const found = rows.get(label);
+    if (!found) throw parseFailure(input.source, `comparison table has no "${label}" row`);
+    return found;
+  };
+  const ids = row("claude api id");
+  const aliases = rows.get("claude api alias");
+  const context = row("context window");
+  const maxOutput = row("max output");
+  const thinking = [...rows.entries()].filter(([label]) => /thinking$/.test(label)).map(([, r]) => r);
+  const allVision = /All current Claude models support[^.]*\bvision\b/i.test(input.content);
+
+  const facts: ModelFact[] = [];
+  for (let col = 1; col < table.headers.length; col++) {
+    const model = plainCell(table.headers[col] ?? "");
+    const id = plainCell(ids[col] ?? "");
+    if (!/^claude-[a-z0-9-]+$/.test(id))
+      throw parseFailure(input.source, `${model}: "${id}" is not a Claude API id`);
+    const contextTokens = firstTokenSize(context[col] ?? "");
+    const outputTokens = firstTokenSize(maxOutput[col] ?? "");
+    if (contextTokens === null || outputTokens === null)
+      throw parseFailure(input.source, `${model}: context window or max output is not a token size`);
+    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+    const answers = thinking.map((r) => plainCell(r[col] ?? ""));
+    if (answers.some((a) => /^yes\b/i.test(a))) capabilities.reasoning = declaredCapability("supported");
+    else if (answers.length > 0 && answers.every((a) => /^no$/i.test(a)))
+      capabilities.reasoning = declaredCapability("unsupported");
+    if (allVision) capabilities.vision = declaredCapability("supported");
+    const alias = aliases ? plainCell(aliases[col] ?? "") : "";
+    for (const providerModelId of new Set([id, ...(/^claude-[a-z0-9-]+$/.test(alias) ? [alias] : [])]))
+      facts.push({
+        provider_id: PROVIDER_ID,
+        provider_model_id: providerModelId,
+        context_tokens: contextTokens,
+        max_output_tokens: outputTokens,
+        capabilities: { ...capabilities },
+        evidence,
+      });
+  }
+  if (facts.length === 0) throw parseFailure(input.source, "models comparison table has no model columns");
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
+/**
+ * A Claude model reference page (platform.claude.com/docs/<lang>/models/<model>/overview.md):
+ * "Model ID: `claude-opus-4-6`" and the specs line "Context window: 1M tokens · Max output:
+ * 128K tokens · ...". Limits only (the page's capabilities are further down than its stored
+ * copies reach); no deployments.
+ */
+export const parseAnthropicModelPage: Parser = (input) => {
+  const id = /^Model ID: `(claude-[a-z0-9-]+)`\s*$/m.exec(input.content)?.[1];
+  if (!id) throw parseFailure(input.source, 'no "Model ID: `claude-...`" line');
+  const specs = /^Context window: ([^·]+?) · Max output: ([^·]+?)(?: ·|$)/m.exec(input.content);
+  if (!specs) throw parseFailure(input.source, 'no "Context window: ... · Max output: ..." line');
+  const contextTokens = tokenCount(specs[1] as string);
+  const outputTokens = tokenCount(specs[2] as string);
+  if (contextTokens === null || outputTokens === null)
+    throw parseFailure(input.source, `"${specs[0]}" does not give two token sizes`);
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: [
+      {
+        provider_id: PROVIDER_ID,
+        provider_model_id: id,
+        context_tokens: contextTokens,
+        max_output_tokens: outputTokens,
+        evidence: evidenceFor(input.source, input.observedAt),
+      },
+    ],
+    skipped: [],
+  };
+};
+
+export const parsers: Record<string, Parser> = {
+  "anthropic-model-facts": parseAnthropicModelFacts,
+  "anthropic-model-page": parseAnthropicModelPage,
+};

@@ -1,0 +1,136 @@
+/**
+ * The Gemini API models page (ai.google.dev/gemini-api/docs/models, Markdown form): one
+ * "Property | Description" table per model with its model code, supported data types, token
+ * limits, capabilities and versions. Model facts only (limits and capabilities of provider
+ * `google`'s model ids); it creates no deployments.
+ *
+ * - context_tokens = the input token limit, max_output_tokens = the output token limit.
+ * - Capabilities the page states as Supported / Not supported / Experimental:
+ *   Batch API -> batch, Caching -> prompt_caching, Code execution -> code_execution,
+ *   Function calling -> tool_calling, Search grounding -> web_search, Structured outputs ->
+ *   structured_output, Thinking -> reasoning, Image generation -> image_output, Audio
+ *   generation -> audio_output (Experimental -> conditional). File search, Grounding with
+ *   Google Maps, Live API and URL context have no catalog capability and are not read.
+ * - Input data types: image / video / audio / PDF listed -> vision / video_input /
+ *   audio_input / pdf_input supported. A type the list leaves out is not read as unsupported:
+ *   the page does not say the list is exhaustive (silence stays unknown).
+ * - The facts apply to the model code and to every model id the Versions row names
+ *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`").
+ */
+import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { declaredCapability, evidenceFor, parseFailure, requireSome, tokenCount } from "../helpers.js";
+import { collapseSpace, markdownTables } from "../markdown.js";
+import type { Parser, ParserInput } from "../types.js";
+
+const PROVIDER_ID = "google";
+
+const CAPABILITY_LABELS: Readonly<Record<string, CapabilityName>> = {
+  "batch api": "batch",
+  caching: "prompt_caching",
+  "code execution": "code_execution",
+  "function calling": "tool_calling",
+  "search grounding": "web_search",
+  "structured outputs": "structured_output",
+  thinking: "reasoning",
+  "image generation": "image_output",
+  "audio generation": "audio_output",
+};
+
+/** Labels the page states that no catalog capability stands for. */
+const IGNORED_LABELS = new Set(["file search", "grounding with google maps", "live api", "url context"]);
+
+const INPUT_TYPES: ReadonlyArray<[RegExp, CapabilityName]> = [
+  [/\bimages?\b/i, "vision"],
+  [/\bvideos?\b/i, "video_input"],
+  [/\baudio\b/i, "audio_input"],
+  [/\bpdf\b/i, "pdf_input"],
+];
+
+/** "**Input token limit** 1,048,576 **Output token limit** 65,536" -> label/value pairs. */
+export function labelledValues(cell: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const m of cell.matchAll(/\*\*([^*]+)\*\*([^*]*)/g))
+    pairs.push([collapseSpace(m[1] as string), collapseSpace(m[2] as string)]);
+  return pairs;
+}
+
+function status(input: ParserInput, label: string, value: string): CapabilityEntry {
+  if (/^supported$/i.test(value)) return declaredCapability("supported");
+  if (/^not supported$/i.test(value)) return declaredCapability("unsupported");
+  if (/^experimental$/i.test(value)) return declaredCapability("conditional");
+  throw parseFailure(input.source, `capability "${label}" has the unknown value "${value}"`);
+}
+
+/** The property a row describes: its label without the icon name the page glues to it. */
+function property(label: string): string | null {
+  const text = collapseSpace(label.replace(/\^\[.*?\]\(.*?\)\^/g, "").replace(/\*\*/g, ""));
+  const m = /(Model code|Supported data types|Token limits|Capabilities|Versions)$/i.exec(text);
+  return m ? (m[1] as string).toLowerCase() : null;
+}
+
+export const parseGoogleModelFacts: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const tables = markdownTables(input.content).filter(
+    (t) => t.headers[0] === "Property" && t.headers[1] === "Description",
+  );
+  requireSome(input.source, tables, "model details table (Property | Description)");
+  const facts = new Map<string, ModelFact>();
+  for (const table of tables) {
+    const rows = new Map<string, string>();
+    for (const row of table.rows) {
+      const key = property(row[0] ?? "");
+      if (key) rows.set(key, row[1] ?? "");
+    }
+    const code = /`([a-z0-9][a-z0-9.-]*)`/.exec(rows.get("model code") ?? "")?.[1];
+    if (!code)
+      throw parseFailure(input.source, `model details table under "${table.heading}" has no model code`);
+    const limits = new Map(
+      labelledValues(rows.get("token limits") ?? "").map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    const contextTokens = tokenCount(limits.get("input token limit") ?? "");
+    const maxOutput = tokenCount(limits.get("output token limit") ?? "");
+    if (contextTokens === null || maxOutput === null)
+      throw parseFailure(
+        input.source,
+        `${code}: token limits "${rows.get("token limits")}" are not two token counts`,
+      );
+
+    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+    const stated = labelledValues(rows.get("capabilities") ?? "");
+    if (stated.length === 0) throw parseFailure(input.source, `${code}: no capabilities listed`);
+    for (const [label, value] of stated) {
+      const key = label.toLowerCase();
+      const name = CAPABILITY_LABELS[key];
+      if (name) capabilities[name] = status(input, label, value);
+      else if (!IGNORED_LABELS.has(key))
+        throw parseFailure(input.source, `${code}: unknown capability "${label}"`);
+    }
+    const inputs = labelledValues(rows.get("supported data types") ?? "").find(([k]) =>
+      /^inputs?$/i.test(k),
+    )?.[1];
+    if (!inputs) throw parseFailure(input.source, `${code}: no supported input data types`);
+    for (const [re, name] of INPUT_TYPES)
+      if (re.test(inputs)) capabilities[name] = declaredCapability("supported");
+
+    const ids = [
+      code,
+      ...[...(rows.get("versions") ?? "").matchAll(/`(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)`/g)].map(
+        (m) => m[1] as string,
+      ),
+    ];
+    for (const id of new Set(ids)) {
+      if (facts.has(id)) throw parseFailure(input.source, `model ${id} has two model details tables`);
+      facts.set(id, {
+        provider_id: PROVIDER_ID,
+        provider_model_id: id,
+        context_tokens: contextTokens,
+        max_output_tokens: maxOutput,
+        capabilities: { ...capabilities },
+        evidence,
+      });
+    }
+  }
+  return { deployments: [], lifecycle: [], model_facts: [...facts.values()], skipped: [] };
+};
+
+export const parsers: Record<string, Parser> = { "google-model-facts": parseGoogleModelFacts };

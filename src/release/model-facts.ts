@@ -1,0 +1,179 @@
+/**
+ * Token limits and capabilities of a deployment, from the facts about that deployment and the
+ * facts about its provider model (official models pages: `ParseOutput.model_facts`). Pure.
+ *
+ * A model fact never creates a deployment: it applies to every deployment of its provider whose
+ * provider_model_id matches. Each field (context_tokens, max_output_tokens, each capability)
+ * comes from the first candidate that speaks about it, in this order:
+ *  1. official sources before community sources;
+ *  2. deployment-level facts before model-level facts, and a model fact that names the
+ *     deployment's mode (`modes`) before one that applies to every mode;
+ *  3. the newest observation (evidence.observed_at);
+ *  4. then source_id and the fact's index in its sorted source, so ties are deterministic.
+ * An absent field is silence; null says "unknown" and wins like a value. Where the best
+ * official and the best community value of a limit differ, the official one wins and the
+ * disagreement is returned as a conflict.
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type {
+  Capabilities,
+  CapabilityEntry,
+  CapabilityName,
+  DeploymentFact,
+  Evidence,
+  ModelFact,
+} from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import type { SourceConflict } from "./types.js";
+
+/** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
+export interface DeploymentCandidate {
+  fact: Pick<DeploymentFact, "context_tokens" | "max_output_tokens" | "capabilities" | "evidence">;
+  source: Pick<SourceFacts, "source_id">;
+  official: boolean;
+  observedMs: number;
+  index: number;
+}
+
+/** A model fact with what ranks it. */
+export interface ModelFactCandidate {
+  fact: ModelFact;
+  source: Pick<SourceFacts, "source_id">;
+  official: boolean;
+  observedMs: number;
+  index: number;
+}
+
+/** Model facts by `provider_id|provider_model_id`. */
+export type ModelFactIndex = ReadonlyMap<string, readonly ModelFactCandidate[]>;
+
+export function modelFactKey(providerId: string, providerModelId: string): string {
+  return `${providerId}|${providerModelId}`;
+}
+
+/** Every source's model facts, indexed by provider and provider model id. */
+export function indexModelFacts(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): ModelFactIndex {
+  const index = new Map<string, ModelFactCandidate[]>();
+  for (const source of sources) {
+    const official = isOfficial(source);
+    (source.output.model_facts ?? []).forEach((fact, i) => {
+      const key = modelFactKey(fact.provider_id, fact.provider_model_id);
+      const candidate: ModelFactCandidate = {
+        fact,
+        source,
+        official,
+        observedMs: Date.parse(fact.evidence.observed_at),
+        index: i,
+      };
+      const list = index.get(key);
+      if (list) list.push(candidate);
+      else index.set(key, [candidate]);
+    });
+  }
+  return index;
+}
+
+/** One source of limits or capabilities, deployment- or model-level, in precedence order. */
+interface Candidate {
+  official: boolean;
+  /** 0 = a fact about the deployment, 1 = about the model in this mode, 2 = about the model. */
+  level: 0 | 1 | 2;
+  observedMs: number;
+  sourceId: string;
+  index: number;
+  evidence: Evidence;
+  context_tokens?: number | null;
+  max_output_tokens?: number | null;
+  capabilities?: Capabilities;
+}
+
+function compareCandidates(a: Candidate, b: Candidate): number {
+  if (a.official !== b.official) return a.official ? -1 : 1;
+  if (a.level !== b.level) return a.level - b.level;
+  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
+  return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
+}
+
+export interface MergedSpecs {
+  context_tokens: number | null;
+  max_output_tokens: number | null;
+  capabilities: Partial<Record<CapabilityName, CapabilityEntry>>;
+  /** Source URLs of the model facts that supplied at least one of the values above. */
+  modelFactUrls: string[];
+  /** Official-vs-community disagreements about a limit (the official value won). */
+  conflicts: Array<Pick<SourceConflict, "field" | "official" | "community">>;
+}
+
+const LIMIT_FIELDS = ["context_tokens", "max_output_tokens"] as const;
+
+function candidate(r: DeploymentCandidate | ModelFactCandidate, level: Candidate["level"]): Candidate {
+  return {
+    official: r.official,
+    level,
+    observedMs: r.observedMs,
+    sourceId: r.source.source_id,
+    index: r.index,
+    evidence: r.fact.evidence,
+    context_tokens: r.fact.context_tokens,
+    max_output_tokens: r.fact.max_output_tokens,
+    capabilities: r.fact.capabilities,
+  };
+}
+
+/** The limits and capabilities of one deployment from its own facts and its model's facts. */
+export function mergeSpecs(
+  mode: string,
+  deploymentFacts: readonly DeploymentCandidate[],
+  modelFacts: readonly ModelFactCandidate[] = [],
+): MergedSpecs {
+  const candidates: Candidate[] = [
+    ...deploymentFacts.map((r) => candidate(r, 0)),
+    ...modelFacts
+      .filter((r) => r.fact.modes === undefined || r.fact.modes.includes(mode))
+      .map((r) => candidate(r, r.fact.modes === undefined ? 2 : 1)),
+  ].sort(compareCandidates);
+
+  const used = new Set<Candidate>();
+  const pick = <K extends (typeof LIMIT_FIELDS)[number]>(field: K): number | null => {
+    const from = candidates.find((c) => c[field] !== undefined);
+    if (from) used.add(from);
+    return from?.[field] ?? null;
+  };
+  const context_tokens = pick("context_tokens");
+  const max_output_tokens = pick("max_output_tokens");
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const names = [
+    ...new Set(candidates.flatMap((c) => Object.keys(c.capabilities ?? {}) as CapabilityName[])),
+  ].sort(compareCodePoints);
+  for (const name of names) {
+    const from = candidates.find((c) => c.capabilities?.[name] !== undefined);
+    const entry = from?.capabilities?.[name];
+    if (!from || !entry) continue;
+    used.add(from);
+    capabilities[name] = {
+      status: entry.status,
+      verification_status: entry.verification_status ?? from.evidence.verification_status,
+    };
+  }
+
+  const conflicts: MergedSpecs["conflicts"] = [];
+  for (const field of LIMIT_FIELDS) {
+    const o = candidates.find((c) => c.official && c[field] != null);
+    const c = candidates.find((c) => !c.official && c[field] != null);
+    if (o && c && o[field] !== c[field])
+      conflicts.push({
+        field,
+        official: { source_id: o.sourceId, value: o[field] as number },
+        community: { source_id: c.sourceId, value: c[field] as number },
+      });
+  }
+
+  const modelFactUrls = [
+    ...new Set([...used].filter((c) => c.level > 0).map((c) => c.evidence.source_url)),
+  ].sort(compareCodePoints);
+  return { context_tokens, max_output_tokens, capabilities, modelFactUrls, conflicts };
+}

@@ -1,0 +1,330 @@
+import { describe, expect, it } from "vitest";
+import { tokenCount } from "../../src/normalize/helpers.js";
+import { normalizeSource } from "../../src/normalize/index.js";
+import { parsers as anthropicParsers } from "../../src/normalize/parsers/anthropic-model-facts.js";
+import {
+  parsers as azureParsers,
+  describedCapabilities,
+  modelVersions,
+} from "../../src/normalize/parsers/azure-model-facts.js";
+import { parsers as googleParsers } from "../../src/normalize/parsers/google-model-facts.js";
+import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const anthropic = anthropicParsers["anthropic-model-facts"]!;
+const google = googleParsers["google-model-facts"]!;
+const azure = azureParsers["azure-model-facts"]!;
+
+function byId(facts: readonly ModelFact[] | undefined): Map<string, ModelFact> {
+  return new Map((facts ?? []).filter((f) => f.modes === undefined).map((f) => [f.provider_model_id, f]));
+}
+
+const supported = { status: "supported", verification_status: "official_declared" };
+const unsupported = { status: "unsupported", verification_status: "official_declared" };
+
+describe("official model facts create no deployments", () => {
+  it.each([
+    ["anthropic", "models-overview"],
+    ["google", "models"],
+    ["azure", "models-azure-openai"],
+  ])(
+    "%s/%s yields model facts of its own provider only, every one with official evidence",
+    async (provider, name) => {
+      const input = await recordedInput(provider, name);
+      const out = normalizeSource(input);
+      expect(out.deployments).toEqual([]);
+      expect(out.lifecycle).toEqual([]);
+      expect(out.model_facts?.length).toBeGreaterThan(0);
+      for (const fact of out.model_facts ?? []) {
+        expect(fact.provider_id).toBe(provider);
+        expect(fact.evidence).toEqual({
+          source_url: input.source.url,
+          source_type: "official_docs",
+          observed_at: input.observedAt,
+          verification_status: "official_declared",
+        });
+        for (const entry of Object.values(fact.capabilities ?? {}))
+          expect(entry.verification_status).toBeDefined();
+      }
+    },
+  );
+});
+
+describe("Claude models overview", () => {
+  it("gives each model of the comparison table, by API id and alias, its context window, max output, thinking and vision", async () => {
+    const out = ParseOutput.parse(anthropic(await recordedInput("anthropic", "models-overview")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()].sort()).toEqual([
+      "claude-fable-5",
+      "claude-haiku-4-5",
+      "claude-haiku-4-5-20251001",
+      "claude-opus-5",
+      "claude-sonnet-5",
+    ]);
+    expect(facts.get("claude-opus-5")).toMatchObject({
+      context_tokens: 1_000_000,
+      max_output_tokens: 128_000,
+      capabilities: { reasoning: supported, vision: supported },
+    });
+    expect(facts.get("claude-haiku-4-5-20251001")).toMatchObject({
+      context_tokens: 200_000,
+      max_output_tokens: 64_000,
+      capabilities: { reasoning: supported, vision: supported },
+    });
+    expect(facts.get("claude-haiku-4-5")).toEqual({
+      ...facts.get("claude-haiku-4-5-20251001"),
+      provider_model_id: "claude-haiku-4-5",
+    });
+  });
+
+  it("reads the standard context window, not the beta one, and says nothing about vision when the page does not", async () => {
+    const input = await recordedInput("anthropic", "models-overview");
+    const out = anthropic(
+      edit(input, (c) =>
+        c
+          .replace(/(\| \*\*Context window\*\* \| )[^|]*\|/, "$1200K tokens /   1M tokens (beta)3 |")
+          .replace(
+            "All current Claude models support text and image input, text output, multilingual capabilities, and vision.",
+            "",
+          ),
+      ),
+    );
+    const fable = byId(out.model_facts).get("claude-fable-5");
+    expect(fable?.context_tokens).toBe(200_000);
+    expect(fable?.capabilities?.vision).toBeUndefined();
+  });
+
+  it("says reasoning is unsupported only when every thinking row says No", async () => {
+    const input = await recordedInput("anthropic", "models-overview");
+    const out = anthropic(
+      edit(input, (c) => c.replace("| Yes (always on) | Yes | Yes | No |", "| No | No | Yes | No |")),
+    );
+    const facts = byId(out.model_facts);
+    expect(facts.get("claude-fable-5")?.capabilities?.reasoning).toEqual(unsupported);
+    expect(facts.get("claude-haiku-4-5")?.capabilities?.reasoning).toEqual(supported);
+  });
+
+  it("fails when the comparison table loses its Max output row", async () => {
+    const input = await recordedInput("anthropic", "models-overview");
+    expectParseFailure(() =>
+      anthropic(edit(input, (c) => c.replace("| **Max output** |", "| **Output** |"))),
+    );
+  });
+
+  it("fails when a context window is not a size", async () => {
+    const input = await recordedInput("anthropic", "models-overview");
+    expectParseFailure(() =>
+      anthropic(edit(input, (c) => c.replace(/(\| \*\*Context window\*\* \| )[^|]*\|/, "$1large |"))),
+    );
+  });
+});
+
+describe("Gemini API models page", () => {
+  it("gives every model code and named version its token limits and stated capabilities", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "models")));
+    const facts = byId(out.model_facts);
+    expect(facts.size).toBe(19);
+    expect(facts.get("gemini-2.5-pro")).toEqual({
+      provider_id: "google",
+      provider_model_id: "gemini-2.5-pro",
+      context_tokens: 1_048_576,
+      max_output_tokens: 65_536,
+      capabilities: {
+        audio_output: unsupported,
+        batch: supported,
+        prompt_caching: supported,
+        code_execution: supported,
+        tool_calling: supported,
+        image_output: unsupported,
+        web_search: supported,
+        structured_output: supported,
+        reasoning: supported,
+        vision: supported,
+        video_input: supported,
+        audio_input: supported,
+        pdf_input: supported,
+      },
+      evidence: out.model_facts?.[0]?.evidence,
+    });
+    const tts = facts.get("gemini-2.5-flash-preview-tts");
+    expect(tts).toMatchObject({ context_tokens: 8_192, max_output_tokens: 16_384 });
+    expect(tts?.capabilities).toMatchObject({ audio_output: supported, tool_calling: unsupported });
+    // input types the list leaves out stay unknown
+    expect(tts?.capabilities?.vision).toBeUndefined();
+    // "Thinking: Experimental" is conditional; versions named in the Versions row share the facts
+    expect(facts.get("gemini-2.0-flash-001")?.capabilities?.reasoning).toEqual({
+      status: "conditional",
+      verification_status: "official_declared",
+    });
+    expect(facts.get("gemini-2.5-flash-native-audio-preview-09-2025")).toMatchObject({
+      context_tokens: 131_072,
+      max_output_tokens: 8_192,
+    });
+  });
+
+  it("fails on a capability value it does not know", async () => {
+    const input = await recordedInput("google", "models");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("**Batch API** Supported", "**Batch API** Maybe"))),
+    );
+  });
+
+  it("fails on a capability it does not know rather than dropping it", async () => {
+    const input = await recordedInput("google", "models");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("**Caching** Supported", "**Teleport** Supported"))),
+    );
+  });
+
+  it("fails when a model's token limits are missing", async () => {
+    const input = await recordedInput("google", "models");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("**Output token limit** 65,536", "**Output token limit** lots"))),
+    );
+  });
+
+  it("fails when the model details tables are gone", async () => {
+    const input = await recordedInput("google", "models");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replaceAll("| Property | Description |", "| Key | Value |"))),
+    );
+  });
+});
+
+describe("Azure OpenAI models sold directly by Azure", () => {
+  it("gives every model version its context window, max output and described capabilities", async () => {
+    const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
+    const facts = byId(out.model_facts);
+    expect(facts.size).toBe(44);
+    expect(facts.get("gpt-5-2025-08-07")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+      capabilities: {
+        reasoning: supported,
+        structured_output: supported,
+        vision: supported,
+        tool_calling: supported,
+        parallel_tool_calling: supported,
+      },
+    });
+    // Max request "Input: 200,000 Output: 100,000"
+    expect(facts.get("o3-2025-04-16")).toMatchObject({ context_tokens: 200_000, max_output_tokens: 100_000 });
+    // one row naming four models; a request limit without an output limit; counter versions
+    expect(facts.get("gpt-audio-mini-2025-10-06")).toMatchObject({
+      context_tokens: 28_672,
+      max_output_tokens: 4_096,
+    });
+    expect(facts.get("gpt-35-turbo-instruct-0914")?.context_tokens).toBe(4_097);
+    expect(facts.get("gpt-35-turbo-instruct-0914")?.max_output_tokens).toBeUndefined();
+    expect(facts.get("text-embedding-ada-002-2")?.context_tokens).toBe(8_192);
+    expect(facts.get("gpt-4-turbo-2024-04-09")?.context_tokens).toBe(128_000);
+    // "(Preview)" is no version; "Text in/text out only" is no vision
+    expect(facts.get("gpt-oss-120b")?.capabilities?.vision).toEqual(unsupported);
+    // no bare name gets a versioned row's facts
+    expect(facts.has("gpt-5")).toBe(false);
+  });
+
+  it("gives batch deployments of GPT-4.1 their own context window and skips provisioned ones", async () => {
+    const out = azure(await recordedInput("azure", "models-azure-openai"));
+    const gpt41 = (out.model_facts ?? []).filter((f) => f.provider_model_id === "gpt-4.1-2025-04-14");
+    expect(gpt41.map((f) => [f.modes ?? null, f.context_tokens])).toEqual([
+      [null, 1_047_576],
+      [["global-batch", "data-zone-batch"], 300_000],
+    ]);
+    expect(gpt41[0]?.capabilities?.structured_output).toEqual({
+      status: "conditional",
+      verification_status: "official_declared",
+    });
+    expect(out.skipped).toEqual([
+      {
+        reason: "context window for provisioned managed deployments (no such deployments)",
+        count: 3,
+        examples: ["gpt-4.1-2025-04-14", "gpt-4.1-nano-2025-04-14", "gpt-4.1-mini-2025-04-14"],
+      },
+    ]);
+  });
+
+  it("fails when a context window is not a size", async () => {
+    const input = await recordedInput("azure", "models-azure-openai");
+    expectParseFailure(() =>
+      azure(edit(input, (c) => c.replace("| 8,192 | 1,024 |", "| about 8k | 1,024 |"))),
+    );
+  });
+
+  it("fails when a max request cell is not Input / Output", async () => {
+    const input = await recordedInput("azure", "models-azure-openai");
+    expectParseFailure(() =>
+      azure(edit(input, (c) => c.replace("Input: 128,000  <br> Output: 32,768", "Up to 128,000 in"))),
+    );
+  });
+
+  it("fails when the model tables are gone", async () => {
+    const input = await recordedInput("azure", "models-azure-openai");
+    expectParseFailure(() => azure(edit(input, (c) => c.replaceAll("Model ID", "Name"))));
+  });
+
+  it("reads model ids with their versions and capabilities from description bullets", () => {
+    expect(modelVersions("`gpt-realtime` (2025-08-28) (GA)<br>`gpt-audio`(2025-08-28)")).toEqual([
+      { name: "gpt-realtime", version: "2025-08-28" },
+      { name: "gpt-audio", version: "2025-08-28" },
+    ]);
+    expect(modelVersions("`text-embedding-ada-002` (version 2)")).toEqual([
+      { name: "text-embedding-ada-002", version: "2" },
+    ]);
+    expect(modelVersions("`gpt-oss-20b` (Preview)")).toEqual([{ name: "gpt-oss-20b", version: null }]);
+    expect(describedCapabilities("- JSON Mode. <br> - Parallel function calling.")).toEqual({
+      tool_calling: supported,
+      parallel_tool_calling: supported,
+    });
+    expect(describedCapabilities("Older preview version.")).toEqual({});
+  });
+});
+
+describe("token counts", () => {
+  it("reads the sizes the models pages print", () => {
+    expect(tokenCount("1,048,576")).toBe(1_048_576);
+    expect(tokenCount("200K tokens")).toBe(200_000);
+    expect(tokenCount("1M tokens")).toBe(1_000_000);
+    expect(tokenCount("64k")).toBe(64_000);
+    expect(tokenCount("lots")).toBeNull();
+    expect(tokenCount("0")).toBeNull();
+  });
+});
+
+describe("Claude model reference pages", () => {
+  it.each([
+    ["model-opus-4-6", "claude-opus-4-6", 1_000_000, 128_000],
+    ["model-opus-4-8", "claude-opus-4-8", 1_000_000, 128_000],
+    ["model-sonnet-4-6", "claude-sonnet-4-6", 1_000_000, 128_000],
+    ["model-opus-4-5", "claude-opus-4-5-20251101", 200_000, 64_000],
+    ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
+  ])("%s gives %s its context window and max output", async (name, id, context, output) => {
+    const input = await recordedInput("anthropic", name);
+    const out = normalizeSource(input);
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toEqual([
+      {
+        provider_id: "anthropic",
+        provider_model_id: id,
+        context_tokens: context,
+        max_output_tokens: output,
+        evidence: {
+          source_url: input.source.url,
+          source_type: "official_docs",
+          observed_at: input.observedAt,
+          verification_status: "official_declared",
+        },
+      },
+    ]);
+  });
+
+  it("fails without a Model ID line or with a specs line that gives no sizes", async () => {
+    const page = anthropicParsers["anthropic-model-page"]!;
+    const input = await recordedInput("anthropic", "model-opus-4-6");
+    expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID:", "Model:"))));
+    expectParseFailure(() =>
+      page(edit(input, (c) => c.replace("Max output: 128K tokens", "Max output: plenty"))),
+    );
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, test } from "vitest";
+import { FactsFile, gatherFacts } from "../../src/release/facts.js";
+import { mergeCatalog } from "../../src/release/merge.js";
+import type { Deployment, ModelFact, SourceDefinition } from "../../src/schema/index.js";
+import {
+  COMMUNITY_ID,
+  contributionsFor,
+  depId,
+  evidence,
+  NOW,
+  OBSERVED,
+  standardWorld,
+  state,
+  type World,
+} from "./fixtures.js";
+
+const MODELS_ID = "3e9a1d7b-8c9d-4f6b-bd4e-5f6a7b8c9d0e";
+const NEWER_MODELS_ID = "4fab2e8c-9d0e-4a7c-8e5f-6a7b8c9d0e1f";
+
+function modelsSource(sourceId = MODELS_ID): SourceDefinition {
+  return {
+    source_id: sourceId,
+    provider_id: "openai",
+    name: sourceId === MODELS_ID ? "models" : "models-compare",
+    url: `https://developers.openai.com/api/docs/models/${sourceId === MODELS_ID ? "all" : "compare"}`,
+    source_type: "official_docs",
+    format: "html",
+    parser: "openai-models",
+    allowed_hosts: [],
+    offline_capture: true,
+  };
+}
+
+function modelFact(
+  providerModelId: string,
+  fields: Partial<ModelFact> = {},
+  src = modelsSource(),
+): ModelFact {
+  return {
+    provider_id: "openai",
+    provider_model_id: providerModelId,
+    evidence: evidence(src, fields.evidence?.observed_at ?? OBSERVED),
+    ...fields,
+  };
+}
+
+/** The world's sources plus official models pages contributing only model facts. */
+function merge(world: World, pages: Array<[SourceDefinition, ModelFact[]]>) {
+  const { contributions, states } = contributionsFor(world, [], NOW);
+  for (const [src, facts] of pages) {
+    contributions.push({
+      source: src,
+      output: { deployments: [], lifecycle: [], model_facts: facts, skipped: [] },
+      failed: false,
+      observedAt: OBSERVED,
+    });
+    states.push(state(src));
+  }
+  const { facts } = gatherFacts(contributions, null);
+  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] }) };
+}
+
+function find(deployments: Deployment[], id: string): Deployment {
+  const found = deployments.find((d) => d.id === id);
+  if (!found) throw new Error(`no deployment ${id}`);
+  return found;
+}
+
+const GPT4O = depId("gpt-4o");
+const GPT4O_BATCH = depId("gpt-4o", "batch");
+const GPT41 = depId("gpt-4.1");
+
+describe("model facts", () => {
+  test("a model fact fills context, max output and capabilities on every deployment of its provider model and creates none", () => {
+    const world = standardWorld();
+    world.community = [];
+    const before = merge(world, []).merged.deployments.map((d) => d.id);
+    const { merged, facts } = merge(world, [
+      [
+        modelsSource(),
+        [
+          modelFact("gpt-4o", {
+            context_tokens: 128_000,
+            max_output_tokens: 16_384,
+            capabilities: { vision: { status: "supported", verification_status: "official_declared" } },
+          }),
+          modelFact("gpt-9", { context_tokens: 1_000_000 }),
+          modelFact("gpt-4-turbo", { provider_id: "azure", context_tokens: 8_192 }),
+        ],
+      ],
+    ]);
+    expect(merged.deployments.map((d) => d.id)).toEqual(before);
+    for (const id of [GPT4O, GPT4O_BATCH]) {
+      const d = find(merged.deployments, id);
+      expect(d.context_tokens).toBe(128_000);
+      expect(d.max_output_tokens).toBe(16_384);
+      expect(d.capabilities).toEqual({
+        vision: { status: "supported", verification_status: "official_declared" },
+      });
+      expect(d.evidence_urls).toContain(modelsSource().url);
+    }
+    // another provider's fact about the same name does not apply; an untouched deployment cites no models page
+    const turbo = find(merged.deployments, depId("gpt-4-turbo"));
+    expect(turbo.context_tokens).toBeNull();
+    expect(turbo.evidence_urls).not.toContain(modelsSource().url);
+    // facts.json keeps the model facts, sorted, and still validates
+    expect(
+      FactsFile.parse(facts)
+        .sources.find((s) => s.source_id === MODELS_ID)
+        ?.output.model_facts?.map((f) => f.provider_model_id),
+    ).toEqual(["gpt-4-turbo", "gpt-4o", "gpt-9"]);
+  });
+
+  test("an official model fact beats a community deployment fact, and the conflict is reported", () => {
+    const { merged } = merge(standardWorld(), [
+      [
+        modelsSource(),
+        [
+          modelFact("gpt-4o", {
+            context_tokens: 256_000,
+            capabilities: {
+              tool_calling: { status: "unsupported", verification_status: "official_declared" },
+            },
+          }),
+        ],
+      ],
+    ]);
+    const gpt4o = find(merged.deployments, GPT4O);
+    expect(gpt4o.context_tokens).toBe(256_000);
+    // the official page is silent about max output: the community value fills it
+    expect(gpt4o.max_output_tokens).toBe(16_384);
+    expect(gpt4o.capabilities.tool_calling).toEqual({
+      status: "unsupported",
+      verification_status: "official_declared",
+    });
+    expect(merged.conflicts.filter((c) => c.resource_id === GPT4O && c.field === "context_tokens")).toEqual([
+      {
+        resource_id: GPT4O,
+        provider_id: "openai",
+        field: "context_tokens",
+        official: { source_id: MODELS_ID, value: 256_000 },
+        community: { source_id: COMMUNITY_ID, value: 128_000 },
+      },
+    ]);
+  });
+
+  test("an official fact about the deployment beats an official fact about its model, with no conflict", () => {
+    const { merged } = merge(standardWorld(), [
+      [modelsSource(), [modelFact("gpt-4.1", { context_tokens: 1_000_000 })]],
+    ]);
+    expect(find(merged.deployments, GPT41).context_tokens).toBe(1_047_576);
+    expect(merged.conflicts.filter((c) => c.field === "context_tokens")).toEqual([]);
+  });
+
+  test("a model fact naming modes applies to those modes only and beats the fact for every mode", () => {
+    const world = standardWorld();
+    world.community = [];
+    const { merged } = merge(world, [
+      [
+        modelsSource(),
+        [
+          modelFact("gpt-4o", { context_tokens: 128_000 }),
+          modelFact("gpt-4o", { modes: ["batch"], context_tokens: 64_000 }),
+        ],
+      ],
+    ]);
+    expect(find(merged.deployments, GPT4O).context_tokens).toBe(128_000);
+    expect(find(merged.deployments, GPT4O_BATCH).context_tokens).toBe(64_000);
+  });
+
+  test("between two official model facts the newer observation wins", () => {
+    const world = standardWorld();
+    world.community = [];
+    const newer = modelsSource(NEWER_MODELS_ID);
+    const { merged } = merge(world, [
+      [modelsSource(), [modelFact("gpt-4o", { max_output_tokens: 4_096 })]],
+      [
+        newer,
+        [
+          modelFact(
+            "gpt-4o",
+            { max_output_tokens: 16_384, evidence: evidence(newer, "2026-11-21T12:00:00Z") },
+            newer,
+          ),
+        ],
+      ],
+    ]);
+    const gpt4o = find(merged.deployments, GPT4O);
+    expect(gpt4o.max_output_tokens).toBe(16_384);
+    expect(gpt4o.evidence_urls).toContain(newer.url);
+    expect(gpt4o.evidence_urls).not.toContain(modelsSource().url);
+  });
+});
