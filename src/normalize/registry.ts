@@ -3,6 +3,7 @@
  * `parsers: Record<string, Parser>`; adding a provider means adding its module here.
  */
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as azure } from "./parsers/azure.js";
 import { parsers as google } from "./parsers/google.js";
@@ -23,5 +24,15 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 }
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
-  combine(amazonBedrock, anthropic, azure, google, googleVertex, litellm, mistral, openai),
+  combine(
+    amazonBedrock,
+    amazonBedrockPricing,
+    anthropic,
+    azure,
+    google,
+    googleVertex,
+    litellm,
+    mistral,
+    openai,
+  ),
 );

@@ -36,7 +36,13 @@ function options(definitions: SourceDefinition[]): CollectOptions {
     logger: silentLogger,
     previousStates: [],
     progress: false,
-    fetcher: { allowLoopback: true, perHostIntervalMs: 0, retries: 0, sleep: async () => {}, random: () => 0 },
+    fetcher: {
+      allowLoopback: true,
+      perHostIntervalMs: 0,
+      retries: 0,
+      sleep: async () => {},
+      random: () => 0,
+    },
   };
 }
 
@@ -97,7 +103,9 @@ describe("paginated JSON sources", () => {
       monitor: { json_pointer: "/Items" },
     });
     const [result] = await collectSources(options([def]));
-    expect(JSON.parse(result?.content ?? "null")).toEqual({ Items: [{ meterName: "x" }, { meterName: "y" }] });
+    expect(JSON.parse(result?.content ?? "null")).toEqual({
+      Items: [{ meterName: "x" }, { meterName: "y" }],
+    });
   });
 
   it("fails the source rather than truncating when there are more pages than max_pages", async () => {
@@ -129,7 +137,12 @@ describe("paginated JSON sources", () => {
       url: `${server.origin}/noitems/1`,
       pagination: PAGING,
     });
-    const away = definition({ name: "away", format: "json", url: `${server.origin}/away/1`, pagination: PAGING });
+    const away = definition({
+      name: "away",
+      format: "json",
+      url: `${server.origin}/away/1`,
+      pagination: PAGING,
+    });
     const [a, b] = await collectSources(options([noItems, away]));
     expect(a?.error).toContain('has no array at "/Items"');
     expect(b?.error).toContain("leaves the source's allowed hosts");
