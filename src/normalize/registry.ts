@@ -6,6 +6,7 @@ import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
 import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as azure } from "./parsers/azure.js";
+import { parsers as azurePrices } from "./parsers/azure-prices.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as litellm } from "./parsers/litellm.js";
@@ -29,6 +30,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     amazonBedrockPricing,
     anthropic,
     azure,
+    azurePrices,
     google,
     googleVertex,
     litellm,
