@@ -53,25 +53,28 @@ describe("Bedrock price list: AmazonBedrock offer (ap-northeast-1 capture, per 1
     });
   });
 
-  it("gives batch prices the batch mode and Global cross-Region prices the region global", () => {
+  it("gives batch prices the batch mode and Global cross-Region prices the global mode in the source Region", () => {
     const batch = byId(
       bedrock,
       "dep_amazon-bedrock_amazon.nova-lite-v1-0_bedrock-runtime-batch_ap-northeast-1",
     );
     expect(batch.mode).toBe("batch");
     expect(batch.rate_card).toMatchObject({ input_micro_usd: 36_000, output_micro_usd: null });
-    const global = byId(bedrock, "dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime_global");
+    const global = byId(
+      bedrock,
+      "dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime-global_ap-northeast-1",
+    );
     expect(global).toMatchObject({
       provider_model_id: "amazon.nova-2-lite-v1:0",
-      region: "global",
-      mode: "standard",
+      region: "ap-northeast-1",
+      mode: "global",
     });
     expect(global.rate_card).toMatchObject({ input_micro_usd: 360_000, output_micro_usd: 3_010_000 });
   });
 
   it("yields 4 priced deployments and counts every other SKU by reason", () => {
     expect(bedrock.deployments.map((d) => d.id)).toEqual([
-      "dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime_global",
+      "dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime-global_ap-northeast-1",
       "dep_amazon-bedrock_amazon.nova-lite-v1-0_bedrock-runtime-batch_ap-northeast-1",
       "dep_amazon-bedrock_amazon.nova-lite-v1-0_bedrock-runtime_ap-northeast-1",
       "dep_amazon-bedrock_nvidia.nemotron-nano-12b-v2_bedrock-runtime_ap-northeast-1",
@@ -81,7 +84,7 @@ describe("Bedrock price list: AmazonBedrock offer (ap-northeast-1 capture, per 1
       "embedding model (the catalog lists text-generation deployments)": 1,
       "model name not in the reviewed table (PRICE_LIST_MODELS)": 1,
     });
-    // 11 SKUs: 9 became prices of the 4 deployments, 3 skipped... every SKU is accounted for.
+    // 11 SKUs: 8 became prices of the 4 deployments, the other 3 are counted above.
     const priced = 11 - bedrock.skipped.reduce((n, s) => n + s.count, 0);
     expect(priced).toBe(8);
   });
@@ -103,10 +106,10 @@ describe("Bedrock price list: AmazonBedrockFoundationModels offer (per 1M tokens
     expect(d.rate_card?.cache_write_micro_usd).toBeUndefined(); // not in the capture: absent, not zero
   });
 
-  it("maps Global usage types to region global at the lower Global price, and _Batch to batch", () => {
+  it("maps Global usage types to the global mode at the lower Global price, and _Batch to batch", () => {
     const global = byId(
       marketplace,
-      "dep_amazon-bedrock_anthropic.claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_global",
+      "dep_amazon-bedrock_anthropic.claude-sonnet-4-5-20250929-v1-0_bedrock-runtime-global_ap-northeast-1",
     );
     expect(global.rate_card).toMatchObject({
       input_micro_usd: 3_000_000,

@@ -19,8 +19,13 @@
  * `bedrockCanonicalModelId` for the model. Variants:
  * - in-Region ("Regional") on-demand prices -> mode `standard`, region = the AWS Region; they are
  *   also what geographic cross-Region inference profiles (`us.`, `eu.`, `jp.`...) cost;
- * - Global cross-Region inference ("Global", `-cross-region-global`) -> mode `standard`, region
- *   `global`, the base model id: the same convention as the community parser's `global.` keys;
+ * - Global cross-Region inference ("Global", `-cross-region-global`) -> mode `global` (surface
+ *   segment `bedrock-runtime-global`), region = the source AWS Region the request is sent to,
+ *   base model id. Not region `global`: AWS prices Global inference per source Region (the Tokyo
+ *   file charges Nova 2.0 Lite Global $0.36 / $3.01 per 1M tokens, the US price is $0.30 /
+ *   $2.50), so one `global` deployment would carry whichever Region file was read last. The
+ *   community parser's `global.` keys (one US price, region `global`) therefore do not join
+ *   these deployments; that is for the identity work to reconcile;
  * - batch inference -> mode `batch` (surface segment `bedrock-runtime-batch`), per Region.
  * Rate-card fields: input, output, cache read -> cached input, cache write (5 minutes) and 1-hour
  * cache write where published; a price the file does not carry stays null / absent.
@@ -113,11 +118,10 @@ export const PRICE_LIST_MODELS: Readonly<Record<string, PriceListModel>> = {
 
 type Component = "input" | "output" | "cached_input" | "cache_write" | "cache_write_1h";
 
-/** Which deployment variant a price belongs to. */
+/** Which deployment variant a price belongs to (always in the SKU's own AWS Region). */
 interface Variant {
-  mode: "standard" | "batch";
-  /** "regional": the SKU's AWS Region; "global": Global cross-Region inference. */
-  scope: "regional" | "global";
+  /** standard: in-Region on demand; batch: batch inference; global: Global cross-Region inference. */
+  mode: "standard" | "batch" | "global";
 }
 
 type Classified = { ok: true; component: Component; variant: Variant } | { ok: false; reason: string };
@@ -145,11 +149,10 @@ function classifyBedrock(attributes: Record<string, string>): Classified {
       ok: false,
       reason: `not a per-token price (inferenceType "${attributes["inferenceType"] ?? ""}")`,
     };
-  if (/-batch$/.test(usage)) return { ok: true, component, variant: { mode: "batch", scope: "regional" } };
-  if (/-cross-region-global$/.test(usage))
-    return { ok: true, component, variant: { mode: "standard", scope: "global" } };
+  if (/-batch$/.test(usage)) return { ok: true, component, variant: { mode: "batch" } };
+  if (/-cross-region-global$/.test(usage)) return { ok: true, component, variant: { mode: "global" } };
   if (/-(?:input|output)-tokens?$|-token-count$/.test(usage))
-    return { ok: true, component, variant: { mode: "standard", scope: "regional" } };
+    return { ok: true, component, variant: { mode: "standard" } };
   return { ok: false, reason: UNRECOGNIZED };
 }
 
@@ -172,12 +175,9 @@ function classifyMarketplace(attributes: Record<string, string>): Classified {
   const parts = /^([A-Za-z0-9]+?)(?:_(Batch|Global))?$/.exec(kind);
   const component = parts ? MARKETPLACE_KINDS[parts[1] as string] : undefined;
   if (!parts || !component) return { ok: false, reason: UNRECOGNIZED };
-  const variant: Variant =
-    parts[2] === "Batch"
-      ? { mode: "batch", scope: "regional" }
-      : parts[2] === "Global"
-        ? { mode: "standard", scope: "global" }
-        : { mode: "standard", scope: "regional" };
+  const variant: Variant = {
+    mode: parts[2] === "Batch" ? "batch" : parts[2] === "Global" ? "global" : "standard",
+  };
   return { ok: true, component, variant };
 }
 
@@ -308,7 +308,7 @@ function parseOfferFile(input: ParserInput): ParseOutput {
       provider_model_id: model.modelId,
       api_surface: BEDROCK_API_SURFACE,
       mode: variant.mode,
-      region: variant.scope === "global" ? "global" : regionCode,
+      region: regionCode,
     };
     const id = deploymentId(identity);
     let entry = pending.get(id);
