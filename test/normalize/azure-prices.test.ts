@@ -5,9 +5,12 @@ import { deploymentId } from "../../src/lib/ids.js";
 import { METER_MODELS, parsers, readMeter } from "../../src/normalize/parsers/azure-prices.js";
 import { parserRegistry } from "../../src/normalize/registry.js";
 import type { ParserInput } from "../../src/normalize/types.js";
+import { gatherFacts } from "../../src/release/facts.js";
+import { mergeCatalog } from "../../src/release/merge.js";
 import { type DeploymentFact, ParseOutput } from "../../src/schema/index.js";
 import { loadDefinition, recordedInput } from "../helpers/captures.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
+import { state } from "../release/fixtures.js";
 
 const parseOfficial = parsers["azure-retail-prices"] as NonNullable<(typeof parsers)["azure-retail-prices"]>;
 const parseCommunity = parsers["azure-genai-prices-snapshot"] as NonNullable<
@@ -236,5 +239,61 @@ describe("community snapshot (nikklavzar/azure-genai-prices, 2026-07-31)", () =>
       "model version of the meter not in the reviewed table": 6,
       "model version ambiguous (no version in the meter, several in the catalog)": 15,
     });
+  });
+});
+
+describe("official and community Azure prices in the merge", () => {
+  it("keeps the official price where the two disagree and reports the conflict", async () => {
+    const official = await loadDefinition("azure", "retail-prices");
+    const communityInput = await recordedInput("azure", "genai-prices-snapshot");
+    const fixture = await readFile(
+      join(import.meta.dirname, "fixtures", "azure-retail-prices-documented-shape.json"),
+      "utf8",
+    );
+    // The official response says $0.003 / 1K for gpt-4o 2024-08-06 Global input (both regions);
+    // the community snapshot says $0.0025.
+    const changed = fixture.replace(
+      /"retailPrice": 0\.0025,\n {6}"unitPrice": 0\.0025,/g,
+      '"retailPrice": 0.003,',
+    );
+    expect(changed).not.toBe(fixture);
+    const now = "2026-11-23T00:00:00Z";
+    const { facts } = gatherFacts(
+      [
+        {
+          source: official,
+          output: parseOfficial({ source: official, content: changed, observedAt: now }),
+          failed: false,
+          observedAt: now,
+        },
+        {
+          source: communityInput.source,
+          output: parseCommunity(communityInput),
+          failed: false,
+          observedAt: communityInput.observedAt,
+        },
+      ],
+      null,
+    );
+    const merged = mergeCatalog({
+      now,
+      facts,
+      states: [state(official, now), state(communityInput.source, now)],
+      previousLifecycle: [],
+    });
+    const id = "dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global";
+    const deployment = merged.deployments.find((d) => d.id === id);
+    expect(deployment?.rate_card).toMatchObject({ input_micro_usd: 3_000_000, source_url: official.url });
+    expect(merged.conflicts.filter((c) => c.resource_id === id)).toEqual([
+      {
+        resource_id: id,
+        provider_id: "azure",
+        field: "rate_card.input_micro_usd",
+        official: { source_id: official.source_id, value: 3_000_000 },
+        community: { source_id: communityInput.source.source_id, value: 2_500_000 },
+      },
+    ]);
+    // Where they agree (the other prices of the fixture) nothing is reported.
+    expect(merged.conflicts.map((c) => c.resource_id)).toEqual([id]);
   });
 });
