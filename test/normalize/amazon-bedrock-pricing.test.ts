@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploymentId } from "../../src/lib/ids.js";
+import { parsers as lifecycleParsers } from "../../src/normalize/parsers/amazon-bedrock.js";
 import { PRICE_LIST_MODELS, parsers } from "../../src/normalize/parsers/amazon-bedrock-pricing.js";
 import { parserRegistry } from "../../src/normalize/registry.js";
 import type { ParserInput } from "../../src/normalize/types.js";
@@ -133,6 +134,19 @@ describe("Bedrock price list: AmazonBedrockFoundationModels offer (per 1M tokens
 });
 
 describe("Bedrock price list: identity and structure", () => {
+  it("prices Claude Sonnet 4.5 in Tokyo on the very deployment the lifecycle parser lists", async () => {
+    const legacy = await recordedInput("amazon-bedrock", "model-lifecycle-legacy");
+    const parseLifecycle = lifecycleParsers["amazon-bedrock-model-lifecycle"] as NonNullable<
+      (typeof lifecycleParsers)["amazon-bedrock-model-lifecycle"]
+    >;
+    const lifecycleIds = new Set(parseLifecycle(legacy).deployments.map((d) => d.id));
+    const id = "dep_amazon-bedrock_anthropic.claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_ap-northeast-1";
+    expect(lifecycleIds.has(id)).toBe(true);
+    expect(byId(marketplace, id).model_id).toBe(
+      parseLifecycle(legacy).deployments.find((d) => d.id === id)?.model_id,
+    );
+  });
+
   it("builds the same deployment ids as the lifecycle parser (provider, bedrock-runtime, model id, Region)", () => {
     for (const d of [...bedrock.deployments, ...marketplace.deployments])
       expect(d.id).toBe(
