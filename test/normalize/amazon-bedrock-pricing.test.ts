@@ -193,6 +193,8 @@ describe("Bedrock price list: identity and structure", () => {
     expect(out.deployments.map((d) => d.id)).not.toContain(
       "dep_amazon-bedrock_amazon.nova-lite-v1-0_bedrock-runtime_ap-northeast-1",
     );
-    expect(out.skipped.find((s) => s.reason.startsWith("deployment has no input price"))?.count).toBe(2);
+    expect(out.skipped.find((s) => s.reason.startsWith("deployment has no single input price"))?.count).toBe(
+      2,
+    );
   });
 });

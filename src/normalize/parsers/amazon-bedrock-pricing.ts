@@ -36,10 +36,10 @@
  * cannot have a rate card (input is required); its SKUs are counted too.
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
-import { isCatalogError } from "../../lib/errors.js";
 import { deploymentId } from "../../lib/ids.js";
-import type { DeploymentFact, ParseOutput, RateCard } from "../../schema/index.js";
-import { evidenceFor, parseFailure, requireSome, SkipLog, usdToMicro } from "../helpers.js";
+import type { DeploymentFact, ParseOutput } from "../../schema/index.js";
+import { evidenceFor, parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { PartPrices, type PricePart, perUnitToMicroPerMillion } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
 import {
   API_SURFACE as BEDROCK_API_SURFACE,
@@ -116,7 +116,7 @@ export const PRICE_LIST_MODELS: Readonly<Record<string, PriceListModel>> = {
   "NVIDIA Nemotron Nano 2 VL": text("nvidia.nemotron-nano-12b-v2"),
 };
 
-type Component = "input" | "output" | "cached_input" | "cache_write" | "cache_write_1h";
+type Component = PricePart;
 
 /** Which deployment variant a price belongs to (always in the SKU's own AWS Region). */
 interface Variant {
@@ -183,7 +183,7 @@ function classifyMarketplace(attributes: Record<string, string>): Classified {
 
 const MARKETPLACE_SUFFIX = " (Amazon Bedrock Edition)";
 const AWS_REGION = /^[a-z]{2}(?:-gov)?-[a-z]+-\d$/;
-const UNIT_SCALE: Readonly<Record<string, 1 | 1000>> = { "1K tokens": 1000, "1M tokens": 1 };
+const UNIT_TOKENS: Readonly<Record<string, 1000 | 1_000_000>> = { "1K tokens": 1000, "1M tokens": 1_000_000 };
 
 interface Product {
   sku?: string;
@@ -226,8 +226,7 @@ function onDemandPrice(
 
 interface Pending {
   fact: Omit<DeploymentFact, "rate_card" | "evidence">;
-  prices: Map<Component, number>;
-  conflicts: Set<Component>;
+  prices: PartPrices;
   skus: string[];
 }
 
@@ -280,21 +279,14 @@ function parseOfferFile(input: ParserInput): ParseOutput {
       skipped.add(price.reason, example);
       continue;
     }
-    const scale = UNIT_SCALE[price.unit];
+    const scale = UNIT_TOKENS[price.unit];
     if (scale === undefined) {
       skipped.add(`unit "${price.unit}" is not per 1K or 1M tokens`, example);
       continue;
     }
-    let micro: number | null;
-    try {
-      micro = usdToMicro(price.usd, scale);
-    } catch (error) {
-      if (!isCatalogError(error)) throw error;
-      skipped.add("price finer than 1 micro-USD per million tokens", example);
-      continue;
-    }
+    const micro = perUnitToMicroPerMillion(price.usd, scale);
     if (micro === null) {
-      skipped.add("no USD price", example);
+      skipped.add("price finer than 1 micro-USD per million tokens, or not an amount", example);
       continue;
     }
     const regionCode = attributes["regionCode"] ?? "";
@@ -315,46 +307,31 @@ function parseOfferFile(input: ParserInput): ParseOutput {
     if (!entry) {
       entry = {
         fact: { id, model_id: bedrockCanonicalModelId(model.modelId), ...identity, display_name: name },
-        prices: new Map(),
-        conflicts: new Set(),
+        prices: new PartPrices(),
         skus: [],
       };
       pending.set(id, entry);
     }
     entry.skus.push(example);
-    const before = entry.prices.get(component);
-    if (before !== undefined && before !== micro) entry.conflicts.add(component);
-    entry.prices.set(component, micro);
+    entry.prices.add(component, micro);
   }
 
   const evidence = evidenceFor(source, input.observedAt);
   const deployments: DeploymentFact[] = [];
   for (const entry of [...pending.values()].sort((a, b) => compareCodePoints(a.fact.id, b.fact.id))) {
-    const price = (c: Component): number | null =>
-      entry.conflicts.has(c) ? null : (entry.prices.get(c) ?? null);
-    for (const c of entry.conflicts)
-      skipped.add(
-        "conflicting prices for one deployment and price part (left unknown)",
-        `${entry.fact.id} ${c}`,
-      );
-    const input$ = price("input");
-    if (input$ === null) {
-      for (const sku of entry.skus) skipped.add("deployment has no input price (a rate card needs one)", sku);
+    const rateCard = entry.prices.rateCard(
+      { source_url: source.url, observed_at: input.observedAt },
+      (part) =>
+        skipped.add(
+          "different prices for one deployment and price part (left unknown)",
+          `${entry.fact.id} ${part}`,
+        ),
+    );
+    if (rateCard === null) {
+      for (const sku of entry.skus)
+        skipped.add("deployment has no single input price (a rate card needs one)", sku);
       continue;
     }
-    const cacheWrite = price("cache_write");
-    const cacheWrite1h = price("cache_write_1h");
-    const rateCard: RateCard = {
-      currency: "USD",
-      unit: "million_tokens",
-      input_micro_usd: input$,
-      cached_input_micro_usd: price("cached_input"),
-      output_micro_usd: price("output"),
-      ...(cacheWrite !== null ? { cache_write_micro_usd: cacheWrite } : {}),
-      ...(cacheWrite1h !== null ? { cache_write_1h_micro_usd: cacheWrite1h } : {}),
-      source_url: source.url,
-      observed_at: input.observedAt,
-    };
     deployments.push({ ...entry.fact, rate_card: rateCard, evidence });
   }
   requireSome(source, deployments, "priced Bedrock model SKUs");

@@ -31,16 +31,9 @@
  * for the same part (input, cached input, output) leave that part unknown and are counted.
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
-import { isCatalogError } from "../../lib/errors.js";
-import type { DeploymentFact, ParseOutput, RateCard } from "../../schema/index.js";
-import {
-  deploymentIdentity,
-  evidenceFor,
-  parseFailure,
-  requireSome,
-  SkipLog,
-  usdToMicro,
-} from "../helpers.js";
+import type { DeploymentFact, ParseOutput } from "../../schema/index.js";
+import { deploymentIdentity, evidenceFor, parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { PartPrices, perUnitToMicroPerMillion } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
 import { API_SURFACE, azureCanonicalModelId, azureProviderModelId, DATA_ZONE } from "./azure.js";
 
@@ -206,8 +199,7 @@ function decimalText(value: unknown): string | null {
 
 interface Pending {
   fact: Omit<DeploymentFact, "rate_card" | "evidence">;
-  prices: Map<MeterPart, Set<number>>;
-  rows: number;
+  prices: PartPrices;
 }
 
 function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, counted: number): ParseOutput {
@@ -220,18 +212,12 @@ function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, count
       skipped.add(meter.reason, row.meterName);
       continue;
     }
-    const scale = row.unit === "1K" ? 1000 : row.unit === "1M" ? 1 : null;
-    if (scale === null) {
+    const unitTokens = row.unit === "1K" ? 1000 : row.unit === "1M" ? 1_000_000 : null;
+    if (unitTokens === null) {
       skipped.add(`unit "${row.unit}" is not 1K or 1M tokens`, row.meterName);
       continue;
     }
-    let micro: number | null;
-    try {
-      micro = usdToMicro(row.price, scale);
-    } catch (error) {
-      if (!isCatalogError(error)) throw error;
-      micro = null;
-    }
+    const micro = perUnitToMicroPerMillion(row.price, unitTokens);
     if (micro === null) {
       skipped.add("price finer than 1 micro-USD per million tokens, or not an amount", row.meterName);
       continue;
@@ -272,46 +258,28 @@ function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, count
       if (!entry) {
         entry = {
           fact: { ...identity, display_name: `${meter.model} ${meter.version}` },
-          prices: new Map(),
-          rows: 0,
+          prices: new PartPrices(),
         };
         pending.set(identity.id, entry);
       }
-      entry.rows++;
-      const set = entry.prices.get(meter.part) ?? new Set<number>();
-      set.add(micro);
-      entry.prices.set(meter.part, set);
+      entry.prices.add(meter.part, micro);
     }
   }
   const evidence = evidenceFor(source, input.observedAt);
   const deployments: DeploymentFact[] = [];
   for (const entry of [...pending.values()].sort((a, b) => compareCodePoints(a.fact.id, b.fact.id))) {
-    const price = (part: MeterPart): number | null => {
-      const set = entry.prices.get(part);
-      if (!set) return null;
-      if (set.size > 1) {
+    const rateCard = entry.prices.rateCard(
+      { source_url: source.url, observed_at: input.observedAt },
+      (part) =>
         skipped.add(
           "different prices for one deployment and price part (left unknown)",
           `${entry.fact.id} ${part}`,
-        );
-        return null;
-      }
-      return [...set][0] as number;
-    };
-    const inputPrice = price("input");
-    if (inputPrice === null) {
+        ),
+    );
+    if (rateCard === null) {
       skipped.add("deployment has no single input price (a rate card needs one)", entry.fact.id);
       continue;
     }
-    const rateCard: RateCard = {
-      currency: "USD",
-      unit: "million_tokens",
-      input_micro_usd: inputPrice,
-      cached_input_micro_usd: price("cached_input"),
-      output_micro_usd: price("output"),
-      source_url: source.url,
-      observed_at: input.observedAt,
-    };
     deployments.push({ ...entry.fact, rate_card: rateCard, evidence });
   }
   if (counted === 0) throw parseFailure(source, "the document has no price items");
