@@ -4,9 +4,11 @@
  * the exact conversion of one row's price, and the assembly of one deployment's rate card from
  * its rows, where two different prices for the same part leave that part unknown.
  */
+import { compareCodePoints } from "../lib/canonical-json.js";
 import { isCatalogError } from "../lib/errors.js";
-import type { RateCard } from "../schema/index.js";
-import { usdToMicro } from "./helpers.js";
+import type { DeploymentFact, RateCard } from "../schema/index.js";
+import { evidenceFor, type SkipLog, usdToMicro } from "./helpers.js";
+import type { ParserInput } from "./types.js";
 
 export type PricePart = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";
 
@@ -71,4 +73,38 @@ export class PartPrices {
       observed_at: evidence.observed_at,
     };
   }
+}
+
+/** One deployment a price feed names, with the prices its rows give. */
+export interface PricedEntry {
+  fact: Omit<DeploymentFact, "rate_card" | "evidence">;
+  prices: PartPrices;
+}
+
+/**
+ * The deployment facts of a feed's entries in id order, each with its rate card; parts priced
+ * differently by two rows are counted in `skipped`, and an entry with no single input price is
+ * handed to `noInput` (to count its rows) instead of becoming a fact.
+ */
+export function pricedDeployments<E extends PricedEntry>(
+  entries: Iterable<E>,
+  input: ParserInput,
+  skipped: SkipLog,
+  noInput: (entry: E) => void,
+): DeploymentFact[] {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const deployments: DeploymentFact[] = [];
+  for (const entry of [...entries].sort((a, b) => compareCodePoints(a.fact.id, b.fact.id))) {
+    const rateCard = entry.prices.rateCard(
+      { source_url: input.source.url, observed_at: input.observedAt },
+      (part) =>
+        skipped.add(
+          "different prices for one deployment and price part (left unknown)",
+          `${entry.fact.id} ${part}`,
+        ),
+    );
+    if (rateCard === null) noInput(entry);
+    else deployments.push({ ...entry.fact, rate_card: rateCard, evidence });
+  }
+  return deployments;
 }

@@ -37,9 +37,15 @@
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import { deploymentId } from "../../lib/ids.js";
-import type { DeploymentFact, ParseOutput } from "../../schema/index.js";
-import { evidenceFor, parseFailure, requireSome, SkipLog } from "../helpers.js";
-import { PartPrices, type PricePart, perUnitToMicroPerMillion } from "../price-parts.js";
+import type { ParseOutput } from "../../schema/index.js";
+import { parseFailure, requireSome, SkipLog } from "../helpers.js";
+import {
+  PartPrices,
+  type PricedEntry,
+  type PricePart,
+  perUnitToMicroPerMillion,
+  pricedDeployments,
+} from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
 import {
   API_SURFACE as BEDROCK_API_SURFACE,
@@ -224,9 +230,7 @@ function onDemandPrice(
   return { ok: true, usd, unit: d.unit ?? "" };
 }
 
-interface Pending {
-  fact: Omit<DeploymentFact, "rate_card" | "evidence">;
-  prices: PartPrices;
+interface Pending extends PricedEntry {
   skus: string[];
 }
 
@@ -316,24 +320,10 @@ function parseOfferFile(input: ParserInput): ParseOutput {
     entry.prices.add(component, micro);
   }
 
-  const evidence = evidenceFor(source, input.observedAt);
-  const deployments: DeploymentFact[] = [];
-  for (const entry of [...pending.values()].sort((a, b) => compareCodePoints(a.fact.id, b.fact.id))) {
-    const rateCard = entry.prices.rateCard(
-      { source_url: source.url, observed_at: input.observedAt },
-      (part) =>
-        skipped.add(
-          "different prices for one deployment and price part (left unknown)",
-          `${entry.fact.id} ${part}`,
-        ),
-    );
-    if (rateCard === null) {
-      for (const sku of entry.skus)
-        skipped.add("deployment has no single input price (a rate card needs one)", sku);
-      continue;
-    }
-    deployments.push({ ...entry.fact, rate_card: rateCard, evidence });
-  }
+  const deployments = pricedDeployments(pending.values(), input, skipped, (entry) => {
+    for (const sku of entry.skus)
+      skipped.add("deployment has no single input price (a rate card needs one)", sku);
+  });
   requireSome(source, deployments, "priced Bedrock model SKUs");
   return { deployments, lifecycle: [], skipped: skipped.toArray() };
 }

@@ -1,39 +1,6 @@
-/**
- * Azure OpenAI / Foundry token prices (provider `azure`), from Microsoft's Retail Prices API
- * (`https://prices.azure.com/api/retail/prices`, filter `serviceName eq 'Foundry Models'`), in
- * two shapes:
- * - "azure-retail-prices" (official): the API's own response, every page joined by the collect
- *   stage's pagination into one document `{"Items": [...]}`: one item per meter and Azure region
- *   (`meterName`, `productName`, `armRegionName`, `retailPrice`, `unitOfMeasure` "1K" / "1M",
- *   `type` "Consumption", `currencyCode`);
- * - "azure-genai-prices-snapshot" (community): a third party's projection of the same API
- *   (nikklavzar/azure-genai-prices `snapshot.json`): `{"items": [...]}`, one item per meter and
- *   price with the list of `regions` that charge it. Its facts are community_reported.
- *
- * Meter names are abbreviations ("gpt 4o 0806 cached Inp glbl Tokens", "GPT 5 Mini Batch Inpt
- * cchd Dzone 1M Tokens", "o4-mini 0416 Outp regnl Tokens"). They are read with a reviewed
- * vocabulary (meter-vocabulary below, tested meter by meter): a reviewed model prefix
- * (METER_MODELS), then only known qualifier words: a 4-digit version hint (MMDD), "Batch", a
- * cached marker, one direction (input / output) and one deployment type (global / data zone /
- * regional). A meter with any other word (realtime, audio, fine-tuning, long context, developer
- * tier, ...) or a model version the reviewed table cannot pin down is skipped and counted by
- * reason, never guessed.
- *
- * Deployments (the Azure parser's identity, azure.ts: surface `azure-openai`, provider model id
- * `<model>-<version>`, canonical model `azureCanonicalModelId`):
- * - global meters -> `global-standard` / `global-batch`, region `global`;
- * - data zone meters -> `data-zone-standard` / `data-zone-batch` (as the community parser
- *   names Data Zone batch), region = the data zone (`us` / `eu`) of each Azure region that
- *   charges the meter (azure.ts DATA_ZONE); a region in no known zone is counted;
- * - regional meters -> `standard`, region = each Azure region that charges the meter.
- * The price feed is an availability source: a deployment it prices exists, whether or not the
- * docs' region tables list it (they lag the feed). Within one deployment, two different prices
- * for the same part (input, cached input, output) leave that part unknown and are counted.
- */
-import { compareCodePoints } from "../../lib/canonical-json.js";
-import type { DeploymentFact, ParseOutput } from "../../schema/index.js";
-import { deploymentIdentity, evidenceFor, parseFailure, requireSome, SkipLog } from "../helpers.js";
-import { PartPrices, perUnitToMicroPerMillion } from "../price-parts.js";
+import type { ParseOutput } from "../../schema/index.js";
+import { deploymentIdentity, parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { PartPrices, type PricedEntry, perUnitToMicroPerMillion, pricedDeployments } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
 import { API_SURFACE, azureCanonicalModelId, azureProviderModelId, DATA_ZONE } from "./azure.js";
 
@@ -197,14 +164,9 @@ function decimalText(value: unknown): string | null {
   return null;
 }
 
-interface Pending {
-  fact: Omit<DeploymentFact, "rate_card" | "evidence">;
-  prices: PartPrices;
-}
-
 function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, counted: number): ParseOutput {
   const { source } = input;
-  const pending = new Map<string, Pending>();
+  const pending = new Map<string, PricedEntry>();
   let priced = 0;
   for (const row of rows) {
     const meter = readMeter(row.meterName);
@@ -265,23 +227,9 @@ function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, count
       entry.prices.add(meter.part, micro);
     }
   }
-  const evidence = evidenceFor(source, input.observedAt);
-  const deployments: DeploymentFact[] = [];
-  for (const entry of [...pending.values()].sort((a, b) => compareCodePoints(a.fact.id, b.fact.id))) {
-    const rateCard = entry.prices.rateCard(
-      { source_url: source.url, observed_at: input.observedAt },
-      (part) =>
-        skipped.add(
-          "different prices for one deployment and price part (left unknown)",
-          `${entry.fact.id} ${part}`,
-        ),
-    );
-    if (rateCard === null) {
-      skipped.add("deployment has no single input price (a rate card needs one)", entry.fact.id);
-      continue;
-    }
-    deployments.push({ ...entry.fact, rate_card: rateCard, evidence });
-  }
+  const deployments = pricedDeployments(pending.values(), input, skipped, (entry) =>
+    skipped.add("deployment has no single input price (a rate card needs one)", entry.fact.id),
+  );
   if (counted === 0) throw parseFailure(source, "the document has no price items");
   requireSome(source, deployments, `priced token meters (${priced} of ${counted} rows mapped)`);
   return { deployments, lifecycle: [], skipped: skipped.toArray() };
