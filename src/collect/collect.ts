@@ -18,6 +18,7 @@ import { readCapture, type StoredCapture, writeCapture } from "./captures.js";
 import { captureDir } from "./definitions.js";
 import { Fetcher, type FetcherOptions } from "./fetcher.js";
 import { type ExtractOptions, extractMonitored } from "./monitor.js";
+import { fetchPages } from "./pagination.js";
 import { CollectProgress, type ProgressStream } from "./progress.js";
 
 export interface CollectResult {
@@ -133,6 +134,7 @@ async function collectLive(
   } catch (error) {
     log.warn({ err: (error as Error).message }, "stored capture unusable; fetching without validators");
   }
+  if (source.pagination) return collectPaged(source, source.pagination, fetcher, opts, before);
   const response = await fetcher.fetch({
     url: source.url,
     format: source.format,
@@ -177,6 +179,39 @@ async function collectLive(
     rawSha256: sha256Hex(response.bytes),
     monitoredSha256: monitored.sha256,
     httpStatus: response.status,
+    changed: hasChanged(before, monitored.sha256),
+    captureWritten: written,
+  };
+}
+
+/** A paged JSON API: every page joined into one document, recorded like any other capture. */
+async function collectPaged(
+  source: SourceDefinition,
+  pagination: NonNullable<SourceDefinition["pagination"]>,
+  fetcher: Fetcher,
+  opts: CollectOptions,
+  before: SourceState | undefined,
+): Promise<CollectResult> {
+  const paged = await fetchPages(source, pagination, fetcher);
+  const monitored = extractMonitored(source, paged.text, opts.extract);
+  const { written, meta } = await writeCapture(opts.sourcesDir, source, {
+    content: monitored.content,
+    sha256: monitored.sha256,
+    url: source.url,
+    fetchedAt: toIsoSeconds(opts.clock.now()),
+    httpStatus: paged.first.status,
+    contentType: paged.first.contentType,
+    etag: null,
+    lastModified: null,
+  });
+  return {
+    source,
+    status: "ok",
+    content: monitored.content,
+    observedAt: meta.fetched_at,
+    rawSha256: paged.rawSha256,
+    monitoredSha256: monitored.sha256,
+    httpStatus: paged.first.status,
     changed: hasChanged(before, monitored.sha256),
     captureWritten: written,
   };

@@ -2,11 +2,14 @@
  * Every parser by id, as named in source definitions' `parser:` field. A parser module exports
  * `parsers: Record<string, Parser>`; adding a provider means adding its module here.
  */
+
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.js";
 import { parsers as azure } from "./parsers/azure.js";
 import { parsers as azureModelFacts } from "./parsers/azure-model-facts.js";
+import { parsers as azurePrices } from "./parsers/azure-prices.js";
 import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
@@ -32,16 +35,18 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
   combine(
+    amazonBedrockPricing,
     amazonBedrock,
-    anthropic,
     anthropicModelFacts,
-    azure,
+    anthropic,
     azureModelFacts,
+    azurePrices,
+    azure,
     cohere,
     deepseek,
-    google,
     googleModelFacts,
     googleVertex,
+    google,
     groq,
     litellm,
     mistral,

@@ -35,8 +35,8 @@ import {
 import { cleanCell, splitTableRow, startsTable } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
-const PROVIDER_ID = "amazon-bedrock";
-const API_SURFACE = "bedrock-runtime";
+export const PROVIDER_ID = "amazon-bedrock";
+export const API_SURFACE = "bedrock-runtime";
 const MODE = "standard";
 
 /**

@@ -38,7 +38,7 @@ import {
 import { cleanCell, type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
-const API_SURFACE = "azure-openai";
+export const API_SURFACE = "azure-openai";
 /** Models a lifecycle page lists are anchored on the Global Standard deployment type. */
 const LIFECYCLE_MODE = "global-standard";
 const LIFECYCLE_REGION = "global";
@@ -292,7 +292,7 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
 // region, Standard (regional) deployments the Azure region itself.
 
 /** Data Zone deployments keep data in the zone of the resource's region. */
-const DATA_ZONE: Record<string, "us" | "eu"> = {
+export const DATA_ZONE: Record<string, "us" | "eu"> = {
   eastus: "us",
   eastus2: "us",
   centralus: "us",
