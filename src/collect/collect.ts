@@ -14,6 +14,7 @@ import { isCatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
 import type { SourceDefinition, SourceState } from "../schema/index.js";
+import { fetchBundle } from "./bundle.js";
 import { readCapture, type StoredCapture, writeCapture } from "./captures.js";
 import { captureDir } from "./definitions.js";
 import { Fetcher, type FetcherOptions } from "./fetcher.js";
@@ -158,7 +159,11 @@ async function collectLive(
       changed: hasChanged(before, monitored.sha256),
     };
   }
-  const monitored = extractMonitored(source, response.text, opts.extract);
+  // A bundled source's document is its listed files, fetched now; the listing's raw hash stands for them.
+  const document = source.bundle
+    ? await fetchBundle(source, source.bundle, response.text, fetcher)
+    : response.text;
+  const monitored = extractMonitored(source, document, opts.extract);
   const { written, meta } = await writeCapture(opts.sourcesDir, source, {
     content: monitored.content,
     sha256: monitored.sha256,

@@ -8,7 +8,7 @@ import { parsers as azure } from "./parsers/azure.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as litellm } from "./parsers/litellm.js";
-import { parsers as mistral } from "./parsers/mistral.js";
+import { parsers as mistral } from "./parsers/mistral-models.js";
 import { parsers as openai } from "./parsers/openai.js";
 import type { Parser } from "./types.js";
 

@@ -29,6 +29,22 @@ export const SourceDefinition = z
     allowed_hosts: z.array(z.string().min(1)).default([]),
     /** Offline builds skip a source without a recorded capture (e.g. community data kept out of the repo). */
     offline_capture: z.boolean().default(true),
+    /**
+     * The URL answers a JSON list of files (e.g. GitHub's contents API for a directory); every
+     * entry whose name matches `match` is fetched from its `url_field` (a host of the URL or of
+     * `allowed_hosts`), and the capture is one JSON document `{"files": [{name, sha, content}]}`
+     * in list order. A 304 on the list re-confirms the stored capture.
+     */
+    bundle: z
+      .strictObject({
+        match: z.string().min(1),
+        name_field: z.string().min(1).default("path"),
+        url_field: z.string().min(1).default("download_url"),
+        sha_field: z.string().min(1).default("sha"),
+        /** At most this many files (a runaway listing is an error, not a thousand fetches). */
+        max_files: z.int().positive().default(200),
+      })
+      .optional(),
     description: z.string().optional(),
   })
   .meta({ id: "SourceDefinition" });
