@@ -7,6 +7,7 @@ import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as azure } from "./parsers/azure.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
+import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistral } from "./parsers/mistral-models.js";
 import { parsers as openai } from "./parsers/openai.js";
@@ -23,5 +24,15 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 }
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
-  combine(amazonBedrock, anthropic, azure, google, googleVertex, litellm, mistral, openai),
+  combine(
+    amazonBedrock,
+    anthropic,
+    azure,
+    google,
+    googleVertex,
+    googleVertexBilling,
+    litellm,
+    mistral,
+    openai,
+  ),
 );
