@@ -1,59 +1,30 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureDir, collectSources, readCaptureMeta } from "../../src/collect/index.js";
-import { fixedClock } from "../../src/lib/clock.js";
-import { silentLogger } from "../../src/lib/logger.js";
+import { describe, expect, it } from "vitest";
+import { captureDir, readCaptureMeta } from "../../src/collect/index.js";
 import type { SourceDefinition } from "../../src/schema/index.js";
-import { definition, type TempSources, tempSourcesDir } from "./fixtures.js";
-import { startServer, type TestServer } from "./server.js";
+import { definition } from "./fixtures.js";
+import { liveHarness } from "./live.js";
 
-let temp: TempSources;
-let server: TestServer;
-beforeEach(async () => {
-  temp = await tempSourcesDir();
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
-
-function collect(definitions: SourceDefinition[]) {
-  return collectSources({
-    sourcesDir: temp.dir,
-    definitions,
-    offline: false,
-    clock: fixedClock("2026-11-22T12:00:00Z"),
-    logger: silentLogger,
-    previousStates: [],
-    progress: false,
-    fetcher: {
-      allowLoopback: true,
-      perHostIntervalMs: 0,
-      retries: 1,
-      sleep: async () => {},
-      random: () => 0,
-    },
-  });
-}
+const live = liveHarness();
+const collect = live.collect;
 
 function bundled(listing: (origin: string) => unknown[]): SourceDefinition {
-  server.route("/list", (req, res) => {
+  live.server.route("/list", (req, res) => {
     if (req.headers["if-none-match"] === '"l1"') return void res.writeHead(304).end();
     res
       .writeHead(200, { "content-type": "application/json", etag: '"l1"' })
-      .end(JSON.stringify(listing(server.origin)));
+      .end(JSON.stringify(listing(live.server.origin)));
   });
   for (const file of ["a.ts", "b.ts", "index.ts"])
-    server.route(`/raw/${file}`, (_req, res) => {
+    live.server.route(`/raw/${file}`, (_req, res) => {
       res
         .writeHead(200, { "content-type": "text/plain; charset=utf-8" })
         .end(`export default { file: '${file}' };\n`);
     });
   return definition({
     name: "cards",
-    url: `${server.origin}/list`,
+    url: `${live.server.origin}/list`,
     format: "json",
     source_type: "official_models_api",
     bundle: {
@@ -82,14 +53,16 @@ describe("bundled sources", () => {
         { name: "models/b.ts", sha: "s-b", content: "export default { file: 'b.ts' };\n" },
       ],
     });
-    expect(server.hits("/raw/index.ts")).toBe(0);
-    const meta = await readCaptureMeta(temp.dir, def);
-    expect(await readFile(join(captureDir(temp.dir, def), meta?.file ?? ""), "utf8")).toBe(first?.content);
+    expect(live.server.hits("/raw/index.ts")).toBe(0);
+    const meta = await readCaptureMeta(live.temp.dir, def);
+    expect(await readFile(join(captureDir(live.temp.dir, def), meta?.file ?? ""), "utf8")).toBe(
+      first?.content,
+    );
 
     // An unchanged listing (304) re-confirms the capture without fetching the files again.
     const [second] = await collect([def]);
     expect(second).toMatchObject({ status: "not_modified", monitoredSha256: first?.monitoredSha256 });
-    expect(server.hits("/raw/a.ts")).toBe(1);
+    expect(live.server.hits("/raw/a.ts")).toBe(1);
   });
 
   it("fail when a listed file lives on a host the source does not allow", async () => {

@@ -1,51 +1,21 @@
 import { readdir, readFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { captureDir, collectSources, readCaptureMeta } from "../../src/collect/index.js";
+import { describe, expect, it } from "vitest";
+import { captureDir, readCaptureMeta } from "../../src/collect/index.js";
 import { applySecrets, REDACTED, redact, redactError } from "../../src/collect/secrets.js";
-import { fixedClock } from "../../src/lib/clock.js";
 import { CatalogError } from "../../src/lib/errors.js";
-import { silentLogger } from "../../src/lib/logger.js";
 import type { SourceDefinition } from "../../src/schema/index.js";
-import { definition, type TempSources, tempSourcesDir } from "./fixtures.js";
-import { startServer, type TestServer } from "./server.js";
+import { definition } from "./fixtures.js";
+import { liveHarness } from "./live.js";
 
 const KEY = "AIzaTest-s3cr3t+key/1";
 
-let temp: TempSources;
-let server: TestServer;
-beforeEach(async () => {
-  temp = await tempSourcesDir();
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-  await temp.cleanup();
-});
-
-function collect(definitions: SourceDefinition[], env: Record<string, string | undefined>) {
-  return collectSources({
-    sourcesDir: temp.dir,
-    definitions,
-    offline: false,
-    clock: fixedClock("2026-11-22T12:00:00Z"),
-    logger: silentLogger,
-    previousStates: [],
-    progress: false,
-    env,
-    fetcher: {
-      allowLoopback: true,
-      perHostIntervalMs: 0,
-      retries: 1,
-      sleep: async () => {},
-      random: () => 0,
-    },
-  });
-}
+const live = liveHarness();
+const collect = live.collect;
 
 function skusSource(maxPages = 10): SourceDefinition {
   return definition({
     name: "skus",
-    url: `${server.origin}/v1/services/X/skus?currencyCode=USD`,
+    url: `${live.server.origin}/v1/services/X/skus?currencyCode=USD`,
     format: "json",
     secrets: { key: { env: "TEST_BILLING_KEY", query_param: "key" } },
     page_token: {
@@ -59,8 +29,8 @@ function skusSource(maxPages = 10): SourceDefinition {
 
 /** Two pages behind the key; any other key is refused with the URL echoed (as some APIs do). */
 function serveTwoPages() {
-  server.route("/v1/services/X/skus", (req, res) => {
-    const url = new URL(req.url ?? "/", server.origin);
+  live.server.route("/v1/services/X/skus", (req, res) => {
+    const url = new URL(req.url ?? "/", live.server.origin);
     if (url.searchParams.get("key") !== KEY || url.searchParams.get("currencyCode") !== "USD")
       return void res.writeHead(403, { "content-type": "text/plain" }).end(`denied ${req.url}`);
     const token = url.searchParams.get("pageToken");
@@ -82,9 +52,9 @@ describe("source secrets and token pagination", () => {
     const [result] = await collect([def], { TEST_BILLING_KEY: KEY });
     expect(result?.status).toBe("ok");
     expect(JSON.parse(result?.content ?? "")).toEqual({ skus: [{ skuId: "A" }, { skuId: "B" }] });
-    const meta = await readCaptureMeta(temp.dir, def);
+    const meta = await readCaptureMeta(live.temp.dir, def);
     expect(meta?.url).toBe(def.url);
-    const dir = captureDir(temp.dir, def);
+    const dir = captureDir(live.temp.dir, def);
     for (const file of await readdir(dir)) {
       const text = await readFile(`${dir}/${file}`, "utf8");
       expect(text).not.toContain("s3cr3t");
@@ -96,7 +66,7 @@ describe("source secrets and token pagination", () => {
     const [result] = await collect([skusSource()], {});
     expect(result?.status).toBe("skipped");
     expect(result?.skippedReason).toContain("TEST_BILLING_KEY");
-    expect(server.received).toHaveLength(0);
+    expect(live.server.received).toHaveLength(0);
   });
 
   it("redact the key from a failure whose message names the request URL", async () => {
