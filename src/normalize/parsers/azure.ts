@@ -250,27 +250,27 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       const retirementCell = cell(source, row, iRetirement, table);
       const split = splitRetirement(retirementCell);
       const endOfLife = milestone(source, split ? split.others : retirementCell, input);
-      const declared = baseStatus(source, cell(source, row, iStatus, table));
-      const statusAt = (eol: LifecycleMilestone): LifecycleStatus =>
-        milestonePassed(eol, today)
-          ? "retired"
-          : milestonePassed(deprecation, today)
-            ? "deprecated"
-            : declared;
+      let status = baseStatus(source, cell(source, row, iStatus, table));
+      if (milestonePassed(endOfLife, today)) status = "retired";
+      else if (milestonePassed(deprecation, today)) status = "deprecated";
       const replacements = parseReplacements(source, row[iReplacement] ?? "");
-      const said = { deprecation, ...(replacements.length ? { replacements } : {}) };
-      add(name, version, { status: statusAt(endOfLife), ...said, end_of_life: endOfLife });
+      add(name, version, {
+        status,
+        deprecation,
+        end_of_life: endOfLife,
+        ...(replacements.length ? { replacements } : {}),
+      });
       if (split) {
-        // The Standard deployment type's own date, narrower than the row's (merge prefers it there).
-        const standardEol = milestone(source, split.standard, input);
-        const target = lifecycle[lifecycle.length - 1]?.target as LifecycleAssertion["target"];
+        // The Standard deployment type's own retirement date: a narrower assertion (the merge
+        // prefers it for Standard deployments). It states no status of its own.
+        const target = lifecycle[lifecycle.length - 1]?.target as NonNullable<LifecycleAssertion["target"]>;
         lifecycle.push({
           scope: "deployment",
           provider_id: "azure",
-          target: { ...(target as NonNullable<typeof target>), mode: STANDARD.mode },
-          status: statusAt(standardEol),
-          ...said,
-          end_of_life: standardEol,
+          target: { ...target, mode: STANDARD.mode },
+          deprecation,
+          end_of_life: milestone(source, split.standard, input),
+          ...(replacements.length ? { replacements } : {}),
           evidence,
         });
       }
