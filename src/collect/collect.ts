@@ -14,12 +14,15 @@ import { isCatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
 import type { SourceDefinition, SourceState } from "../schema/index.js";
+import { fetchBundle } from "./bundle.js";
 import { readCapture, type StoredCapture, writeCapture } from "./captures.js";
 import { captureDir } from "./definitions.js";
 import { Fetcher, type FetcherOptions } from "./fetcher.js";
 import { type ExtractOptions, extractMonitored } from "./monitor.js";
 import { fetchPages } from "./pagination.js";
+import { fetchAllPages } from "./paging.js";
 import { CollectProgress, type ProgressStream } from "./progress.js";
+import { applySecrets, redactError, type SecretEnv } from "./secrets.js";
 
 export interface CollectResult {
   source: SourceDefinition;
@@ -54,6 +57,8 @@ export interface CollectOptions {
   extract?: ExtractOptions;
   /** Where progress goes; process.stderr by default. */
   progressStream?: ProgressStream;
+  /** Where source secrets are read from; process.env by default. */
+  env?: SecretEnv;
 }
 
 export async function collectSources(opts: CollectOptions): Promise<CollectResult[]> {
@@ -128,6 +133,30 @@ async function collectLive(
   before: SourceState | undefined,
   log: Logger,
 ): Promise<CollectResult> {
+  const secrets = applySecrets(source, opts.env ?? process.env);
+  if (!secrets.ok)
+    return {
+      source,
+      status: "skipped",
+      skippedReason: `secret not set: environment variable ${secrets.missing.join(", ")} (the source needs an API key)`,
+    };
+  try {
+    return await fetchAndRecord(source, fetcher, opts, before, log, secrets.url, secrets.values.length > 0);
+  } catch (error) {
+    // Fetch errors name the request URL, which carries the secrets.
+    throw redactError(error, secrets.values);
+  }
+}
+
+async function fetchAndRecord(
+  source: SourceDefinition,
+  fetcher: Fetcher,
+  opts: CollectOptions,
+  before: SourceState | undefined,
+  log: Logger,
+  requestUrl: string,
+  withSecrets: boolean,
+): Promise<CollectResult> {
   let stored: StoredCapture | null = null;
   try {
     stored = await readCapture(opts.sourcesDir, source);
@@ -136,7 +165,7 @@ async function collectLive(
   }
   if (source.pagination) return collectPaged(source, source.pagination, fetcher, opts, before);
   const response = await fetcher.fetch({
-    url: source.url,
+    url: requestUrl,
     format: source.format,
     allowedHosts: source.allowed_hosts,
     conditional: stored ? { etag: stored.meta.etag, lastModified: stored.meta.last_modified } : null,
@@ -160,11 +189,18 @@ async function collectLive(
       changed: hasChanged(before, monitored.sha256),
     };
   }
-  const monitored = extractMonitored(source, response.text, opts.extract);
+  // A bundled source's document is its listed files, fetched now; the listing's raw hash stands for them.
+  const document = source.page_token
+    ? await fetchAllPages(source, source.page_token, response.text, requestUrl, fetcher)
+    : source.bundle
+      ? await fetchBundle(source, source.bundle, response.text, fetcher)
+      : response.text;
+  const monitored = extractMonitored(source, document, opts.extract);
   const { written, meta } = await writeCapture(opts.sourcesDir, source, {
     content: monitored.content,
     sha256: monitored.sha256,
-    url: response.url,
+    // The answering URL carries the secrets of a source that has them: the capture names the definition's.
+    url: withSecrets ? source.url : response.url,
     fetchedAt,
     httpStatus: response.status,
     contentType: response.contentType,

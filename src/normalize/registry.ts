@@ -15,9 +15,10 @@ import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
+import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
-import { parsers as mistral } from "./parsers/mistral.js";
+import { parsers as mistralModels } from "./parsers/mistral-models.js";
 import { parsers as openai } from "./parsers/openai.js";
 import { parsers as togetherAi } from "./parsers/together-ai.js";
 import { parsers as xai } from "./parsers/xai.js";
@@ -45,11 +46,12 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     cohere,
     deepseek,
     googleModelFacts,
+    googleVertexBilling,
     googleVertex,
     google,
     groq,
     litellm,
-    mistral,
+    mistralModels,
     openai,
     togetherAi,
     xai,

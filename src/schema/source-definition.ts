@@ -9,6 +9,18 @@ import { SourceType } from "./evidence.js";
 export const SourceFormat = z.enum(["html", "markdown", "json"]);
 export type SourceFormat = z.infer<typeof SourceFormat>;
 
+/**
+ * A secret a source needs (an API key): read from the environment variable `env` when the source
+ * is fetched and sent as the query parameter `query_param`. It is never written to a capture, a
+ * log line, an event or an error (collect redacts it); without the variable the source is
+ * skipped, and the build summary says which variable is missing.
+ */
+export const SourceSecret = z.strictObject({
+  env: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "env must name an environment variable (A-Z, 0-9, _)"),
+  query_param: z.string().min(1),
+});
+export type SourceSecret = z.infer<typeof SourceSecret>;
+
 export const SourceDefinition = z
   .strictObject({
     source_id: z.uuid(),
@@ -44,6 +56,38 @@ export const SourceDefinition = z
     allowed_hosts: z.array(z.string().min(1)).default([]),
     /** Offline builds skip a source without a recorded capture (e.g. community data kept out of the repo). */
     offline_capture: z.boolean().default(true),
+    /**
+     * The URL answers a JSON list of files (e.g. GitHub's contents API for a directory); every
+     * entry whose name matches `match` is fetched from its `url_field` (a host of the URL or of
+     * `allowed_hosts`), and the capture is one JSON document `{"files": [{name, sha, content}]}`
+     * in list order. A 304 on the list re-confirms the stored capture.
+     */
+    bundle: z
+      .strictObject({
+        match: z.string().min(1),
+        name_field: z.string().min(1).default("path"),
+        url_field: z.string().min(1).default("download_url"),
+        sha_field: z.string().min(1).default("sha"),
+        /** At most this many files (a runaway listing is an error, not a thousand fetches). */
+        max_files: z.int().positive().default(200),
+      })
+      .optional(),
+    /** Secrets by name, e.g. `key: { env: GOOGLE_CLOUD_BILLING_API_KEY, query_param: key }`. */
+    secrets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), SourceSecret).optional(),
+    /**
+     * Token pagination of a JSON API (Google APIs' `nextPageToken`): while a page's
+     * `response_field` is a non-empty string, the next page is requested with it as the query
+     * parameter `query_param`; the document is the first page with `items_field` holding the
+     * items of every page (and no `response_field`). More than `max_pages` pages is an error.
+     */
+    page_token: z
+      .strictObject({
+        items_field: z.string().min(1),
+        response_field: z.string().min(1).default("nextPageToken"),
+        query_param: z.string().min(1).default("pageToken"),
+        max_pages: z.int().positive().default(100),
+      })
+      .optional(),
     description: z.string().optional(),
   })
   .refine((d) => d.pagination === undefined || d.format === "json", {

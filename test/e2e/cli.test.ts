@@ -126,9 +126,9 @@ describe("the catalog CLI end to end", () => {
       ),
       "2026-11-24T00:00:00Z",
     );
-    // One source broken: Mistral's models page loses its tables.
-    mistralOriginal = await readCapture(sources, "mistral", "models");
-    await recordCapture(mistralOriginal, "# Models\n\nThis page has moved.\n", "2026-11-24T00:00:00Z");
+    // One source broken: Mistral's model-card directory comes back empty.
+    mistralOriginal = await readCapture(sources, "mistral", "model-cards");
+    await recordCapture(mistralOriginal, '{"files":[]}', "2026-11-24T00:00:00Z");
 
     releaseB = await build(sources, snapshots, "2026-11-24T00:00:00Z");
   }, 120_000);

@@ -40,8 +40,10 @@ function withUrl(input: ParserInput, url: string): ParserInput {
   return { ...input, source: { ...input.source, url } };
 }
 
-function assertionFor(out: ParseOutput, providerModelId: string): LifecycleAssertion {
-  const found = out.lifecycle.filter((l) => l.target?.provider_model_id === providerModelId);
+function assertionFor(out: ParseOutput, providerModelId: string, mode?: string): LifecycleAssertion {
+  const found = out.lifecycle.filter(
+    (l) => l.target?.provider_model_id === providerModelId && l.target?.mode === mode,
+  );
   expect(found).toHaveLength(1);
   return found[0] as LifecycleAssertion;
 }
@@ -106,8 +108,10 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(input.content.startsWith("---\ntitle:")).toBe(true);
     expect(input.content).toContain("# [Audio](#tab/audio)");
     const out = ParseOutput.parse(parseRetirements(input));
-    expect(out.lifecycle).toHaveLength(55);
-    expect(out.deployments).toHaveLength(out.lifecycle.length);
+    // 56 model versions; gpt-4o 2024-05-13 / 2024-08-06 and gpt-4o-mini also date Standard apart.
+    expect(out.deployments).toHaveLength(56);
+    expect(out.lifecycle).toHaveLength(59);
+    expect(out.lifecycle.filter((l) => l.target?.mode === "standard")).toHaveLength(3);
     for (const d of out.deployments) {
       expect(d.mode).toBe("global-standard");
       expect(d.region).toBe("global");
@@ -116,14 +120,14 @@ describe("azure model-retirements (current-models table file)", () => {
     }
     // Fine-tuned schedules are relative to the base model; the default-versions table is not read.
     expect(out.skipped).toEqual([
-      expect.objectContaining({ reason: expect.stringMatching(/fine-tuned/), count: 8 }),
+      expect.objectContaining({ reason: expect.stringMatching(/fine-tuned/), count: 6 }),
     ]);
     expect(out.lifecycle.every((l) => l.status !== "retired" || l.end_of_life?.state === "scheduled")).toBe(
       true,
     );
   });
 
-  it("reads gpt-4o 2024-08-06: deprecation, retirement, replacement and status at observation", async () => {
+  it("reads gpt-4o 2024-08-06: deprecation, a retirement per deployment type, replacement and status at observation", async () => {
     const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
     const a = assertionFor(out, "gpt-4o-2024-08-06");
     expect(a.deprecation).toMatchObject({
@@ -132,14 +136,24 @@ describe("azure model-retirements (current-models table file)", () => {
       precision: "day",
       date_type: "on",
     });
+    // "Standard deployment type retires on 2026-03-31 ... For other deployment types ... moved to 2026-10-01."
     expect(a.end_of_life).toMatchObject({
       state: "scheduled",
-      date: "2026-03-31",
+      date: "2026-10-01",
       precision: "day",
       date_type: "on",
     });
     expect(a.replacements).toEqual(["gpt-5.1"]);
-    expect(a.status).toBe("retired"); // 2026-03-31 is before the capture's 2026-11-23
+    expect(a.status).toBe("deprecated"); // deprecated 2025-08-06, before the capture's 2025-12-16
+    const standard = assertionFor(out, "gpt-4o-2024-08-06", "standard");
+    expect(standard.target).toEqual({
+      provider_model_id: "gpt-4o-2024-08-06",
+      api_surface: "azure-openai",
+      mode: "standard",
+    });
+    expect(standard.end_of_life).toMatchObject({ date: "2026-03-31", date_type: "on" });
+    expect(standard.status).toBeUndefined(); // the row's status stands; the narrower assertion only dates
+    expect(standard.replacements).toEqual(["gpt-5.1"]);
     const d = out.deployments.find((x) => x.provider_model_id === "gpt-4o-2024-08-06");
     expect(d?.model_id).toBe("openai/gpt-4o-2024-08-06");
     expect(d?.id).toBe("dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global");
@@ -148,7 +162,8 @@ describe("azure model-retirements (current-models table file)", () => {
   it("derives deprecated, preview and available from dates and 'No earlier than' phrases", async () => {
     const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
     const o3pro = assertionFor(out, "o3-pro-2025-06-10");
-    expect(o3pro.status).toBe("deprecated");
+    expect(o3pro.status).toBe("available"); // deprecation 2026-06-10 is after the capture's 2025-12-16
+    expect(o3pro.deprecation?.date).toBe("2026-06-10");
     expect(o3pro.end_of_life?.date).toBe("2026-12-10");
     const gpt52 = assertionFor(out, "gpt-5.2-2025-12-11");
     expect(gpt52.status).toBe("available");
@@ -160,6 +175,9 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(tts.end_of_life).toMatchObject({ date: "2026-02-28", precision: "day", date_type: "not_before" });
     const whisper = assertionFor(out, "whisper-001");
     expect(whisper.end_of_life?.state).toBe("unknown");
+    const embedding = assertionFor(out, "text-embedding-3-large-1");
+    // "No retirement scheduled. Will not retire before April 15, 2027"
+    expect(embedding.end_of_life).toMatchObject({ date: "2027-04-15", date_type: "not_before" });
   });
 
   it("fails on a file whose tables changed instead of returning less", async () => {
@@ -169,11 +187,11 @@ describe("azure model-retirements (current-models table file)", () => {
       parseRetirements(edit(input, (x) => x.replaceAll("| Retirement Date |", "| Sunset |"))),
     );
     expectParseFailure(() =>
-      parseRetirements(edit(input, (x) => x.replace("| 2026-03-31 |", "| 2026-13-45 |"))),
+      parseRetirements(edit(input, (x) => x.replace("| 2026-10-01 |", "| 2026-13-45 |"))),
     );
     expectParseFailure(() =>
       parseRetirements(
-        edit(input, (x) => x.replace("| Generally Available | 2025-08-06", "| Beta | 2025-08-06")),
+        edit(input, (x) => x.replace("| `Generally Available` | 2025-08-06", "| `Beta` | 2025-08-06")),
       ),
     );
     const headersOnly = c
@@ -228,7 +246,7 @@ describe("azure model-retirements (retired-models page)", () => {
     const current = await recordedInput("azure", "model-retirements-current");
     const retired = await recordedInput("azure", "model-retirements-retired");
     const out = parseRetirements(withContent(current, `${current.content}\n${retired.content}`));
-    expect(out.lifecycle).toHaveLength(95);
+    expect(out.lifecycle).toHaveLength(99);
     // A model version listed twice is a page error, not two assertions.
     expectParseFailure(() =>
       parseRetirements(withContent(retired, `${retired.content}\n${retired.content}`)),

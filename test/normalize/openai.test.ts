@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   openaiModelCell,
@@ -9,7 +11,7 @@ import {
 } from "../../src/normalize/parsers/openai.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
-import { edit, expectParseFailure } from "../helpers/parsers.js";
+import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
 const pricing = parsers["openai-pricing"]!;
 const deprecations = parsers["openai-deprecations"]!;
@@ -176,5 +178,95 @@ describe("openai deprecations", () => {
     expect(openaiReplacements("---")).toEqual([]);
     expect(openaiShutdownText("at earliest 2024-06-13")).toBe("Earliest 2024-06-13");
     expect(openaiShutdownText("2026\u201103\u201126")).toBe("2026-03-26");
+  });
+});
+
+/**
+ * The whole pricing page: the committed capture holds only the flagship text-token tables (its
+ * stored copy had lost the others), so the other token tables are read here from excerpts of
+ * older stored copies of developers.openai.com/api/docs/pricing.md (test/fixtures/openai/):
+ * - pricing-2026-03-excerpt.md: the standard `<PricingTable>` and the transcription Markdown
+ *   tables of a copy from about March 2026, verbatim;
+ * - specialized-2026-excerpt.md: the "Specialized models" groups (deep research, computer use,
+ *   embeddings, moderation) and the tools table of a later copy, rows verbatim; that copy had
+ *   lost the first table's opening `<GroupedPricingTable client:load groups={[`, restored here
+ *   in the page's own form (as its tools table shows it).
+ */
+describe("openai pricing: every token-priced table of the page", () => {
+  async function fixture(name: string) {
+    const recorded = await recordedInput("openai", "pricing");
+    const content = await readFile(join(import.meta.dirname, "..", "fixtures", "openai", name), "utf8");
+    return withContent(recorded, content);
+  }
+
+  it("reads PricingTable rows in their pane, Markdown text-token tables, and skips long-context and audio prices", async () => {
+    const out = ParseOutput.parse(pricing(await fixture("pricing-2026-03-excerpt.md")));
+    const byId = new Map(out.deployments.map((d) => [d.provider_model_id, d]));
+    expect(out.deployments.every((d) => d.mode === "standard")).toBe(true);
+    expect(byId.get("gpt-realtime")?.rate_card).toMatchObject({
+      input_micro_usd: 4_000_000,
+      cached_input_micro_usd: 400_000,
+      output_micro_usd: 16_000_000,
+    });
+    expect(byId.get("gpt-image-1")?.rate_card).toMatchObject({
+      input_micro_usd: 5_000_000,
+      output_micro_usd: null,
+    });
+    expect(byId.get("gpt-5.4")?.rate_card?.input_micro_usd).toBe(2_500_000);
+    expect(byId.get("gpt-4o-transcribe")?.rate_card).toMatchObject({
+      input_micro_usd: 2_500_000,
+      cached_input_micro_usd: null,
+      output_micro_usd: 10_000_000,
+    });
+    expect(byId.get("gpt-4o-mini-tts")?.rate_card).toMatchObject({
+      input_micro_usd: 600_000,
+      output_micro_usd: null,
+    });
+    // 55 PricingTable rows - 2 long-context rows + 4 transcription models
+    expect(out.deployments).toHaveLength(57);
+    const reasons = Object.fromEntries(out.skipped.map((s) => [s.reason, s.count]));
+    expect(reasons["long-context price (prompts above the model's threshold)"]).toBe(2);
+    expect(reasons['"Audio tokens" prices (the rate card is text tokens)']).toBe(1);
+    expect(reasons["Markdown table not priced per token"]).toBe(1);
+  });
+
+  it("reads grouped specialized tables (embeddings, deep research, computer use) and skips tools and free models", async () => {
+    const out = ParseOutput.parse(pricing(await fixture("specialized-2026-excerpt.md")));
+    const byId = new Map(out.deployments.map((d) => [d.provider_model_id, d]));
+    expect([...byId.keys()].sort()).toEqual([
+      "computer-use-preview",
+      "o3-deep-research",
+      "o4-mini-deep-research",
+      "text-embedding-3-large",
+      "text-embedding-3-small",
+      "text-embedding-ada-002",
+    ]);
+    expect(byId.get("text-embedding-3-small")?.rate_card).toMatchObject({
+      input_micro_usd: 20_000,
+      cached_input_micro_usd: null,
+      output_micro_usd: null,
+    });
+    expect(byId.get("o3-deep-research")?.rate_card?.cached_input_micro_usd).toBe(2_500_000);
+    const reasons = Object.fromEntries(out.skipped.map((s) => [s.reason, s.count]));
+    expect(reasons["no input token price (free or not listed)"]).toBe(2);
+    expect(
+      reasons["table not priced per token (headings are not Model | Input | Cached input | Output)"],
+    ).toBe(1);
+  });
+
+  it("fails on a grouped row of another shape and on the same model priced twice differently", async () => {
+    const input = await fixture("specialized-2026-excerpt.md");
+    expectParseFailure(() =>
+      pricing(
+        edit(input, (c) => c.replace('["o3-deep-research", 10, 2.5, 40]', '["o3-deep-research", 10, 40]')),
+      ),
+    );
+    expectParseFailure(() =>
+      pricing(
+        edit(input, (c) =>
+          c.replace('["o4-mini-deep-research", 2, 0.5, 8]', '["o3-deep-research", 2, 0.5, 8]'),
+        ),
+      ),
+    );
   });
 });

@@ -104,7 +104,7 @@ describe("runBuild", () => {
   it("one failed source keeps its last good facts, raises source_failed, and the release is published", async () => {
     await build("2026-11-23T00:00:00Z");
     const before = await loadRelease(snapshots);
-    const dir = join(sources, "mistral", "captures", "models");
+    const dir = join(sources, "mistral", "captures", "model-cards");
     const meta = JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")) as { file: string };
     await writeFile(join(dir, meta.file), "corrupted\n");
     const summary = await build("2026-11-24T00:00:00Z");

@@ -131,8 +131,27 @@ function fact(
 // ---------------------------------------------------------------------------------------
 // Model retirements
 
+/** "No retirement scheduled. Will not retire before April 15, 2027" (embeddings) = not before that date. */
+const NO_RETIREMENT_BEFORE = /^no retirement scheduled\.?\s*will not retire before\s+/i;
+
 function milestone(source: SourceDefinition, text: string, input: ParserInput): LifecycleMilestone {
-  return sourceMilestone(source, cleanCell(text), [evidenceFor(input.source, input.observedAt)]);
+  const cleaned = cleanCell(text).replace(NO_RETIREMENT_BEFORE, "No earlier than ");
+  return sourceMilestone(source, cleaned, [evidenceFor(input.source, input.observedAt)]);
+}
+
+/**
+ * A retirement cell that dates the Standard deployment type apart from the others: "Standard
+ * deployment type retires on **2026-03-31**, with auto-upgrades scheduled to start on
+ * **2026-03-09**. For other deployment types, including ALL Provisioned, Global Standard, and
+ * Data Zone Standard, the retirement date has been moved to **2026-10-01**." -> the Standard
+ * date and the date of every other type (the auto-upgrade start is not a lifecycle milestone).
+ */
+const SPLIT_RETIREMENT =
+  /^Standard deployment type retires on (\S+?),?(?: [^.]*)?\. For other deployment types\b[^.]*? (?:moved to|retire on|retires on|is) (\S+?)\.?$/i;
+
+export function splitRetirement(text: string): { standard: string; others: string } | null {
+  const m = SPLIT_RETIREMENT.exec(cleanCell(text));
+  return m ? { standard: m[1] as string, others: m[2] as string } : null;
 }
 
 /**
@@ -228,7 +247,9 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       if (name === "" || version === "")
         throw parseFailure(source, `row "${row.join(" | ")}" has no model/version`);
       const deprecation = milestone(source, cell(source, row, iDeprecation, table), input);
-      const endOfLife = milestone(source, cell(source, row, iRetirement, table), input);
+      const retirementCell = cell(source, row, iRetirement, table);
+      const split = splitRetirement(retirementCell);
+      const endOfLife = milestone(source, split ? split.others : retirementCell, input);
       let status = baseStatus(source, cell(source, row, iStatus, table));
       if (milestonePassed(endOfLife, today)) status = "retired";
       else if (milestonePassed(deprecation, today)) status = "deprecated";
@@ -239,6 +260,20 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
         end_of_life: endOfLife,
         ...(replacements.length ? { replacements } : {}),
       });
+      if (split) {
+        // The Standard deployment type's own retirement date: a narrower assertion (the merge
+        // prefers it for Standard deployments). It states no status of its own.
+        const target = lifecycle[lifecycle.length - 1]?.target as NonNullable<LifecycleAssertion["target"]>;
+        lifecycle.push({
+          scope: "deployment",
+          provider_id: "azure",
+          target: { ...target, mode: STANDARD.mode },
+          deprecation,
+          end_of_life: milestone(source, split.standard, input),
+          ...(replacements.length ? { replacements } : {}),
+          evidence,
+        });
+      }
     }
   }
 

@@ -75,59 +75,181 @@ export function openaiPricingModelName(label: string): string | null {
 
 const ROW = /\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]/g;
 
+/** One token-priced row of any table of the page, before it becomes a deployment. */
+interface TokenRow {
+  label: string;
+  tier: string;
+  /** Literals as written: a number, a quoted string or null. */
+  input: string;
+  cached: string | null;
+  output: string;
+  table: string;
+}
+
+/** The rows of a `rows={[...]}` / `rows: [...]` array of 4-element rows; every row must have that shape. */
+function jsxRows(input: ParserInput, body: string, tier: string, table: string): TokenRow[] {
+  const rowCount = (body.match(/\[\s*"/g) ?? []).length;
+  const rows = [...body.matchAll(ROW)];
+  if (rows.length !== rowCount)
+    throw parseFailure(
+      input.source,
+      `${table} (${tier}): ${rowCount} rows but only ${rows.length} have the shape [name, input, cached, output]`,
+    );
+  if (rows.length === 0) throw parseFailure(input.source, `${table} (${tier}): empty rows`);
+  return rows.map((r) => ({
+    label: r[1] as string,
+    tier,
+    input: r[2] as string,
+    cached: r[3] as string,
+    output: r[4] as string,
+    table,
+  }));
+}
+
+/** A Markdown price cell ("\\$2.50", "-") as a row literal. */
+function markdownPrice(cell: string): string {
+  const text = plainCell(cell).replace(/\\\$/g, "$");
+  return text === "-" || text === "" ? "null" : JSON.stringify(text);
+}
+
+/** The processing tier of a component: the content-switcher pane it sits in (standard outside one). */
+function paneTier(content: string, at: number): string {
+  const panes = [...content.slice(0, at).matchAll(/data-content-switcher-pane data-value="([a-z-]+)"/g)];
+  return panes.length > 0 ? ((panes[panes.length - 1] as RegExpMatchArray)[1] as string) : "standard";
+}
+
+const TOKEN_HEADINGS = ["model", "input", "cached input", "output"];
+
+/**
+ * Every token-priced table of the page:
+ * - `<TextTokenPricingTables tier="..." rows={[...]} />` (the flagship text tokens, per tier);
+ * - `<PricingTable headings={["Model", "Input", "Cached input", "Output"]} rows={[...]} />` and
+ *   `<GroupedPricingTable groups={[{ model: "Embedding", rows: [...] }, ...]} />` (specialized,
+ *   realtime, audio and image-token models), their tier taken from the pane they sit in; a
+ *   grouped table with other headings (tools: "Tool | Details | Pricing") is not token-priced;
+ * - Markdown tables "Model | Input | Output | ..." under a "Text tokens" heading (transcription
+ *   and speech models; their "Audio tokens" tables price audio, not the text rate card).
+ * Tables of other units (per image, per second, per minute, per call) are counted as skipped.
+ */
+function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
+  const content = input.content;
+  const rows: TokenRow[] = [];
+  const text = [
+    ...content.matchAll(/<TextTokenPricingTables\b[\s\S]*?tier="([a-z-]+)"[\s\S]*?rows=\{\[([\s\S]*?)\]\}/g),
+  ];
+  for (const block of text)
+    rows.push(...jsxRows(input, block[2] as string, block[1] as string, "text tokens"));
+  for (const block of content.matchAll(/<PricingTable\b([\s\S]*?)\/>/g)) {
+    const attrs = block[1] as string;
+    const headings = /headings=\{\[([^\]]*)\]\}/.exec(attrs);
+    const names = headings
+      ? [...(headings[1] as string).matchAll(/"([^"]*)"/g)].map((m) => (m[1] as string).toLowerCase())
+      : [];
+    const body = /rows=\{\[([\s\S]*)\]\}/.exec(attrs);
+    if (names.join("|") !== TOKEN_HEADINGS.join("|") || !body) {
+      skipped.add(
+        "table not priced per token (headings are not Model | Input | Cached input | Output)",
+        names.join(" | ") || "no headings",
+      );
+      continue;
+    }
+    rows.push(...jsxRows(input, body[1] as string, paneTier(content, block.index ?? 0), "pricing table"));
+  }
+  for (const block of content.matchAll(/<GroupedPricingTable\b([\s\S]*?)\n\s*\/>/g)) {
+    const attrs = block[1] as string;
+    const headings = /headings=\{\[([^\]]*)\]\}/.exec(attrs);
+    if (headings) {
+      skipped.add(
+        "table not priced per token (headings are not Model | Input | Cached input | Output)",
+        headings[1] as string,
+      );
+      continue;
+    }
+    const tier = paneTier(content, block.index ?? 0);
+    for (const group of attrs.matchAll(/model:\s*"([^"]*)",\s*rows:\s*(\[[\s\S]*?\]\s*,?\s*\]),?\s*\}/g))
+      rows.push(...jsxRows(input, group[2] as string, tier, `${group[1] as string} group`));
+  }
+  for (const table of markdownTables(content)) {
+    const headers = table.headers.map((h) => plainCell(h).toLowerCase());
+    const tokenTable = headers[0] === "model" && headers[1] === "input" && headers[2] === "output";
+    if (!tokenTable) {
+      skipped.add("Markdown table not priced per token", `${table.heading}: ${headers.join(" | ")}`);
+      continue;
+    }
+    if (!/text tokens/i.test(table.heading)) {
+      skipped.add(
+        `"${table.heading}" prices (the rate card is text tokens)`,
+        table.rows.map((r) => plainCell(r[0] ?? "")).join(", "),
+      );
+      continue;
+    }
+    for (const row of table.rows)
+      rows.push({
+        label: plainCell(row[0] ?? ""),
+        tier: "standard",
+        input: markdownPrice(row[1] ?? ""),
+        cached: null,
+        output: markdownPrice(row[2] ?? ""),
+        table: table.heading,
+      });
+  }
+  return rows;
+}
+
 export const parseOpenaiPricing: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
   const skipped = new SkipLog();
-  const deployments: DeploymentFact[] = [];
-  const seen = new Set<string>();
-  const blocks = [...input.content.matchAll(/tier="([a-z-]+)"[\s\S]*?rows=\{\[([\s\S]*?)\]\}/g)];
-  if (blocks.length === 0)
+  const deployments = new Map<string, DeploymentFact>();
+  const rows = tokenRows(input, skipped);
+  if (rows.length === 0)
     throw parseFailure(input.source, "no TextTokenPricingTables block with tier and rows");
-  if (!blocks.some((b) => b[1] === "standard")) throw parseFailure(input.source, "no standard tier table");
-  for (const block of blocks) {
-    const tier = block[1] as string;
-    const body = block[2] as string;
+  if (!rows.some((r) => r.tier === "standard")) throw parseFailure(input.source, "no standard tier table");
+  for (const row of rows) {
+    const { label, tier } = row;
     const mode = TIER_MODES[tier];
-    const rowCount = (body.match(/^\s*\[/gm) ?? []).length;
-    const rows = [...body.matchAll(ROW)];
-    if (rows.length !== rowCount)
-      throw parseFailure(
-        input.source,
-        `${tier}: ${rowCount} rows but only ${rows.length} have the shape [name, input, cached, output]`,
-      );
-    if (rows.length === 0) throw parseFailure(input.source, `${tier}: empty rows`);
     if (!mode) {
       skipped.add(`unknown processing tier "${tier}"`, tier);
       continue;
     }
-    for (const row of rows) {
-      const label = row[1] as string;
-      const name = openaiPricingModelName(label);
-      if (!name) throw parseFailure(input.source, `${tier}: "${label}" is not a model id`);
-      const inputPrice = priceLiteral(input, row[2] as string, `${label} input`);
-      const cached = priceLiteral(input, row[3] as string, `${label} cached input`);
-      const output = priceLiteral(input, row[4] as string, `${label} output`);
-      if (inputPrice === null) {
-        skipped.add("no input token price (free or not listed)", `${label} (${tier})`);
-        continue;
-      }
-      const key = `${name}|${mode}`;
-      if (seen.has(key)) throw parseFailure(input.source, `${name} is listed twice in the ${tier} table`);
-      seen.add(key);
-      const rateCard: RateCard = {
-        currency: "USD",
-        unit: "million_tokens",
-        input_micro_usd: inputPrice,
-        cached_input_micro_usd: cached,
-        output_micro_usd: output,
-        source_url: input.source.url,
-        observed_at: input.observedAt,
-      };
-      deployments.push({ ...identity(name, mode), display_name: label, rate_card: rateCard, evidence });
+    const name = openaiPricingModelName(label);
+    if (!name) throw parseFailure(input.source, `${tier}: "${label}" is not a model id`);
+    if (/\(\s*>/.test(label)) {
+      // "gpt-5.4 (>272K context length)": the long-context price, not modelled (see Known gaps).
+      skipped.add("long-context price (prompts above the model's threshold)", `${label} (${tier})`);
+      continue;
     }
+    const inputPrice = priceLiteral(input, row.input, `${label} input`);
+    const cached = row.cached === null ? null : priceLiteral(input, row.cached, `${label} cached input`);
+    const output = priceLiteral(input, row.output, `${label} output`);
+    if (inputPrice === null) {
+      skipped.add("no input token price (free or not listed)", `${label} (${tier})`);
+      continue;
+    }
+    const rateCard: RateCard = {
+      currency: "USD",
+      unit: "million_tokens",
+      input_micro_usd: inputPrice,
+      cached_input_micro_usd: cached,
+      output_micro_usd: output,
+      source_url: input.source.url,
+      observed_at: input.observedAt,
+    };
+    const key = `${name}|${mode}`;
+    const existing = deployments.get(key);
+    if (existing) {
+      const same = JSON.stringify(existing.rate_card) === JSON.stringify(rateCard);
+      if (!same)
+        throw parseFailure(
+          input.source,
+          `${name} is listed twice in the ${tier} tables with different prices`,
+        );
+      skipped.add("listed again with the same prices in another table", `${label} (${row.table})`);
+      continue;
+    }
+    deployments.set(key, { ...identity(name, mode), display_name: label, rate_card: rateCard, evidence });
   }
   return {
-    deployments: requireSome(input.source, deployments, "priced models"),
+    deployments: requireSome(input.source, [...deployments.values()], "priced models"),
     lifecycle: [],
     skipped: skipped.toArray(),
   };

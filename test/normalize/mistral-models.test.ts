@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { mistralAliasTable, mistralCards, parsers } from "../../src/normalize/parsers/mistral-models.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const parse = parsers["mistral-model-cards"]!;
+const input = () => recordedInput("mistral", "model-cards");
+
+/** The capture with one file's text changed. */
+function editFile(content: string, file: string, change: (text: string) => string): string {
+  const bundle = JSON.parse(content) as { files: { name: string; content: string }[] };
+  const entry = bundle.files.find((f) => f.name.endsWith(`/${file}`));
+  if (!entry) throw new Error(`no ${file} in the capture`);
+  entry.content = change(entry.content);
+  return JSON.stringify(bundle);
+}
+
+describe("mistral model cards", () => {
+  it("reads all 65 cards of the capture: one deployment per API model name, 41 with token prices", async () => {
+    const recorded = await input();
+    expect(mistralCards(recorded)).toHaveLength(65);
+    const out = ParseOutput.parse(parse(recorded));
+    expect(out.deployments).toHaveLength(59);
+    expect(out.deployments.filter((d) => d.rate_card)).toHaveLength(41);
+    expect(out.deployments.filter((d) => d.context_tokens)).toHaveLength(51);
+    expect(new Set(out.deployments.map((d) => d.id)).size).toBe(59);
+    const skipped = Object.fromEntries(out.skipped.map((s) => [s.reason, s.count]));
+    expect(skipped["no API model name (weights only, not served by the API)"]).toBe(4);
+    expect(skipped["API model name owned by a newer card"]).toBe(2);
+    expect(skipped["alias of another API model name (not a deployment)"]).toBe(24);
+    expect(skipped["price per Min (not a token price)"]).toBe(4);
+  });
+
+  it("prices Mistral Medium 3.5 exactly in micro-USD with its limits, capabilities and status", async () => {
+    const out = parse(await input());
+    const medium = out.deployments.find((d) => d.id === "dep_mistral_mistral-medium-3-5_api_global");
+    expect(medium).toMatchObject({
+      model_id: "mistral/mistral-medium-3-5",
+      display_name: "Mistral Medium 3.5",
+      context_tokens: 256_000,
+      status: "available",
+      rate_card: {
+        currency: "USD",
+        unit: "million_tokens",
+        input_micro_usd: 1_500_000,
+        cached_input_micro_usd: null,
+        output_micro_usd: 7_500_000,
+      },
+    });
+    expect(medium?.capabilities).toMatchObject({
+      tool_calling: { status: "supported" },
+      structured_output: { status: "supported" },
+      vision: { status: "supported" },
+      web_search: { status: "conditional" },
+    });
+  });
+
+  it("reads a cached-input price and an output token limit where the card gives them (Z.ai GLM 5.2)", async () => {
+    const out = parse(await input());
+    const glm = out.deployments.find((d) => d.provider_model_id === "zai-glm-5-2");
+    expect(glm).toMatchObject({
+      status: "preview",
+      context_tokens: 1_000_000,
+      max_output_tokens: 128_000,
+      rate_card: { input_micro_usd: 1_400_000, cached_input_micro_usd: 140_000, output_micro_usd: 4_400_000 },
+    });
+    expect(glm?.capabilities?.prompt_caching).toEqual({ status: "supported" });
+    expect(glm?.capabilities?.reasoning).toEqual({ status: "supported" });
+  });
+
+  it("keeps only the token prices of a card that also prices audio minutes", async () => {
+    const out = parse(await input());
+    const voxtral = out.deployments.find((d) => d.provider_model_id === "voxtral-mini-2507");
+    expect(voxtral?.display_name).toBe("Voxtral Mini");
+    expect(voxtral?.rate_card).toMatchObject({ input_micro_usd: 40_000, output_micro_usd: 40_000 });
+    const ocr = out.deployments.find((d) => d.provider_model_id === "mistral-ocr-2512");
+    expect(ocr?.rate_card).toBeUndefined();
+  });
+
+  it("reports declared deprecation and retirement dates with the replacement resolved to its API name", async () => {
+    const out = parse(await input());
+    const large = out.lifecycle.find((l) => l.target?.provider_model_id === "mistral-large-2411");
+    expect(large).toMatchObject({
+      status: "deprecated",
+      deprecation: { state: "scheduled", date: "2026-02-27", date_type: "on", precision: "day" },
+      end_of_life: { state: "scheduled", date: "2026-05-31", date_type: "on", precision: "day" },
+      replacements: ["mistral-medium-3-5"],
+    });
+    // "April 30, 2026" in one card, ISO in the others.
+    const magistral = out.lifecycle.find((l) => l.target?.provider_model_id === "magistral-small-2509");
+    expect(magistral?.deprecation?.date).toBe("2026-04-30");
+    expect(magistral?.end_of_life?.date).toBe("2026-07-31");
+    expect(magistral?.replacements).toEqual(["mistral-small-2603"]);
+    // A retired card's status is the card's, whatever the dates.
+    const nemo7b = out.lifecycle.find((l) => l.target?.provider_model_id === "open-mistral-7b");
+    expect(nemo7b).toMatchObject({ status: "retired", replacements: ["ministral-8b-2512"] });
+    const codestral = out.lifecycle.find((l) => l.target?.provider_model_id === "codestral-2508");
+    expect(codestral?.end_of_life?.state).toBe("unknown");
+  });
+
+  it("resolves -latest and undated names as aliases, the newest card winning a shared name", async () => {
+    const { aliases, owners } = mistralAliasTable(mistralCards(await input()));
+    expect(aliases.get("codestral-latest")).toBe("codestral-2508");
+    expect(aliases.get("mistral-medium-3")).toBe("mistral-medium-3-5");
+    expect(aliases.get("voxtral-mini-latest")).toBe("voxtral-mini-2602");
+    expect(owners.get("open-mistral-7b")?.slug).toBe("mistral-7b-0-3");
+    expect(owners.has("codestral-latest")).toBe(false);
+  });
+
+  it("fails on a card whose shape it does not understand", async () => {
+    const recorded = await input();
+    const cases: Array<[string, (text: string) => string]> = [
+      ["codestral-25-08.ts", (t) => t.replace("price: 0.3,", "price: basePrice,")],
+      ["codestral-25-08.ts", (t) => t.replace("status: 'GA'", "status: 'Beta'")],
+      ["codestral-25-08.ts", (t) => t.replace("type: 'custom'", "type: 'tiered'")],
+      ["codestral-25-08.ts", (t) => t.replace("contextLength: '128k'", "contextLength: 'lots'")],
+      ["zai-glm-5-2.ts", (t) => t.replace("label: 'Cached input'", "label: 'Cache write'")],
+      ["mistral-large-2-1-24-11.ts", (t) => t.replace("2026-05-31", "end of spring")],
+      ["codestral-25-08.ts", (t) => t.replace("identifiers:", "ids:")],
+    ];
+    for (const [file, change] of cases)
+      expectParseFailure(() => parse(edit(recorded, (c) => editFile(c, file, change))));
+    expectParseFailure(() => parse(edit(recorded, () => '{"files":[]}')));
+    expectParseFailure(() => parse(edit(recorded, () => "not json")));
+  });
+});
