@@ -14,14 +14,17 @@ describe("mistral models overview", () => {
     const codestral = out.deployments.find((d) => d.id === "dep_mistral_codestral-2508_api_global");
     expect(codestral?.context_tokens).toBe(256_000);
     expect(codestral?.model_id).toBe("mistral/codestral-2508");
+    // Listed with its API endpoint: the page says it is available through the API.
+    expect(codestral?.status).toBe("available");
     expect(
       out.deployments.find((d) => d.provider_model_id === "mistral-ocr-2505")?.context_tokens,
     ).toBeUndefined();
 
     expect(out.lifecycle).toHaveLength(11);
     const byId = new Map(out.lifecycle.map((a) => [a.target?.provider_model_id, a]));
+    // The Legacy models table declares `legacy`; its dates make it retired in the release stage.
     const saba = byId.get("mistral-saba-2502");
-    expect(saba?.status).toBe("retired");
+    expect(saba?.status).toBe("legacy");
     expect(saba?.deprecation).toMatchObject({ date: "2025-06-10", precision: "day", date_type: "on" });
     expect(saba?.end_of_life).toMatchObject({ date: "2025-09-30", date_type: "on" });
     expect(saba?.replacements).toEqual(["mistral-small-latest"]);

@@ -111,19 +111,19 @@ describe("merge precedence", () => {
         scope: "model",
         target: undefined,
         model_id: "openai/gpt-4o",
-        status: "retired",
-        end_of_life: scheduled("2026-10-01"),
+        status: "preview",
+        end_of_life: scheduled("2027-10-01"),
       }),
     ];
     const merged = merge(world);
     expect(find(merged.deployments, GPT4O).status).toBe("legacy");
     expect(find(merged.deployments, depId("gpt-4o", "batch")).status).toBe("deprecated");
     // the model-scope assertion still speaks where nothing more specific does
-    expect(find(merged.deployments, GPT4O).lifecycle.end_of_life.date).toBe("2026-10-01");
+    expect(find(merged.deployments, GPT4O).lifecycle.end_of_life.date).toBe("2027-10-01");
     const modelRecord = merged.lifecycle.find(
       (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4o",
     );
-    expect(modelRecord?.lifecycle.status).toBe("retired");
+    expect(modelRecord?.lifecycle.status).toBe("preview");
   });
 
   test("within a tier the newest observation wins", () => {

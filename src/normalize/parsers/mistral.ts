@@ -2,15 +2,12 @@
  * Mistral official source: the Models Overview page (Markdown source of
  * docs.mistral.ai/getting-started/models/models_overview). Premier and open model tables give
  * API ids and context sizes; the Legacy models table gives deprecation and retirement dates and
- * the alternative model.
+ * the alternative model. Declared statuses are the page's own: a model of the premier / open
+ * tables is offered through the API with its endpoint (`available`), a row of the Legacy models
+ * table is `legacy`; the dates decide the rest in the release stage (src/release/status.ts).
  */
 import { modelId } from "../../lib/ids.js";
-import type {
-  DeploymentFact,
-  LifecycleAssertion,
-  LifecycleMilestone,
-  LifecycleStatus,
-} from "../../schema/index.js";
+import type { DeploymentFact, LifecycleAssertion, LifecycleMilestone } from "../../schema/index.js";
 import {
   deploymentIdentity,
   evidenceFor,
@@ -79,17 +76,6 @@ function legacyDate(
   return parsed;
 }
 
-function legacyStatus(
-  deprecation: LifecycleMilestone,
-  endOfLife: LifecycleMilestone,
-  observedAt: string,
-): LifecycleStatus {
-  const today = observedAt.slice(0, 10);
-  if (endOfLife.date !== null && endOfLife.date <= today) return "retired";
-  if (deprecation.date !== null && deprecation.date <= today) return "deprecated";
-  return "legacy";
-}
-
 function isModelTable(t: MarkdownTable): boolean {
   const plain = t.headers.map(plainCell);
   return plain.includes("Model") && plain.includes("API Endpoints");
@@ -131,6 +117,7 @@ export const parseMistralModels: Parser = (input) => {
         ...identity(id),
         display_name: name,
         ...(context !== null ? { context_tokens: context } : {}),
+        status: "available",
         evidence,
       });
     }
@@ -169,7 +156,7 @@ export const parseMistralModels: Parser = (input) => {
         scope: "deployment",
         provider_id: PROVIDER_ID,
         target: { provider_model_id: id, api_surface: API_SURFACE },
-        status: legacyStatus(dep, eol, input.observedAt),
+        status: "legacy",
         deprecation: dep,
         end_of_life: eol,
         replacements,
