@@ -94,7 +94,7 @@ describe("runBuild", () => {
     expect(later.previous_release_id).toBe(first.release_id);
     const after = await loadRelease(snapshots);
     expect(status(after.catalog, o3pro)).toBe("retired");
-    const changes = later.outcome.diff.status_changes;
+    const changes = later.outcome.diff?.status_changes ?? [];
     expect(changes).toContainEqual(expect.objectContaining({ deployment_id: o3pro, new: "retired" }));
     // Every deployment whose fixed end-of-life day fell between the two builds is listed as retired.
     const due = before.catalog.deployments.filter(
