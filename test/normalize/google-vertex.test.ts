@@ -110,7 +110,7 @@ describe("google-vertex-model-versions (recorded capture)", () => {
     expect(dep).toMatchObject({
       id: "dep_google-vertex_gemini-1.0-pro-vision-001_vertex-ai_global",
       model_id: "google/gemini-1.0-pro-vision-001",
-      evidence: { source_type: "official_lifecycle", observed_at: "2026-11-23T00:00:00Z" },
+      evidence: { source_type: "official_lifecycle", observed_at: "2026-09-16T00:00:00Z" },
     });
   });
 

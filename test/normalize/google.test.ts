@@ -77,7 +77,7 @@ describe("google-pricing (recorded capture)", () => {
         },
       ],
       source_url: "https://ai.google.dev/gemini-api/docs/pricing",
-      observed_at: "2026-11-23T00:00:00Z",
+      observed_at: "2026-03-25T00:00:00Z",
     });
     expect(pro.capabilities?.prompt_caching?.status).toBe("supported");
     expect(pro.capabilities?.web_search?.status).toBe("supported");
