@@ -160,6 +160,28 @@ describe("merge precedence", () => {
     expect(communityOnly.lifecycle.coverage).toMatchObject({ status: "partial", source_ids: [COMMUNITY_ID] });
   });
 
+  test("status is derived at the build's now, not at the facts' observation time, and summaries count it", () => {
+    const world = standardWorld();
+    const lifecycle = source("lifecycle");
+    // Observed long before either build; the page declares the model available.
+    world.lifecycle[0] = assertion(
+      lifecycle,
+      "gpt-4-turbo",
+      { status: "available", end_of_life: scheduled("2026-12-01") },
+      "2020-01-01T00:00:00Z",
+    );
+    const before = merge(world, "2026-11-30T23:59:59Z");
+    const after = merge(world, "2026-12-01T00:00:00Z");
+    expect(find(before.deployments, TURBO).status).toBe("available");
+    expect(find(after.deployments, TURBO).status).toBe("retired");
+    expect(find(after.deployments, TURBO).lifecycle.status).toBe("retired");
+    const summary = (m: typeof after) =>
+      m.lifecycle.find((r) => r.resource_type === "provider" && r.resource_id === "openai")?.summary;
+    expect(summary(after)?.status_counts.retired ?? 0).toBe(
+      (summary(before)?.status_counts.retired ?? 0) + 1,
+    );
+  });
+
   test("replacements resolve to the matching deployment, then to the canonical model; unresolved ones are dropped and reported", () => {
     const world = standardWorld();
     const lifecycle = source("lifecycle");
