@@ -13,7 +13,8 @@
  * | failed              | ok                  | source_recovered, plus source_changed    |
  * |                     |                     | when the last good hash differs          |
  *
- * A failed source keeps its last good hashes, last_changed_at and last_ok_at: the facts it last
+ * A failed source keeps its last good hashes, last_changed_at, last_ok_at and content_observed_at
+ * (when the content behind them was seen upstream): the facts it last
  * gave are carried forward by the release stage. Sources not checked in a build (skipped) keep
  * their previous state unchanged. Event ids hash what identifies the event, so the same build
  * gives the same ids.
@@ -30,6 +31,8 @@ export interface SourceOutcome {
   httpStatus: number | null;
   rawSha256: string | null;
   monitoredSha256: string | null;
+  /** When the parsed content was seen upstream (the capture's fetched_at); null when none was read. */
+  observedAt: string | null;
   error: string | null;
 }
 
@@ -84,6 +87,7 @@ export function deriveSourceStates(
         checked_at: now,
         last_changed_at: !before || changed || lastGood === null ? now : before.last_changed_at,
         last_ok_at: now,
+        content_observed_at: outcome.observedAt,
         error: null,
       });
     } else {
@@ -101,6 +105,7 @@ export function deriveSourceStates(
         checked_at: now,
         last_changed_at: before?.last_changed_at ?? null,
         last_ok_at: before?.last_ok_at ?? null,
+        content_observed_at: before?.content_observed_at ?? null,
         error,
       });
     }

@@ -13,7 +13,6 @@ import type {
   DateType,
   Evidence,
   LifecycleMilestone,
-  LifecycleStatus,
   RateCard,
   SkipCount,
   SourceDefinition,
@@ -240,27 +239,6 @@ export function sourceMilestone(
     const message = (error as Error).message;
     throw parseFailure(source, what === undefined ? message : `${what}: ${message}`);
   }
-}
-
-/** True when a milestone is a fixed date ("on") on or before `day` (YYYY-MM-DD). */
-export function milestonePassed(
-  milestone: Pick<LifecycleMilestone, "state" | "date" | "date_type">,
-  day: string,
-): boolean {
-  return (
-    milestone.state === "scheduled" &&
-    milestone.date_type === "on" &&
-    milestone.date !== null &&
-    milestone.date <= day
-  );
-}
-
-/** A deprecated model is retired once its shutdown day has come (relative to the capture). */
-export function shutdownStatus(
-  endOfLife: Pick<LifecycleMilestone, "state" | "date" | "date_type">,
-  observedAt: string,
-): LifecycleStatus {
-  return milestonePassed(endOfLife, observedAt.slice(0, 10)) ? "retired" : "deprecated";
 }
 
 export function unknownMilestone(): LifecycleMilestone {

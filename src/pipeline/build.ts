@@ -116,6 +116,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
         httpStatus: result.httpStatus ?? null,
         rawSha256: result.rawSha256 ?? null,
         monitoredSha256: failed ? null : (result.monitoredSha256 ?? null),
+        observedAt: failed ? null : (result.observedAt ?? now),
         error: failed ? (error ?? "failed") : null,
       });
     }

@@ -20,9 +20,11 @@
  * `unknown`, a milestone of state `unknown`, a null announced_at and an empty replacement list
  * are silence, because parsers write them when the page says nothing: unknown never hides a
  * lower-ranked source's knowledge.
- * A deployment's status is its lifecycle status: from the best lifecycle assertion that
- * states one; else the status a deployment fact states; else `available` when an official
- * pricing or models source lists it in this build; else `unknown`.
+ * A deployment's status is derived once, here, at the build's `now`, by the rule table of
+ * ./status.ts from: the status declared in words by the best lifecycle assertion that states
+ * one (else by the best deployment fact), the picked milestones, and whether an official
+ * pricing or models source lists it in this build. Provider and model records use the same
+ * table on their own assertions; their summaries count the derived deployment statuses.
  * Where an official and a community source both give a price, a limit or an end-of-life date
  * and they differ, the official value wins and the disagreement is reported as a conflict.
  */
@@ -45,6 +47,7 @@ import {
 } from "../schema/index.js";
 import type { FactsFile, SourceFacts } from "./facts.js";
 import { indexModelFacts, mergeSpecs, modelFactKey } from "./model-facts.js";
+import { deriveStatus } from "./status.js";
 import type { SourceConflict, UnresolvedReplacement } from "./types.js";
 
 export interface MergeInput {
@@ -150,10 +153,13 @@ function isAllUnknown(lifecycle: Omit<Lifecycle, "coverage" | "last_changed_at">
 }
 
 interface PickedLifecycle {
+  /** The status declared in words by the best assertion that declares one. */
   status: LifecycleStatus | null;
   statusFrom: RankedAssertion | null;
   announced_at: string | null;
   deprecation: LifecycleMilestone;
+  deprecationStatus: "legacy" | "deprecated" | undefined;
+  extendedAccess: LifecycleMilestone | undefined;
   end_of_life: LifecycleMilestone;
   replacements: { ids: string[]; from: RankedAssertion } | null;
 }
@@ -169,6 +175,9 @@ function pickLifecycle(ranked: readonly RankedAssertion[]): PickedLifecycle {
     (r) => r.assertion.end_of_life && r.assertion.end_of_life.state !== "unknown",
   );
   const replacementsFrom = ranked.find((r) => (r.assertion.replacements?.length ?? 0) > 0);
+  const extendedFrom = ranked.find(
+    (r) => r.assertion.extended_access && r.assertion.extended_access.state !== "unknown",
+  );
   return {
     status: statusFrom?.assertion.status ?? null,
     statusFrom,
@@ -176,6 +185,8 @@ function pickLifecycle(ranked: readonly RankedAssertion[]): PickedLifecycle {
     deprecation: deprecationFrom?.assertion.deprecation
       ? milestoneWithEvidence(deprecationFrom.assertion.deprecation, deprecationFrom.assertion.evidence)
       : unknownMilestone(),
+    deprecationStatus: deprecationFrom?.assertion.deprecation_status,
+    extendedAccess: extendedFrom?.assertion.extended_access,
     end_of_life: endOfLifeFrom?.assertion.end_of_life
       ? milestoneWithEvidence(endOfLifeFrom.assertion.end_of_life, endOfLifeFrom.assertion.evidence)
       : unknownMilestone(),
@@ -390,8 +401,15 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const listedThisBuild = ranked.some(
       (r) => LISTING_SOURCE_TYPES.has(r.source.source_type) && !r.source.carried_forward,
     );
-    const status: LifecycleStatus =
-      picked.status ?? factStatus ?? (listedThisBuild ? "available" : "unknown");
+    const { status } = deriveStatus({
+      today,
+      declared: picked.status ?? factStatus ?? null,
+      deprecation: picked.deprecation,
+      end_of_life: picked.end_of_life,
+      deprecationStatus: picked.deprecationStatus,
+      extendedAccess: picked.extendedAccess,
+      listed: listedThisBuild,
+    });
 
     const sourceIds = uniqueSorted([
       ...ranked.map((r) => r.source.source_id),
@@ -494,7 +512,15 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const ranked = [...assertions].sort(compareAssertions);
     const picked = pickLifecycle(ranked);
     const core = {
-      status: picked.status ?? ("unknown" as const),
+      status: deriveStatus({
+        today,
+        declared: picked.status,
+        deprecation: picked.deprecation,
+        end_of_life: picked.end_of_life,
+        deprecationStatus: picked.deprecationStatus,
+        extendedAccess: picked.extendedAccess,
+        listed: false,
+      }).status,
       announced_at: picked.announced_at,
       deprecation: picked.deprecation,
       end_of_life: picked.end_of_life,

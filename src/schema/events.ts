@@ -45,6 +45,13 @@ export const SourceState = z
     checked_at: IsoDateTime,
     last_changed_at: IsoDateTime.nullable(),
     last_ok_at: IsoDateTime.nullable(),
+    /**
+     * When the content behind the source's facts was seen upstream: the capture's `fetched_at`
+     * (crawl date of a stored copy, commit date of a docs file, the page's own last-updated
+     * date, or the fetch time of a live fetch). Null when no content was ever read; releases
+     * published before this field existed read as null.
+     */
+    content_observed_at: IsoDateTime.nullable().default(null),
     error: z.string().nullable(),
   })
   .meta({ id: "SourceState" });

@@ -24,7 +24,11 @@ export const DeploymentFact = z
     max_output_tokens: z.int().positive().nullable().optional(),
     capabilities: Capabilities.optional(),
     rate_card: RateCard.nullable().optional(),
-    /** Status stated by a pricing / models source (e.g. "Preview", "Legacy" column). */
+    /**
+     * The status the source declares in words ("Preview", "Legacy" column, a models table
+     * that lists it as available through the API); never computed from dates. The published
+     * status is derived from it, the milestones and the build's clock in src/release/status.ts.
+     */
     status: LifecycleStatus.optional(),
     evidence: Evidence,
   })
@@ -53,10 +57,20 @@ export const LifecycleAssertion = z
     model_id: ModelId.optional(),
     /** For scope `deployment`: which deployments of `provider_id` it covers. */
     target: LifecycleTarget.optional(),
+    /**
+     * The status the source declares in words ("Generally Available", "Legacy", a retired-models
+     * section); never computed from dates against the capture's time. The published status is
+     * derived once, in the release stage, from this, the milestones and the build's clock
+     * (src/release/status.ts).
+     */
     status: LifecycleStatus.optional(),
     announced_at: IsoDateTime.nullable().optional(),
     deprecation: LifecycleMilestone.optional(),
+    /** What the source calls the state its deprecation milestone starts (Bedrock's "Legacy" date); default deprecated. */
+    deprecation_status: z.enum(["legacy", "deprecated"]).optional(),
     end_of_life: LifecycleMilestone.optional(),
+    /** Bedrock's public extended access start: higher, provider-set prices until end of life. */
+    extended_access: LifecycleMilestone.optional(),
     /** Replacements as the provider names them (provider model ids); the release stage resolves them to catalog ids. */
     replacements: z.array(z.string().min(1)).optional(),
     evidence: Evidence,

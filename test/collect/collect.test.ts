@@ -63,6 +63,7 @@ function outcomes(results: CollectResult[]): SourceOutcome[] {
       httpStatus: r.httpStatus ?? null,
       rawSha256: r.rawSha256 ?? null,
       monitoredSha256: r.monitoredSha256 ?? null,
+      observedAt: r.observedAt ?? null,
       error: r.error ?? null,
     }));
 }
@@ -136,6 +137,7 @@ describe("offline collect", () => {
       checked_at: "2026-11-01T00:00:00Z",
       last_changed_at: "2026-11-01T00:00:00Z",
       last_ok_at: "2026-11-01T00:00:00Z",
+      content_observed_at: "2026-10-01T00:00:00Z",
       error: null,
     };
     const [same] = await collectSources(options({ definitions: [def], previousStates: [previous] }));

@@ -31,6 +31,7 @@ function okState(hash: string, raw = R1): SourceState {
     checked_at: T1,
     last_changed_at: T0,
     last_ok_at: T1,
+    content_observed_at: T0,
     error: null,
   };
 }
@@ -54,6 +55,7 @@ const ok = (hash: string, raw = R2): SourceOutcome => ({
   httpStatus: 200,
   rawSha256: raw,
   monitoredSha256: hash,
+  observedAt: T1,
   error: null,
 });
 const failed = (error = "fetch https://acme.example/pricing failed: HTTP 500"): SourceOutcome => ({
@@ -62,6 +64,7 @@ const failed = (error = "fetch https://acme.example/pricing failed: HTTP 500"): 
   httpStatus: 500,
   rawSha256: null,
   monitoredSha256: null,
+  observedAt: null,
   error,
 });
 
@@ -75,7 +78,7 @@ function derive(previous: SourceState[], outcome: SourceOutcome) {
 }
 
 describe("source state transitions", () => {
-  it("first success: ok state, no event", () => {
+  it("first success: ok state with the content's upstream date, no event", () => {
     const { state, events } = derive([], ok(H1));
     expect(events).toEqual([]);
     expect(state).toMatchObject({
@@ -85,6 +88,7 @@ describe("source state transitions", () => {
       last_changed_at: NOW,
       last_ok_at: NOW,
       checked_at: NOW,
+      content_observed_at: T1,
       error: null,
     });
   });
@@ -112,7 +116,7 @@ describe("source state transitions", () => {
     expect(state).toMatchObject({ monitored_sha256: H2, last_changed_at: NOW });
   });
 
-  it("ok -> failed: failed event, last good facts carried", () => {
+  it("ok -> failed: failed event, last good facts carried with their upstream date", () => {
     const result = deriveSourceStates([okState(H1)], [failed("parse failed: no table")], NOW);
     expect(result.events.map((e) => [e.event_type, e.previous_sha256, e.current_sha256, e.error])).toEqual([
       ["lifecycle.source_failed", H1, null, "parse failed: no table"],

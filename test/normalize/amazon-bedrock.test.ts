@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bedrockCanonicalModelId, parsers } from "../../src/normalize/parsers/amazon-bedrock.js";
-import { type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";
+import { deriveStatus } from "../../src/release/status.js";
+import { type LifecycleAssertion, ParseOutput, UNKNOWN_MILESTONE } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
 import { expectParseFailure, withContent } from "../helpers/parsers.js";
 
@@ -13,6 +14,19 @@ function assertionFor(out: ParseOutput, providerModelId: string, region: string)
   );
   expect(found).toHaveLength(1);
   return found[0] as LifecycleAssertion;
+}
+
+/** The status the release stage derives from what the parser reported, on `today`. */
+function statusOn(a: LifecycleAssertion, today: string): string {
+  return deriveStatus({
+    today,
+    declared: a.status ?? null,
+    deprecation: a.deprecation ?? UNKNOWN_MILESTONE,
+    end_of_life: a.end_of_life ?? UNKNOWN_MILESTONE,
+    deprecationStatus: a.deprecation_status,
+    extendedAccess: a.extended_access,
+    listed: false,
+  }).status;
 }
 
 describe("bedrockCanonicalModelId", () => {
@@ -76,26 +90,33 @@ describe("amazon-bedrock model-lifecycle (bullet list layout)", () => {
     });
   });
 
-  it("derives status from the observation date: available, legacy, extended access, EOL", async () => {
-    const input = {
-      ...(await recordedInput("amazon-bedrock", "model-lifecycle")),
-      observedAt: "2026-05-01T00:00:00Z",
-    };
+  it("reports Legacy, extended access and EOL dates without a status; the rule table dates them", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-lifecycle");
     const out = parse(input);
+    // The parser never compares a date with its capture time: the same output at any observedAt.
+    expect(parse({ ...input, observedAt: "2020-01-01T00:00:00Z" }).lifecycle.map((l) => l.status)).toEqual(
+      out.lifecycle.map((l) => l.status),
+    );
     // Opus 4: Legacy October 1, 2025, extended access March 1, 2026, EOL May 31, 2026.
-    expect(assertionFor(out, "anthropic.claude-opus-4-20250514-v1:0", "us-east-1").status).toBe("deprecated");
+    const opus4 = assertionFor(out, "anthropic.claude-opus-4-20250514-v1:0", "us-east-1");
+    expect(opus4.status).toBeUndefined();
+    expect(opus4.deprecation_status).toBe("legacy");
+    expect(opus4.extended_access).toMatchObject({ date: "2026-03-01", date_type: "on" });
+    expect(statusOn(opus4, "2026-05-01")).toBe("deprecated");
+    expect(statusOn(opus4, "2026-05-31")).toBe("retired");
     // Sonnet 4: Legacy April 14, 2026, extended access July 14, 2026.
-    expect(assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-west-2").status).toBe("legacy");
-    // Jamba 1.5 Large: Legacy May 26, 2026 is still ahead.
-    expect(assertionFor(out, "ai21.jamba-1-5-large-v1:0", "us-east-1").status).toBe("available");
+    expect(
+      statusOn(assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-west-2"), "2026-05-01"),
+    ).toBe("legacy");
+    // Jamba 1.5 Large: Legacy May 26, 2026 is still ahead on May 1 (an EOL day is announced).
+    const jamba = assertionFor(out, "ai21.jamba-1-5-large-v1:0", "us-east-1");
+    expect(statusOn(jamba, "2026-05-01")).toBe("deprecated");
+    expect(statusOn(jamba, "2026-05-26")).toBe("legacy");
     // Claude 3 Sonnet has no extended access date in eu-west-1 ("—"), so it stays legacy until EOL.
     const sonnet3 = assertionFor(out, "anthropic.claude-3-sonnet-20240229-v1:0", "eu-west-1");
-    expect(sonnet3.status).toBe("legacy");
-    const later = parse({ ...input, observedAt: "2026-11-23T00:00:00Z" });
-    expect(assertionFor(later, "anthropic.claude-3-sonnet-20240229-v1:0", "eu-west-1").status).toBe(
-      "retired",
-    );
-    expect(assertionFor(later, "ai21.jamba-1-5-large-v1:0", "us-east-1").status).toBe("deprecated");
+    expect(sonnet3.extended_access).toBeUndefined();
+    expect(statusOn(sonnet3, "2026-05-01")).toBe("legacy");
+    expect(statusOn(sonnet3, "2026-11-23")).toBe("retired");
   });
 
   it("maps Meta, Cohere and Amazon models to their canonical ids", async () => {
@@ -112,27 +133,26 @@ describe("amazon-bedrock model-lifecycle-legacy (table + reached-EOL list)", () 
     const out = ParseOutput.parse(parse(await recordedInput("amazon-bedrock", "model-lifecycle-legacy")));
     expect(out.deployments).toHaveLength(87); // 62 scheduled + 25 reached EOL
     const sonnet45 = assertionFor(out, "anthropic.claude-sonnet-4-5-20250929-v1:0", "us-east-1");
-    expect(sonnet45.status).toBe("legacy");
+    expect(statusOn(sonnet45, "2026-11-23")).toBe("legacy");
     expect(sonnet45.deprecation).toMatchObject({ date: "2026-10-08", date_type: "on" });
     expect(sonnet45.end_of_life).toMatchObject({ date: "2027-04-08", date_type: "on" });
     expect(
       out.lifecycle.filter((l) => l.target?.provider_model_id === sonnet45.target?.provider_model_id),
     ).toHaveLength(31);
-    expect(assertionFor(out, "anthropic.claude-opus-4-1-20250805-v1:0", "us-east-2").status).toBe(
-      "deprecated",
-    );
+    expect(
+      statusOn(assertionFor(out, "anthropic.claude-opus-4-1-20250805-v1:0", "us-east-2"), "2026-11-23"),
+    ).toBe("deprecated");
     const haikuGov = assertionFor(out, "anthropic.claude-3-haiku-20240307-v1:0", "us-gov-west-1");
-    expect(haikuGov.status).toBe("retired");
+    expect(statusOn(haikuGov, "2026-11-23")).toBe("retired");
     expect(haikuGov.end_of_life?.date).toBe("2026-09-10");
   });
 
-  it("marks models under 'Models that have reached EOL' retired whatever the observation date", async () => {
-    const input = await recordedInput("amazon-bedrock", "model-lifecycle-legacy");
-    const out = parse({ ...input, observedAt: "2026-01-01T00:00:00Z" });
+  it("declares the models under 'Models that have reached EOL' retired, and nothing for scheduled ones", async () => {
+    const out = parse(await recordedInput("amazon-bedrock", "model-lifecycle-legacy"));
     expect(assertionFor(out, "amazon.nova-canvas-v1:0", "eu-west-1").status).toBe("retired");
-    expect(assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-east-1").status).toBe(
-      "available",
-    );
+    const sonnet4 = assertionFor(out, "anthropic.claude-sonnet-4-20250514-v1:0", "us-east-1");
+    expect(sonnet4.status).toBeUndefined();
+    expect(statusOn(sonnet4, "2026-01-01")).toBe("deprecated");
   });
 });
 

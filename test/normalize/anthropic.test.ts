@@ -92,8 +92,10 @@ describe("anthropic deprecations", () => {
     expect(haiku45?.deprecation?.state).toBe("not_announced");
 
     expect(byId.get("claude-mythos-preview")?.end_of_life?.state).toBe("not_announced");
+    // A history-only row declares no state: the release stage derives it from the dates.
     const instant = byId.get("claude-instant-1.2");
-    expect(instant?.status).toBe("retired");
+    expect(instant?.status).toBeUndefined();
+    expect(instant?.deprecation).toMatchObject({ date_type: "on", state: "scheduled" });
     expect(instant?.end_of_life?.date).toBe("2024-11-06");
     expect(instant?.replacements).toEqual(["claude-haiku-4-5-20251001"]);
     expect(out.deployments.map((d) => d.id)).toContain("dep_anthropic_claude-2.1_api_global");

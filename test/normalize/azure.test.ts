@@ -56,6 +56,9 @@ describe("azure identity helpers", () => {
       "gpt-realtime-mini-2025-12-15",
     );
     expect(azureProviderModelId("o1-preview", null)).toBe("o1-preview");
+    // "3.0" in the region matrices and "3" in the retirement table are one version.
+    expect(azureProviderModelId("dall-e-3", "3.0")).toBe(azureProviderModelId("dall-e-3", "3"));
+    expect(azureProviderModelId("text-embedding-ada-002", "2")).toBe("text-embedding-ada-002-2");
   });
 
   it("maps Azure model versions to the OpenAI API model id", () => {
@@ -127,7 +130,7 @@ describe("azure model-retirements (current-models table file)", () => {
     );
   });
 
-  it("reads gpt-4o 2024-08-06: deprecation, a retirement per deployment type, replacement and status at observation", async () => {
+  it("reads gpt-4o 2024-08-06: deprecation, a retirement per deployment type, replacement and its declared status", async () => {
     const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
     const a = assertionFor(out, "gpt-4o-2024-08-06");
     expect(a.deprecation).toMatchObject({
@@ -144,7 +147,8 @@ describe("azure model-retirements (current-models table file)", () => {
       date_type: "on",
     });
     expect(a.replacements).toEqual(["gpt-5.1"]);
-    expect(a.status).toBe("deprecated"); // deprecated 2025-08-06, before the capture's 2025-12-16
+    // The Lifecycle status column as declared; the release stage retires it after 2026-03-31.
+    expect(a.status).toBe("available");
     const standard = assertionFor(out, "gpt-4o-2024-08-06", "standard");
     expect(standard.target).toEqual({
       provider_model_id: "gpt-4o-2024-08-06",
@@ -159,10 +163,15 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(d?.id).toBe("dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global");
   });
 
-  it("derives deprecated, preview and available from dates and 'No earlier than' phrases", async () => {
-    const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
+  it("reports the declared status column, fixed dates and 'No earlier than' phrases, whatever the capture time", async () => {
+    const input = await recordedInput("azure", "model-retirements-current");
+    const out = parseRetirements(input);
+    expect(
+      parseRetirements({ ...input, observedAt: "2030-01-01T00:00:00Z" }).lifecycle.map((l) => l.status),
+    ).toEqual(out.lifecycle.map((l) => l.status));
     const o3pro = assertionFor(out, "o3-pro-2025-06-10");
-    expect(o3pro.status).toBe("available"); // deprecation 2026-06-10 is after the capture's 2025-12-16
+    expect(o3pro.status).toBe("available");
+    expect(o3pro.deprecation).toMatchObject({ date_type: "on", state: "scheduled" });
     expect(o3pro.deprecation?.date).toBe("2026-06-10");
     expect(o3pro.end_of_life?.date).toBe("2026-12-10");
     const gpt52 = assertionFor(out, "gpt-5.2-2025-12-11");

@@ -42,11 +42,16 @@ describe("vertex model ids", () => {
 });
 
 describe("retirement cells", () => {
-  it("reads fixed, 'or later', 'no sooner than' and unannounced dates", () => {
+  it("reads plain dates as earliest (the page: never moved earlier), fixed in the retired table", () => {
     expect(retirementMilestone(src, "October 20, 2026", [])).toMatchObject({
+      date: "2026-10-20",
+      date_type: "not_before",
+    });
+    expect(retirementMilestone(src, "October 20, 2026", [], false)).toMatchObject({
       date: "2026-10-20",
       date_type: "on",
     });
+    expect(retirementMilestone(src, "July 21, 2027 or later", [], false).date_type).toBe("not_before");
     expect(retirementMilestone(src, "July 21, 2027 or later", [])).toMatchObject({
       date: "2027-07-21",
       date_type: "not_before",
@@ -69,7 +74,7 @@ describe("retirement cells", () => {
 });
 
 describe("google-vertex-model-versions (recorded capture)", () => {
-  it("emits every model version with its status and retirement", async () => {
+  it("emits every model version with its declared status and retirement", async () => {
     const out = ParseOutput.parse(modelVersions(await recordedInput("google-vertex", "model-versions")));
     expect(out.lifecycle.length).toBeGreaterThanOrEqual(40);
     expect(out.deployments.length).toBe(out.lifecycle.length);
@@ -77,8 +82,8 @@ describe("google-vertex-model-versions (recorded capture)", () => {
     expect(find("gemini-2.5-pro")).toMatchObject({
       provider_id: "google-vertex",
       target: { provider_model_id: "gemini-2.5-pro", api_surface: "vertex-ai" },
-      status: "retired",
-      end_of_life: { state: "scheduled", date: "2026-10-20", date_type: "on", precision: "day" },
+      status: "available",
+      end_of_life: { state: "scheduled", date: "2026-10-20", date_type: "not_before", precision: "day" },
       replacements: ["gemini-3.5-flash"],
     });
     expect(find("gemini-3.5-flash")).toMatchObject({
@@ -86,13 +91,13 @@ describe("google-vertex-model-versions (recorded capture)", () => {
       end_of_life: { date: "2027-05-19", date_type: "not_before" },
     });
     expect(find("gemini-2.5-flash-image")).toMatchObject({
-      status: "deprecated",
-      end_of_life: { date: "2027-03-15" },
+      status: "available",
+      end_of_life: { date: "2027-03-15", date_type: "not_before" },
       replacements: ["gemini-3.1-flash-lite-image"],
     });
     expect(find("gemini-1.5-pro-002")).toMatchObject({
       status: "retired",
-      end_of_life: { date: "2025-09-24" },
+      end_of_life: { date: "2025-09-24", date_type: "on" },
       replacements: ["gemini-2.5-flash"],
     });
     expect(find("textembedding-gecko@003")?.status).toBe("retired");
@@ -105,7 +110,7 @@ describe("google-vertex-model-versions (recorded capture)", () => {
     expect(dep).toMatchObject({
       id: "dep_google-vertex_gemini-1.0-pro-vision-001_vertex-ai_global",
       model_id: "google/gemini-1.0-pro-vision-001",
-      evidence: { source_type: "official_lifecycle", observed_at: "2026-11-23T00:00:00Z" },
+      evidence: { source_type: "official_lifecycle", observed_at: "2026-09-16T00:00:00Z" },
     });
   });
 

@@ -77,7 +77,7 @@ describe("google-pricing (recorded capture)", () => {
         },
       ],
       source_url: "https://ai.google.dev/gemini-api/docs/pricing",
-      observed_at: "2026-11-23T00:00:00Z",
+      observed_at: "2026-03-25T00:00:00Z",
     });
     expect(pro.capabilities?.prompt_caching?.status).toBe("supported");
     expect(pro.capabilities?.web_search?.status).toBe("supported");
@@ -164,24 +164,23 @@ describe("google-deprecations (recorded capture)", () => {
     expect(replacementIds("")).toEqual([]);
   });
 
-  it("treats future dates as earliest possible, past ones as the shutdown day", () => {
-    expect(shutdownMilestone("May 7, 2027", [], "2026-11-23", true)).toMatchObject({
+  it("reads every date of a page that calls its dates earliest possible as not_before, past or ahead", () => {
+    expect(shutdownMilestone("May 7, 2027", [], true)).toMatchObject({
       state: "scheduled",
       date: "2027-05-07",
       date_type: "not_before",
       precision: "day",
     });
-    expect(shutdownMilestone("June 1, 2026", [], "2026-11-23", true)).toMatchObject({
+    expect(shutdownMilestone("June 1, 2026", [], true)).toMatchObject({
       date: "2026-06-01",
-      date_type: "on",
+      date_type: "not_before",
     });
-    expect(shutdownMilestone("No shutdown date announced", [], "2026-11-23", true).state).toBe(
-      "not_announced",
-    );
-    expectParseFailure(() => shutdownMilestone("Sometime soon", [], "2026-11-23", true));
+    expect(shutdownMilestone("June 1, 2026", [], false).date_type).toBe("on");
+    expect(shutdownMilestone("No shutdown date announced", [], true).state).toBe("not_announced");
+    expectParseFailure(() => shutdownMilestone("Sometime soon", [], true));
   });
 
-  it("emits every row with status, shutdown date and replacement", async () => {
+  it("emits every row with its declared status (GA or preview), earliest shutdown date and replacement", async () => {
     const out = ParseOutput.parse(deprecations(await recordedInput("google", "deprecations")));
     expect(out.lifecycle.length).toBeGreaterThanOrEqual(70);
     expect(out.deployments.length).toBe(out.lifecycle.length);
@@ -190,12 +189,12 @@ describe("google-deprecations (recorded capture)", () => {
       scope: "deployment",
       provider_id: "google",
       target: { provider_model_id: "gemini-2.0-flash-001", api_surface: "gemini-api" },
-      status: "retired",
-      end_of_life: { state: "scheduled", date: "2026-06-01", date_type: "on", precision: "day" },
+      status: "available",
+      end_of_life: { state: "scheduled", date: "2026-06-01", date_type: "not_before", precision: "day" },
       replacements: ["gemini-3.6-flash"],
     });
     expect(find("gemini-3.1-flash-lite")).toMatchObject({
-      status: "deprecated",
+      status: "available",
       end_of_life: { date: "2027-05-07", date_type: "not_before" },
       replacements: ["gemini-3.5-flash-lite"],
     });
@@ -205,10 +204,10 @@ describe("google-deprecations (recorded capture)", () => {
     });
     expect(find("gemini-3.1-pro-preview")).toMatchObject({ status: "preview" });
     expect(find("gemini-2.5-pro-preview-03-25")).toMatchObject({
-      status: "retired",
-      end_of_life: { date: "2025-12-02" },
+      status: "preview",
+      end_of_life: { date: "2025-12-02", date_type: "not_before" },
     });
-    expect(find("embedding-gecko-001")?.status).toBe("retired");
+    expect(find("embedding-gecko-001")?.status).toBe("preview");
     expect(find("antigravity-preview-05-2026")).toBeUndefined();
     expect(out.skipped).toEqual([
       {

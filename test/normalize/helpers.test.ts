@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   findTables,
-  milestonePassed,
   parseMilestone,
   perTokenToMicroPerMillion,
   SkipLog,
-  shutdownStatus,
   sourceMilestone,
   usdToMicro,
 } from "../../src/normalize/helpers.js";
@@ -105,14 +103,6 @@ describe("shared parser helpers", () => {
   it("reports a bad lifecycle date as the source's parse failure, prefixed when asked", () => {
     expect(sourceMilestone(source, "2026-01-02", [...ev]).date).toBe("2026-01-02");
     expect(() => sourceMilestone(source, "soon", [...ev], "gpt-x")).toThrow(/^t: gpt-x: "soon"/);
-  });
-  it("retires a model once an exact shutdown day has come, not before and not for vague dates", () => {
-    const on = parseMilestone("2026-11-22", [...ev]);
-    expect(milestonePassed(on, "2026-11-21")).toBe(false);
-    expect(shutdownStatus(on, "2026-11-22T00:00:00Z")).toBe("retired");
-    expect(shutdownStatus(parseMilestone("Not before 2020-01-01", [...ev]), "2026-11-22T00:00:00Z")).toBe(
-      "deprecated",
-    );
   });
   it("counts skips with at most five examples, distinct unless told otherwise", () => {
     const distinct = new SkipLog();

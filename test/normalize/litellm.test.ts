@@ -286,14 +286,14 @@ describe("LiteLLM price map (real data from ../shared)", () => {
     expect(withFalse).toBeDefined();
   });
 
-  it("turns deprecation_date into a deployment-scope end-of-life milestone", () => {
-    // "claude-3-opus-20240229": deprecation_date "2026-05-01" (past on 2026-11-23: retired).
+  it("turns deprecation_date into a deployment-scope end-of-life milestone, with no status of its own", () => {
+    // "claude-3-opus-20240229": deprecation_date "2026-05-01"; the release stage derives the status.
     const opus = output.lifecycle.find(
       (a) => a.provider_id === "anthropic" && a.target?.provider_model_id === "claude-3-opus-20240229",
     );
+    expect(opus?.status).toBeUndefined();
     expect(opus).toMatchObject({
       scope: "deployment",
-      status: "retired",
       target: { provider_model_id: "claude-3-opus-20240229", region: "global", api_surface: "api" },
       end_of_life: { state: "scheduled", date: "2026-05-01", date_type: "on", precision: "day" },
       evidence: { verification_status: "community_reported" },
@@ -301,10 +301,11 @@ describe("LiteLLM price map (real data from ../shared)", () => {
     expect(output.lifecycle.length).toBeGreaterThanOrEqual(30);
   });
 
-  it("calls a future deprecation_date deprecated, not retired", () => {
+  it("reports the same milestones whatever the capture's time: no date is compared with it", () => {
     const early = parse({ source, content: raw, observedAt: "2025-01-01T00:00:00Z" });
-    const opus = early.lifecycle.find((a) => a.target?.provider_model_id === "claude-3-opus-20240229");
-    expect(opus?.status).toBe("deprecated");
+    const strip = (o: typeof early) =>
+      o.lifecycle.map((a) => [a.target, a.status, a.end_of_life?.date, a.end_of_life?.date_type]);
+    expect(strip(early)).toEqual(strip(output));
   });
 
   it("fails, never succeeds empty, on a structurally wrong document", () => {

@@ -95,8 +95,9 @@ describe("openai deprecations", () => {
     expect(out.deployments.length).toBe(out.lifecycle.length);
     const byId = new Map(out.lifecycle.map((a) => [a.target?.provider_model_id, a]));
 
+    // The page declares no status: only the announcement (deprecation) and shutdown days.
+    expect(out.lifecycle.every((a) => a.status === undefined)).toBe(true);
     const gpt45 = byId.get("gpt-4.5-preview");
-    expect(gpt45?.status).toBe("retired");
     expect(gpt45?.announced_at).toBe("2025-04-14T00:00:00Z");
     expect(gpt45?.end_of_life).toMatchObject({
       state: "scheduled",
@@ -107,7 +108,6 @@ describe("openai deprecations", () => {
     expect(gpt45?.replacements).toEqual(["gpt-4.1"]);
 
     const gpt5 = byId.get("gpt-5-2025-08-07");
-    expect(gpt5?.status).toBe("deprecated");
     expect(gpt5?.end_of_life).toMatchObject({ date: "2026-12-11", date_type: "on" });
     expect(gpt5?.deprecation).toMatchObject({ date: "2026-06-11", date_type: "on" });
 
@@ -122,7 +122,7 @@ describe("openai deprecations", () => {
 
     // The newest announcement wins for a model listed twice.
     expect(byId.get("gpt-4-1106-preview")?.announced_at).toBe("2026-04-22T00:00:00Z");
-    expect(byId.get("text-search-davinci-query-001")?.status).toBe("retired");
+    expect(byId.get("text-search-davinci-query-001")?.end_of_life?.date_type).toBe("on");
     expect(byId.get("sora-2")?.replacements).toEqual([]);
   });
 

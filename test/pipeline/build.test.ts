@@ -83,6 +83,48 @@ describe("runBuild", () => {
     expect(await readLatest(snapshots)).toBe(first.release_id);
   }, 60_000);
 
+  it("statuses follow the build's clock: an offline rebuild of the same captures at a later --now publishes a release whose diff lists the status changes", async () => {
+    const first = await build("2026-11-23T00:00:00Z");
+    expect(first.status).toBe("published");
+    const before = await loadRelease(snapshots);
+    const status = (c: typeof before.catalog, id: string) => c.deployments.find((d) => d.id === id)?.status;
+    // o1's fixed shutdown day (2026-10-23) passed before this build: retired, whatever the capture's time.
+    expect(status(before.catalog, "dep_openai_o1_api_global")).toBe("retired");
+    // Azure o3-pro 2025-06-10: retirement fixed on 2026-12-10, ahead of the first build.
+    const o3pro = "dep_azure_o3-pro-2025-06-10_azure-openai-global-standard_global";
+    const o3proBefore = before.catalog.deployments.find((d) => d.id === o3pro);
+    expect(o3proBefore?.lifecycle.end_of_life).toMatchObject({ date: "2026-12-10", date_type: "on" });
+    expect(o3proBefore?.status).not.toBe("retired");
+
+    const later = await build("2030-01-01T00:00:00Z");
+    expect(later.status).toBe("published");
+    expect(later.release_id).not.toBe(first.release_id);
+    expect(later.previous_release_id).toBe(first.release_id);
+    const after = await loadRelease(snapshots);
+    expect(status(after.catalog, o3pro)).toBe("retired");
+    const changes = later.outcome.diff?.status_changes ?? [];
+    expect(changes).toContainEqual(expect.objectContaining({ deployment_id: o3pro, new: "retired" }));
+    // Every deployment whose fixed end-of-life day fell between the two builds is listed as retired.
+    const due = before.catalog.deployments.filter(
+      (d) =>
+        d.status !== "retired" &&
+        d.lifecycle.end_of_life.state === "scheduled" &&
+        d.lifecycle.end_of_life.date_type === "on" &&
+        (d.lifecycle.end_of_life.date as string) <= "2030-01-01",
+    );
+    expect(due.length).toBeGreaterThan(0);
+    for (const d of due)
+      expect(changes).toContainEqual(expect.objectContaining({ deployment_id: d.id, new: "retired" }));
+    // A passed earliest-possible day deprecates, it does not retire: Gemini 2.5 Flash Image's
+    // "October 2, 2026" is an earliest shutdown date on the Gemini API.
+    expect(status(after.catalog, "dep_google_gemini-2.5-flash-image_gemini-api_global")).toBe("deprecated");
+    expect(
+      after.catalog.deployments.some(
+        (d) => d.lifecycle.end_of_life.date_type === "not_before" && d.status === "deprecated",
+      ),
+    ).toBe(true);
+  }, 90_000);
+
   it("a build where more sources fail than the threshold allows refuses to publish and leaves LATEST alone", async () => {
     const first = await build("2026-11-23T00:00:00Z");
     const { definitions } = await loadSourceDefinitions(sources);

@@ -95,10 +95,24 @@ describe("a live build", () => {
       5_000_000,
     );
 
-    // Nothing changed upstream: every source answers 304 and nothing is published.
-    const second = await build("2026-11-24T00:00:00Z");
+    // Nothing changed upstream: every source answers 304 and, the same day, nothing is published.
+    const second = await build("2026-11-23T18:00:00Z");
     expect(second.sources.map((s) => s.status)).toEqual(["not_modified", "not_modified", "not_modified"]);
     expect(second.status).toBe("unchanged");
+
+    // A day later still nothing changed upstream, but Claude Opus 4.5's earliest retirement day
+    // ("Not sooner than November 24, 2026") has come: the status follows the build's clock, so
+    // that alone publishes a release whose diff lists the change, with no source event.
+    const nextDay = await build("2026-11-24T00:00:00Z");
+    expect(nextDay.sources.map((s) => s.status)).toEqual(["not_modified", "not_modified", "not_modified"]);
+    expect(nextDay.status).toBe("published");
+    expect(
+      nextDay.outcome.diff?.status_changes.map((c) => `${c.deployment_id} ${c.old} -> ${c.new}`),
+    ).toEqual([
+      "dep_anthropic_claude-opus-4-5-20251101_api-batch_global available -> deprecated",
+      "dep_anthropic_claude-opus-4-5-20251101_api_global available -> deprecated",
+    ]);
+    expect(nextDay.outcome.diff?.source_events).toEqual([]);
 
     // Anthropic raises a price; OpenAI's page breaks (HTTP 500).
     const pricing = pages.get("/anthropic/pricing.md") as { body: string; etag: string; status: number };
@@ -130,8 +144,9 @@ describe("a live build", () => {
     expect(release.catalog.sources.find((s) => s.provider_id === "openai")).toMatchObject({
       status: "failed",
       http_status: 500,
-      // the 304 build published nothing (unchanged), so the last recorded success is the first build
-      last_ok_at: "2026-11-23T00:00:00Z",
+      // the same-day 304 build published nothing; the next day's 304 build published (a status
+      // changed), so its check is the last recorded success
+      last_ok_at: "2026-11-24T00:00:00Z",
     });
   }, 90_000);
 });

@@ -158,14 +158,44 @@ describe("validation checks", () => {
         resource_id: TURBO,
         lifecycle_status: "retired",
         end_of_life_date: "2027-01-15",
+        problem: "retired_before_end_of_life",
       },
     ]);
-    // once the date has passed, retired is right
-    const later = check(
-      await checkCatalog({ catalog, now: "2027-01-16T00:00:00Z" }),
+    // once the date has passed, retired is right: on the end-of-life day itself
+    const onTheDay = check(
+      await checkCatalog({ catalog, now: "2027-01-15T00:00:00Z" }),
       "retired_after_end_of_life",
     );
-    expect(later.violations).toBe(0);
+    expect(onTheDay.rows.filter((r) => r.collection === "deployments")).toEqual([]);
+  });
+
+  test("a record not retired once its fixed end-of-life day has come fails retired_after_end_of_life", async () => {
+    const catalog = clone(base);
+    const d = deployment(catalog, TURBO);
+    expect(d.lifecycle.end_of_life).toMatchObject({ date: "2027-01-15", date_type: "on" });
+    const onDay = (now: string) => checkCatalog({ catalog, now });
+    // the day before the end-of-life day: deprecated is right
+    expect(check(await onDay("2027-01-14T23:59:59Z"), "retired_after_end_of_life").violations).toBe(0);
+    const result = check(await onDay("2027-01-15T00:00:00Z"), "retired_after_end_of_life");
+    expect(result.rows).toContainEqual({
+      collection: "deployments",
+      resource_type: "deployment",
+      resource_id: TURBO,
+      lifecycle_status: d.status,
+      end_of_life_date: "2027-01-15",
+      problem: "not_retired_after_end_of_life",
+    });
+    // an earliest possible (not_before) day that has passed does not require retired
+    for (const l of [d.lifecycle, record(catalog, TURBO).lifecycle]) l.end_of_life.date_type = "not_before";
+    expect(check(await onDay("2027-06-01T00:00:00Z"), "retired_after_end_of_life").violations).toBe(0);
+    // a month-precision fixed date counts from the month's last day
+    for (const l of [d.lifecycle, record(catalog, TURBO).lifecycle]) {
+      l.end_of_life.date_type = "on";
+      l.end_of_life.precision = "month";
+      l.end_of_life.date = "2027-01-01";
+    }
+    expect(check(await onDay("2027-01-30T00:00:00Z"), "retired_after_end_of_life").violations).toBe(0);
+    expect(check(await onDay("2027-01-31T00:00:00Z"), "retired_after_end_of_life").violations).toBe(2);
   });
 
   test("a negative price fails non_negative_prices", async () => {

@@ -172,6 +172,7 @@ export function state(src: SourceDefinition, checkedAt = NOW, status: "ok" | "fa
     checked_at: checkedAt,
     last_changed_at: OBSERVED,
     last_ok_at: status === "ok" ? checkedAt : OBSERVED,
+    content_observed_at: OBSERVED,
     error: status === "ok" ? null : "HTTP 503",
   };
 }

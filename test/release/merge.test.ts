@@ -111,19 +111,19 @@ describe("merge precedence", () => {
         scope: "model",
         target: undefined,
         model_id: "openai/gpt-4o",
-        status: "retired",
-        end_of_life: scheduled("2026-10-01"),
+        status: "preview",
+        end_of_life: scheduled("2027-10-01"),
       }),
     ];
     const merged = merge(world);
     expect(find(merged.deployments, GPT4O).status).toBe("legacy");
     expect(find(merged.deployments, depId("gpt-4o", "batch")).status).toBe("deprecated");
     // the model-scope assertion still speaks where nothing more specific does
-    expect(find(merged.deployments, GPT4O).lifecycle.end_of_life.date).toBe("2026-10-01");
+    expect(find(merged.deployments, GPT4O).lifecycle.end_of_life.date).toBe("2027-10-01");
     const modelRecord = merged.lifecycle.find(
       (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4o",
     );
-    expect(modelRecord?.lifecycle.status).toBe("retired");
+    expect(modelRecord?.lifecycle.status).toBe("preview");
   });
 
   test("within a tier the newest observation wins", () => {
@@ -158,6 +158,28 @@ describe("merge precedence", () => {
     expect(communityOnly.status).toBe("unknown");
     expect(communityOnly.lifecycle.last_changed_at).toBeNull();
     expect(communityOnly.lifecycle.coverage).toMatchObject({ status: "partial", source_ids: [COMMUNITY_ID] });
+  });
+
+  test("status is derived at the build's now, not at the facts' observation time, and summaries count it", () => {
+    const world = standardWorld();
+    const lifecycle = source("lifecycle");
+    // Observed long before either build; the page declares the model available.
+    world.lifecycle[0] = assertion(
+      lifecycle,
+      "gpt-4-turbo",
+      { status: "available", end_of_life: scheduled("2026-12-01") },
+      "2020-01-01T00:00:00Z",
+    );
+    const before = merge(world, "2026-11-30T23:59:59Z");
+    const after = merge(world, "2026-12-01T00:00:00Z");
+    expect(find(before.deployments, TURBO).status).toBe("available");
+    expect(find(after.deployments, TURBO).status).toBe("retired");
+    expect(find(after.deployments, TURBO).lifecycle.status).toBe("retired");
+    const summary = (m: typeof after) =>
+      m.lifecycle.find((r) => r.resource_type === "provider" && r.resource_id === "openai")?.summary;
+    expect(summary(after)?.status_counts.retired ?? 0).toBe(
+      (summary(before)?.status_counts.retired ?? 0) + 1,
+    );
   });
 
   test("replacements resolve to the matching deployment, then to the canonical model; unresolved ones are dropped and reported", () => {

@@ -7,31 +7,24 @@
  * EOL date: ... / Public extended access start date: ..." line per Region group.
  *
  * One deployment per (model ID, Region) listed, each with its own lifecycle assertion:
- * - deprecation = the Legacy date (from then on new customers cannot use the model, which is
- *   what "deprecated" means on the other providers' pages);
+ * - deprecation = the Legacy date, with `deprecation_status: "legacy"` (AWS's word for the
+ *   state it starts: new customers can no longer use the model);
+ * - extended_access = the public extended access start date (higher, provider-set prices
+ *   until EOL), when given;
  * - end_of_life = the EOL date;
- * - status at the capture's observation date: retired once the EOL date has passed (or when
- *   the page lists the model under "Models that have reached EOL"), deprecated once the
- *   public extended access period (higher, provider-set prices until EOL) has started,
- *   legacy once the Legacy date has passed, otherwise still available.
+ * - a declared status only where the page states one: `retired` for the models listed under
+ *   "Models that have reached EOL". The release stage derives the rest from the dates and the
+ *   build's clock (src/release/status.ts); the parser compares no date with its capture time.
  */
 import { deploymentId, modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
   LifecycleMilestone,
-  LifecycleStatus,
   ParseOutput,
   SourceDefinition,
 } from "../../schema/index.js";
-import {
-  columnIndex,
-  evidenceFor,
-  parseCalendarDate,
-  parseFailure,
-  requireSome,
-  sourceMilestone,
-} from "../helpers.js";
+import { columnIndex, evidenceFor, parseFailure, requireSome, sourceMilestone } from "../helpers.js";
 import { cleanCell, splitTableRow, startsTable } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -225,25 +218,8 @@ function milestone(
   return sourceMilestone(source, text, [evidenceFor(input.source, input.observedAt)]);
 }
 
-function reached(text: string | undefined, day: string): boolean {
-  const parsed = parseCalendarDate(text ?? "");
-  return parsed !== null && parsed.precision === "day" && parsed.date <= day;
-}
-
-export function bedrockStatus(
-  entry: Pick<LifecycleEntry, "section">,
-  group: RegionGroup,
-  day: string,
-): LifecycleStatus {
-  if (entry.section === "reached-eol" || reached(group.eol, day)) return "retired";
-  if (reached(group.extendedAccess, day)) return "deprecated";
-  if (reached(group.legacy, day)) return "legacy";
-  return "available";
-}
-
 function parseModelLifecycle(input: ParserInput): ParseOutput {
   const { source } = input;
-  const day = input.observedAt.slice(0, 10);
   const evidence = evidenceFor(source, input.observedAt);
   const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
@@ -253,8 +229,9 @@ function parseModelLifecycle(input: ParserInput): ParseOutput {
     for (const group of entry.groups) {
       const deprecation = milestone(source, group.legacy, input);
       const endOfLife = milestone(source, group.eol, input);
-      if (group.extendedAccess !== undefined) milestone(source, group.extendedAccess, input); // format check
-      const status = bedrockStatus(entry, group, day);
+      const extendedAccess =
+        group.extendedAccess === undefined ? undefined : milestone(source, group.extendedAccess, input);
+      const reachedEol = entry.section === "reached-eol";
       for (const region of group.regions) {
         const id = deploymentId({
           provider_id: PROVIDER_ID,
@@ -280,9 +257,11 @@ function parseModelLifecycle(input: ParserInput): ParseOutput {
           scope: "deployment",
           provider_id: PROVIDER_ID,
           target: { provider_model_id: entry.modelId, region, api_surface: API_SURFACE },
-          status,
+          ...(reachedEol ? { status: "retired" as const } : {}),
           deprecation,
+          deprecation_status: "legacy",
           end_of_life: endOfLife,
+          ...(extendedAccess?.state === "scheduled" ? { extended_access: extendedAccess } : {}),
           evidence,
         });
       }

@@ -19,7 +19,6 @@ import {
   parseMilestone,
   requireSome,
   SkipLog,
-  shutdownStatus,
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
@@ -280,13 +279,13 @@ export const parseAnthropicDeprecations: Parser = (input) => {
         existing.replacements = existing.replacements ?? replacements;
         continue;
       }
-      // Older models appear only in the history: retired once the retirement day has passed.
+      // Older models appear only in the history: the page declares no state for them, only
+      // the announcement (deprecation) and retirement days; the release stage derives the status.
       const endOfLife = milestone(input, row[h.retirement] ?? "", evidence, `${id} retirement date`);
       byId.set(id, {
         scope: "deployment",
         provider_id: PROVIDER_ID,
         target: { provider_model_id: id, api_surface: API_SURFACE },
-        status: shutdownStatus(endOfLife, input.observedAt),
         announced_at: `${announcedDate}T00:00:00Z`,
         deprecation: parseMilestone(announcedDate, [evidence]),
         end_of_life: endOfLife,

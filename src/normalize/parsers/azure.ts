@@ -30,7 +30,6 @@ import {
   columnIndex,
   deploymentIdentity,
   evidenceFor,
-  milestonePassed,
   parseFailure,
   requireSome,
   sourceMilestone,
@@ -85,10 +84,14 @@ function cell(source: SourceDefinition, row: string[], index: number, table: Mar
 // ---------------------------------------------------------------------------------------
 // Identity
 
-/** Azure's deployable id for a model version: `gpt-4o` + `2024-08-06` -> `gpt-4o-2024-08-06`. */
+/**
+ * Azure's deployable id for a model version: `gpt-4o` + `2024-08-06` -> `gpt-4o-2024-08-06`.
+ * The docs write one version two ways (`dall-e-3` is "3.0" in the region matrices and "3" in
+ * the retirement table): a whole-number version's ".0" is dropped so both name one deployment.
+ */
 export function azureProviderModelId(name: string, version: string | null): string {
   const n = name.trim();
-  const v = (version ?? "").trim();
+  const v = (version ?? "").trim().replace(/^(\d+)\.0$/, "$1");
   if (v === "" || n.endsWith(`-${v}`)) return n;
   return `${n}-${v}`;
 }
@@ -198,7 +201,6 @@ const RETIRED_COLUMNS = [/^model$/i, /deprecation date/i, /retirement date/i, /s
  */
 function parseModelRetirements(input: ParserInput): ParseOutput {
   const { source } = input;
-  const today = input.observedAt.slice(0, 10);
   const evidence = evidenceFor(source, input.observedAt);
   const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
@@ -250,9 +252,8 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       const retirementCell = cell(source, row, iRetirement, table);
       const split = splitRetirement(retirementCell);
       const endOfLife = milestone(source, split ? split.others : retirementCell, input);
-      let status = baseStatus(source, cell(source, row, iStatus, table));
-      if (milestonePassed(endOfLife, today)) status = "retired";
-      else if (milestonePassed(deprecation, today)) status = "deprecated";
+      // The lifecycle status column as declared; the dates decide the rest in the release stage.
+      const status = baseStatus(source, cell(source, row, iStatus, table));
       const replacements = parseReplacements(source, row[iReplacement] ?? "");
       add(name, version, {
         status,
@@ -432,7 +433,8 @@ function parseModels(input: ParserInput): ParseOutput {
           type.mode,
           type.regionFor(source, azureRegion),
         );
-        deployments.set(deployment.id, deployment);
+        // A ✅ is the page saying the version is available for this deployment type in this region.
+        deployments.set(deployment.id, { ...deployment, status: "available" });
       });
     }
   }

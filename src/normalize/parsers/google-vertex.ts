@@ -73,21 +73,28 @@ const LATER = /^(.+?)\s+or later$/i;
 const NO_DATE = /^no retirement date announced$/i;
 
 /**
- * A retirement-date cell: "October 20, 2026" (on), "July 21, 2027 or later" and
- * "No sooner than May 20, 2028" (not before), "No retirement date announced" (not announced),
- * empty (unknown).
+ * A retirement-date cell: "July 21, 2027 or later" and "No sooner than May 20, 2028" (not
+ * before), "No retirement date announced" (not announced), empty (unknown), and a plain date
+ * such as "October 20, 2026": `not_before` in the available-models tables (`earliest`), whose
+ * introduction says "While retirement timelines may be extended, they won't be moved to an
+ * earlier date than what is listed" (the Gemini API's "earliest possible dates" in other
+ * words), and `on` in the Retired models table, where it is the day the model was retired.
  */
 export function retirementMilestone(
   source: Pick<SourceDefinition, "name" | "url">,
   cell: string,
   evidence: Parameters<typeof parseMilestone>[1],
+  earliest = true,
 ): LifecycleMilestone {
   const text = cell.replace(/\s+/g, " ").trim();
   const later = LATER.exec(text);
   try {
     if (later) return parseMilestone(`Not before ${later[1] as string}`, evidence);
     if (NO_DATE.test(text)) return parseMilestone("TBD", evidence);
-    return parseMilestone(text, evidence);
+    const milestone = parseMilestone(text, evidence);
+    if (earliest && milestone.state === "scheduled" && milestone.date_type === "on")
+      return { ...milestone, date_type: "not_before" };
+    return milestone;
   } catch {
     throw parseFailure(source, `"${cell}" is not a retirement date`);
   }
@@ -101,23 +108,14 @@ export function vertexReplacements(cell: string): string[] {
     .filter((s) => MODEL_ID_TOKEN.test(s));
 }
 
-function statusOf(
-  milestone: LifecycleMilestone,
-  retiredSection: boolean,
-  observedDay: string,
-): LifecycleStatus {
-  if (retiredSection) return "retired";
-  if (milestone.state === "scheduled") {
-    if (milestone.date_type !== "not_before" && (milestone.date as string) <= observedDay) return "retired";
-    if (milestone.date_type === "on") return "deprecated";
-  }
-  return "available";
+/** What the page declares in words: rows of "Retired models" are retired, rows of "Latest available models" available. */
+function declaredStatus(retiredSection: boolean): LifecycleStatus {
+  return retiredSection ? "retired" : "available";
 }
 
 export const parseVertexModelVersions: Parser = (input) => {
   const { source } = input;
   const evidence = evidenceFor(source, input.observedAt);
-  const observedDay = input.observedAt.slice(0, 10);
   const $ = cheerio.load(input.content);
   const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
@@ -150,7 +148,7 @@ export const parseVertexModelVersions: Parser = (input) => {
         const id = (cells[idCol] ?? "").replace(/`/g, "").replace(/\*+$/, "").trim();
         if (id === "") return;
         if (!MODEL_ID_TOKEN.test(id)) throw parseFailure(source, `"${cells[idCol]}" is not a model id`);
-        const endOfLife = retirementMilestone(source, cells[retireCol] ?? "", [evidence]);
+        const endOfLife = retirementMilestone(source, cells[retireCol] ?? "", [evidence], !retiredSection);
         const replacements = replCol >= 0 ? vertexReplacements(cells[replCol] ?? "") : [];
         if (seen.has(id)) return;
         seen.add(id);
@@ -159,7 +157,7 @@ export const parseVertexModelVersions: Parser = (input) => {
           scope: "deployment",
           provider_id: VERTEX_PROVIDER,
           target: { provider_model_id: id, api_surface: VERTEX_API_SURFACE },
-          status: statusOf(endOfLife, retiredSection, observedDay),
+          status: declaredStatus(retiredSection),
           end_of_life: endOfLife,
           ...(replacements.length > 0 ? { replacements } : {}),
           evidence,

@@ -342,50 +342,34 @@ export function replacementIds(cell: string): string[] {
     .filter((s) => MODEL_ID_TOKEN.test(s));
 }
 
-/** Today's date of the capture (YYYY-MM-DD) for deciding whether a shutdown date has passed. */
-function dayOf(observedAt: string): string {
-  return observedAt.slice(0, 10);
-}
-
 /**
- * Milestone of a shutdown-date cell. The page states its dates are the earliest possible
- * ones; a future date is therefore "not before", a past one is the day it was shut down.
+ * Milestone of a shutdown-date cell. The page states that its shutdown dates "indicate the
+ * earliest possible dates on which a model might be retired", so on such a page every plain
+ * date is `not_before`, whether it is past or ahead: a passed earliest date does not say the
+ * model was shut down (the page marks shut-down rows only by a gray background, which its
+ * Markdown form does not carry).
  */
 export function shutdownMilestone(
   cell: string,
   evidence: Evidence[],
-  observedDay: string,
   earliestPossible: boolean,
 ): LifecycleMilestone {
   const text = cell.trim();
   if (NO_DATE_ANNOUNCED.test(text)) return parseMilestone("TBD", evidence);
   const milestone = parseMilestone(text, evidence);
-  if (
-    earliestPossible &&
-    milestone.state === "scheduled" &&
-    milestone.date_type === "on" &&
-    (milestone.date as string) > observedDay
-  )
+  if (earliestPossible && milestone.state === "scheduled" && milestone.date_type === "on")
     return { ...milestone, date_type: "not_before" };
   return milestone;
 }
 
-export function lifecycleStatus(
-  milestone: LifecycleMilestone,
-  preview: boolean,
-  observedDay: string,
-): LifecycleStatus {
-  if (milestone.state === "scheduled") {
-    if ((milestone.date as string) <= observedDay && milestone.date_type !== "not_after") return "retired";
-    return "deprecated";
-  }
+/** The status the page declares for a row: its "Preview models" rows are preview, the rest stable (GA). */
+export function declaredStatus(preview: boolean): LifecycleStatus {
   return preview ? "preview" : "available";
 }
 
 export const parseGeminiDeprecations: Parser = (input) => {
   const { source } = input;
   const evidence = evidenceFor(source, input.observedAt);
-  const observedDay = dayOf(input.observedAt);
   const earliestPossible = /earliest possible[\s>*]*dates?/i.test(input.content);
   const tables = deprecationTables(input.content).filter((t) =>
     t.headers.some((h) => /shutdown date/i.test(h)),
@@ -418,8 +402,8 @@ export const parseGeminiDeprecations: Parser = (input) => {
         skips.add("managed agent, not a model", id);
         continue;
       }
-      const endOfLife = shutdownMilestone(row[shutdownCol] ?? "", [evidence], observedDay, earliestPossible);
-      const status = lifecycleStatus(endOfLife, preview, observedDay);
+      const endOfLife = shutdownMilestone(row[shutdownCol] ?? "", [evidence], earliestPossible);
+      const status = declaredStatus(preview);
       const replacements = replacementIds(row[replCol] ?? "");
       const key = `${id}`;
       if (seen.has(key)) continue; // the page lists some Live models under two headings

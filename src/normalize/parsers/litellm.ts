@@ -638,7 +638,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
     }
     const deprecation = c.entry["deprecation_date"];
     if (typeof deprecation === "string") {
-      const assertion = deprecationAssertion(c, deprecation, evidence, input, skipped);
+      const assertion = deprecationAssertion(c, deprecation, evidence, skipped);
       if (assertion) {
         const dedupe = JSON.stringify(assertion.target);
         if (!seenAssertions.has(dedupe)) {
@@ -656,14 +656,13 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
 
 /**
  * `deprecation_date` is the date the provider shuts the model down: an end-of-life milestone
- * (on, day) for this deployment's model in its region and surface, every mode. A date already
- * past on the observation day means the model is retired, otherwise deprecated.
+ * (on, day) for this deployment's model in its region and surface, every mode. The map declares
+ * no status; the release stage derives it from the date and the build's clock.
  */
 function deprecationAssertion(
   c: Candidate,
   text: string,
   evidence: Evidence,
-  input: ParserInput,
   skipped: SkipTally,
 ): LifecycleAssertion | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) {
@@ -677,7 +676,6 @@ function deprecationAssertion(
     skipped.add("deprecation_date that is not a YYYY-MM-DD date", c.key);
     return null;
   }
-  const date = end_of_life?.date as string;
   return {
     scope: "deployment",
     provider_id: c.identity.provider_id,
@@ -686,7 +684,6 @@ function deprecationAssertion(
       region: c.identity.region,
       api_surface: c.identity.api_surface,
     },
-    status: date < input.observedAt.slice(0, 10) ? "retired" : "deprecated",
     end_of_life,
     evidence,
   };

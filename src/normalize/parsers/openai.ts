@@ -12,7 +12,6 @@ import {
   parseMilestone,
   requireSome,
   SkipLog,
-  shutdownStatus,
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
@@ -360,7 +359,6 @@ export const parseOpenaiDeprecations: Parser = (input) => {
           scope: "deployment",
           provider_id: PROVIDER_ID,
           target: { provider_model_id: id, api_surface: API_SURFACE },
-          status: shutdownStatus(endOfLife, input.observedAt),
           announced_at: `${announcedDate}T00:00:00Z`,
           deprecation,
           end_of_life: endOfLife,

@@ -379,6 +379,7 @@ export const SOURCE_STATES: SourceState[] = (Object.keys(SOURCES) as Array<keyof
     checked_at: CREATED,
     last_changed_at: OBSERVED,
     last_ok_at: CREATED,
+    content_observed_at: OBSERVED,
     error: null,
   }))
   .sort((a, b) => (a.source_id < b.source_id ? -1 : 1));
