@@ -104,6 +104,15 @@ function specificityOf(assertion: LifecycleAssertion): number {
   return 20 + [target?.region, target?.api_surface, target?.mode].filter((v) => v !== undefined).length;
 }
 
+/** Whether a deployment-scope target (provider model id already matched) covers a deployment. */
+function targets(target: LifecycleAssertion["target"], identity: DeploymentFact): boolean {
+  return (
+    (target?.region === undefined || target.region === identity.region) &&
+    (target?.api_surface === undefined || target.api_surface === identity.api_surface) &&
+    (target?.mode === undefined || target.mode === identity.mode)
+  );
+}
+
 function uniqueSorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(compareCodePoints);
 }
@@ -275,6 +284,22 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     set.add(model);
     modelsByProviderFamily.set(family, set);
   }
+  // A deployment-scope assertion that no deployment of this build matches (a lifecycle-only
+  // source naming a model version that no availability source places) is a fact about its
+  // model: it lives on the model's lifecycle record, and no deployment is invented for it.
+  const placed = new Map<string, DeploymentFact[]>(); // provider|pmid -> identities
+  for (const identity of identities.values())
+    push(placed, `${identity.provider_id}|${identity.provider_model_id}`, identity);
+  for (const [key, list] of deploymentAssertions)
+    for (const ranked of list) {
+      const { target, ...rest } = ranked.assertion;
+      if (rest.model_id === undefined || (placed.get(key) ?? []).some((d) => targets(target, d))) continue;
+      push(modelAssertions, rest.model_id, {
+        ...ranked,
+        assertion: { ...rest, scope: "model" },
+        specificity: 10,
+      });
+    }
   for (const provider of providerAssertions.keys()) providerIds.add(provider);
   for (const model of modelAssertions.keys()) modelIds.add(model);
 
@@ -359,14 +384,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const identity = identities.get(id) as DeploymentFact;
     const assertions = [
       ...(deploymentAssertions.get(`${identity.provider_id}|${identity.provider_model_id}`) ?? []).filter(
-        (r) => {
-          const t = r.assertion.target;
-          return (
-            (t?.region === undefined || t.region === identity.region) &&
-            (t?.api_surface === undefined || t.api_surface === identity.api_surface) &&
-            (t?.mode === undefined || t.mode === identity.mode)
-          );
-        },
+        (r) => targets(r.assertion.target, identity),
       ),
       ...(modelAssertions.get(identity.model_id) ?? []).filter(
         (r) => r.assertion.provider_id === identity.provider_id,

@@ -107,12 +107,15 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(input.content).toContain("# [Audio](#tab/audio)");
     const out = ParseOutput.parse(parseRetirements(input));
     expect(out.lifecycle).toHaveLength(55);
-    expect(out.deployments).toHaveLength(out.lifecycle.length);
-    for (const d of out.deployments) {
-      expect(d.mode).toBe("global-standard");
-      expect(d.region).toBe("global");
-      expect(d.api_surface).toBe("azure-openai");
-      expect(d.rate_card).toBeUndefined();
+    // A retirement page says when a version retires, not where it is offered: no deployments.
+    expect(out.deployments).toEqual([]);
+    for (const a of out.lifecycle) {
+      expect(a.scope).toBe("deployment");
+      expect(a.target).toEqual({
+        provider_model_id: a.target?.provider_model_id,
+        api_surface: "azure-openai",
+      });
+      expect(a.model_id).toMatch(/^(openai|microsoft)\//);
     }
     // Fine-tuned schedules are relative to the base model; the default-versions table is not read.
     expect(out.skipped).toEqual([
@@ -140,9 +143,8 @@ describe("azure model-retirements (current-models table file)", () => {
     });
     expect(a.replacements).toEqual(["gpt-5.1"]);
     expect(a.status).toBe("retired"); // 2026-03-31 is before the capture's 2026-11-23
-    const d = out.deployments.find((x) => x.provider_model_id === "gpt-4o-2024-08-06");
-    expect(d?.model_id).toBe("openai/gpt-4o-2024-08-06");
-    expect(d?.id).toBe("dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global");
+    expect(a.model_id).toBe("openai/gpt-4o-2024-08-06");
+    expect(a.target).toEqual({ provider_model_id: "gpt-4o-2024-08-06", api_surface: "azure-openai" });
   });
 
   it("derives deprecated, preview and available from dates and 'No earlier than' phrases", async () => {
@@ -199,9 +201,7 @@ describe("azure model-retirements (retired-models page)", () => {
     }
     const turbo = assertionFor(out, "gpt-35-turbo-0301");
     expect(turbo.replacements).toEqual(["gpt-35-turbo-0125", "gpt-4o-mini"]);
-    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0301")?.model_id).toBe(
-      "openai/gpt-3.5-turbo-0301",
-    );
+    expect(turbo.model_id).toBe("openai/gpt-3.5-turbo-0301");
     const davinci = assertionFor(out, "text-davinci-003");
     expect(davinci.deprecation).toMatchObject({ date: "2023-07-06" });
     expect(davinci.end_of_life).toMatchObject({ date: "2024-06-14" });

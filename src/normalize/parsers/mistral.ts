@@ -4,7 +4,6 @@
  * API ids and context sizes; the Legacy models table gives deprecation and retirement dates and
  * the alternative model.
  */
-import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -20,6 +19,7 @@ import {
   sourceMilestone,
   unknownMilestone,
 } from "../helpers.js";
+import { mistralIdentity } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -29,7 +29,7 @@ const REGION = "global";
 
 /** Mistral is its own lab: the canonical model name is the API id (e.g. "mistral-medium-2508"). */
 export function mistralModelId(providerModelId: string): string {
-  return modelId("mistral", providerModelId);
+  return mistralIdentity.canonicalModelId(providerModelId);
 }
 
 function identity(providerModelId: string) {
