@@ -77,7 +77,8 @@ export function buildReport(input: ReportInput): BuildReport {
   if (input.unresolvedReplacements.length > 0)
     warnings.push({
       check: "replacement_unresolved",
-      message: "a provider-named replacement matches no deployment or model of the catalog and was dropped",
+      message:
+        "a provider-named replacement was dropped, not guessed: it matches no model of the catalog (no_match), names the resource's own model (self), or names several current versions (ambiguous)",
       count: input.unresolvedReplacements.length,
       examples: input.unresolvedReplacements.slice(0, EXAMPLES).map((u) => ({ ...u })),
     });

@@ -83,10 +83,17 @@ export interface SourceConflict {
   community: { source_id: string; value: string | number };
 }
 
+/**
+ * Why a replacement was dropped: it matches no model (`no_match`), it names the resource's own
+ * model (`self`), or a name without its version has several current versions (`ambiguous`).
+ */
+export type UnresolvedReason = "no_match" | "self" | "ambiguous";
+
 export interface UnresolvedReplacement {
   resource_type: "provider" | "model" | "deployment";
   resource_id: string;
   replacement: string;
+  reason: UnresolvedReason;
   source_id: string;
 }
 

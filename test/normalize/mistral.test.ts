@@ -24,8 +24,9 @@ describe("mistral models overview", () => {
     expect(saba?.status).toBe("retired");
     expect(saba?.deprecation).toMatchObject({ date: "2025-06-10", precision: "day", date_type: "on" });
     expect(saba?.end_of_life).toMatchObject({ date: "2025-09-30", date_type: "on" });
-    expect(saba?.replacements).toEqual(["mistral-small-latest"]);
-    expect(byId.get("open-mistral-7b")?.replacements).toEqual(["ministral-8b-latest"]);
+    // "`mistral-small-latest`" resolves through the page's own alias list ("currently points to")
+    expect(saba?.replacements).toEqual(["mistral-small-2506"]);
+    expect(byId.get("open-mistral-7b")?.replacements).toEqual(["ministral-8b-2410"]);
   });
 
   it("does not believe the page's year-2525 dates and says so", async () => {

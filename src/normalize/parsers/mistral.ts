@@ -19,7 +19,7 @@ import {
   sourceMilestone,
   unknownMilestone,
 } from "../helpers.js";
-import { mistralIdentity } from "../identity/index.js";
+import { mistralAliasList, mistralIdentity, mistralIdentityWith } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -100,6 +100,7 @@ export const parseMistralModels: Parser = (input) => {
   const skipped = new SkipLog();
   const facts = new Map<string, DeploymentFact>();
   const lifecycle: LifecycleAssertion[] = [];
+  const pageIdentity = mistralIdentityWith(mistralAliasList(input.content));
   const tables = markdownTables(input.content).filter(isModelTable);
   const legacy = tables.filter((t) => t.headers.some((h) => /retirement date/i.test(plainCell(h))));
   const current = tables.filter((t) => !legacy.includes(t));
@@ -161,8 +162,9 @@ export const parseMistralModels: Parser = (input) => {
         );
       const dep = deprecation === "implausible" ? unknownMilestone() : deprecation;
       const eol = endOfLife === "implausible" ? unknownMilestone() : endOfLife;
-      const replacements = [...(row[col.alternative] ?? "").matchAll(/`([^`]+)`/g)].map(
-        (m) => m[1] as string,
+      // "`mistral-small-latest`" resolves through the page's own alias list to the model it points to.
+      const replacements = [...(row[col.alternative] ?? "").matchAll(/`([^`]+)`/g)].map((m) =>
+        pageIdentity.providerModelId(m[1] as string),
       );
       if (!facts.has(id)) facts.set(id, { ...identity(id), display_name: name, evidence });
       lifecycle.push({
