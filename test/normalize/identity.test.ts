@@ -24,20 +24,19 @@ describe("provider identity modules", () => {
       "meta.llama3-2-11b-instruct-v1",
     ])
       expect(bedrockIdentity.canonicalModelId(id)).toBe("meta/llama-3.2-11b-instruct");
-    expect(bedrockIdentity.canonicalModelId("cohere.command-r-v1:0")).toBe("cohere/command-r");
-    expect(bedrockIdentity.canonicalModelId("ai21.jamba-1-5-mini-v1:0")).toBe("ai21/jamba-1.5-mini");
-    expect(bedrockIdentity.canonicalModelId("amazon.nova-lite-v1:0")).toBe("amazon/nova-lite-v1");
-    expect(bedrockIdentity.canonicalModelId("amazon.nova-reel-v1:1")).toBe("amazon/nova-reel-v1-1");
-    expect(bedrockIdentity.canonicalModelId("openai.gpt-oss-120b-1:0")).toBe("openai/gpt-oss-120b");
-    expect(bedrockIdentity.canonicalModelId("nvidia.nemotron-nano-12b-v2")).toBe(
-      "nvidia/nemotron-nano-12b-v2",
-    );
-    // Claude 2 on Bedrock is Anthropic's claude-2.1 / claude-2.0, not one "claude"
-    expect(bedrockIdentity.canonicalModelId("anthropic.claude-v2:1")).toBe("anthropic/claude-2.1");
-    expect(bedrockIdentity.canonicalModelId("anthropic.claude-v2")).toBe("anthropic/claude-2.0");
-    expect(bedrockIdentity.canonicalModelId("anthropic.claude-instant-v1")).toBe(
-      "anthropic/claude-instant-1.2",
-    );
+    const cases: Array<[string, string]> = [
+      ["cohere.command-r-v1:0", "cohere/command-r"],
+      ["ai21.jamba-1-5-mini-v1:0", "ai21/jamba-1.5-mini"],
+      ["amazon.nova-lite-v1:0", "amazon/nova-lite-v1"],
+      ["amazon.nova-reel-v1:1", "amazon/nova-reel-v1-1"],
+      ["openai.gpt-oss-120b-1:0", "openai/gpt-oss-120b"],
+      ["nvidia.nemotron-nano-12b-v2", "nvidia/nemotron-nano-12b-v2"],
+      // Claude 2 on Bedrock is Anthropic's claude-2.1 / claude-2.0, not one "claude"
+      ["anthropic.claude-v2:1", "anthropic/claude-2.1"],
+      ["anthropic.claude-v2", "anthropic/claude-2.0"],
+      ["anthropic.claude-instant-v1", "anthropic/claude-instant-1.2"],
+    ];
+    for (const [id, model] of cases) expect(bedrockIdentity.canonicalModelId(id)).toBe(model);
     // an alias of the provider model id: one deployment, one model
     expect(bedrockIdentity.providerModelId("moonshotai.kimi-k2-thinking")).toBe("moonshot.kimi-k2-thinking");
     expect(bedrockIdentity.canonicalModelId("moonshotai.kimi-k2-thinking")).toBe(

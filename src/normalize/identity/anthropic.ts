@@ -5,8 +5,7 @@
  * `claude-opus-4-0`); the short name and the dated id are one model, so both resolve to the
  * dated id. Claude 4.6 and later have undated ids that follow from the display name.
  */
-import { modelId } from "../../lib/ids.js";
-import { aliasLookup, type ProviderIdentity } from "./types.js";
+import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
  * Display names of models whose API id carries a snapshot date, as the deprecations page and
@@ -44,12 +43,7 @@ function buildAliases(): Readonly<Record<string, string>> {
 
 const ALIASES = buildAliases();
 
-export const anthropicIdentity: ProviderIdentity = {
-  providerId: "anthropic",
-  aliases: ALIASES,
-  providerModelId: (name) => aliasLookup(ALIASES, name),
-  canonicalModelId: (name) => modelId("anthropic", aliasLookup(ALIASES, name)),
-};
+export const anthropicIdentity: ProviderIdentity = ownLabIdentity("anthropic", "anthropic", ALIASES);
 
 /**
  * The Claude API model id for a display name ("Claude Opus 4.5"), or null when the name is not

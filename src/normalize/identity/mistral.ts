@@ -6,17 +6,9 @@
  * `mistral-small-2506`."), and `mistralAliasList` reads that list from the page so the parser
  * resolves the page's own `-latest` names with it.
  */
-import { modelId } from "../../lib/ids.js";
-import { aliasLookup, type ProviderIdentity } from "./types.js";
+import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
-const ALIASES: Readonly<Record<string, string>> = Object.freeze({});
-
-export const mistralIdentity: ProviderIdentity = {
-  providerId: "mistral",
-  aliases: ALIASES,
-  providerModelId: (name) => aliasLookup(ALIASES, name),
-  canonicalModelId: (name) => modelId("mistral", aliasLookup(ALIASES, name)),
-};
+export const mistralIdentity: ProviderIdentity = ownLabIdentity("mistral", "mistral", Object.freeze({}));
 
 const ALIAS_LINE = /^\s*[-*]\s*`([a-z0-9][a-z0-9.-]*)`\s*:\s*currently points to\s*`([a-z0-9][a-z0-9.-]*)`/i;
 
@@ -32,11 +24,5 @@ export function mistralAliasList(markdown: string): Record<string, string> {
 
 /** `mistralIdentity` extended with a page's own alias list. */
 export function mistralIdentityWith(pageAliases: Readonly<Record<string, string>>): ProviderIdentity {
-  const aliases = Object.freeze({ ...ALIASES, ...pageAliases });
-  return {
-    providerId: "mistral",
-    aliases,
-    providerModelId: (name) => aliasLookup(aliases, name),
-    canonicalModelId: (name) => modelId("mistral", aliasLookup(aliases, name)),
-  };
+  return ownLabIdentity("mistral", "mistral", Object.freeze({ ...mistralIdentity.aliases, ...pageAliases }));
 }

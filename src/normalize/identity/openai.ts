@@ -4,14 +4,6 @@
  * aliases (`gpt-4o` points at whichever snapshot is current) are models of their own in the
  * API and in its price list, so no alias table: `gpt-4o` stays `openai/gpt-4o`.
  */
-import { modelId } from "../../lib/ids.js";
-import { aliasLookup, type ProviderIdentity } from "./types.js";
+import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
-const ALIASES: Readonly<Record<string, string>> = Object.freeze({});
-
-export const openaiIdentity: ProviderIdentity = {
-  providerId: "openai",
-  aliases: ALIASES,
-  providerModelId: (name) => aliasLookup(ALIASES, name),
-  canonicalModelId: (name) => modelId("openai", aliasLookup(ALIASES, name)),
-};
+export const openaiIdentity: ProviderIdentity = ownLabIdentity("openai", "openai", Object.freeze({}));

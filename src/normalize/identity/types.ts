@@ -3,6 +3,8 @@
  * provider's data uses (its official parsers and the community LiteLLM parser), so one model
  * is one record whichever source names it and however the source spells it.
  */
+import { modelId } from "../../lib/ids.js";
+
 export interface ProviderIdentity {
   /** The catalog provider these names belong to (`amazon-bedrock`, `azure`, ...). */
   readonly providerId: string;
@@ -16,6 +18,23 @@ export interface ProviderIdentity {
   canonicalModelId(name: string): string;
   /** Every documented alias with the provider model id it names (alias -> provider model id). */
   readonly aliases: Readonly<Record<string, string>>;
+}
+
+/**
+ * The identity of a provider that is the lab of its models (OpenAI, Anthropic, Mistral): the
+ * canonical model is `<lab>/<the provider model id the name resolves to>`.
+ */
+export function ownLabIdentity(
+  providerId: string,
+  lab: string,
+  aliases: Readonly<Record<string, string>>,
+): ProviderIdentity {
+  return {
+    providerId,
+    aliases,
+    providerModelId: (name) => aliasLookup(aliases, name),
+    canonicalModelId: (name) => modelId(lab, aliasLookup(aliases, name)),
+  };
 }
 
 /** `providerModelId` of an identity with a plain alias table. */
