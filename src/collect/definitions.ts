@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { compareCodePoints } from "../lib/canonical-json.js";
-import { SourceDefinition } from "../schema/index.js";
+import { type Correction, CorrectionsFile, SourceDefinition } from "../schema/index.js";
 
 export const CaptureMeta = z.strictObject({
   file: z.string().regex(/^[0-9a-f]{64}\.(html|md|json)$/),
@@ -51,7 +51,7 @@ export async function loadSourceDefinitions(sourcesDir: string): Promise<LoadedD
     .map((d) => d.name);
   for (const provider of providers.sort(compareCodePoints)) {
     const files = (await readdir(join(sourcesDir, provider)))
-      .filter((f) => f.endsWith(".yaml"))
+      .filter((f) => f.endsWith(".yaml") && f !== CORRECTIONS_FILE)
       .sort(compareCodePoints);
     for (const file of files) {
       const path = join(provider, file);
@@ -91,6 +91,58 @@ export async function loadSourceDefinitions(sourcesDir: string): Promise<LoadedD
     seen.set(def.source_id, `${def.provider_id}/${def.name}.yaml`);
   }
   return { definitions, errors };
+}
+
+/** `sources/<provider>/corrections.yaml`: a provider's reviewed corrections, not a source. */
+export const CORRECTIONS_FILE = "corrections.yaml";
+
+/**
+ * Every provider's reviewed corrections (provider id -> entries). A file that is not valid
+ * YAML, fails the CorrectionsFile schema or names a source the provider does not define is
+ * reported as an error, like an invalid source definition.
+ */
+export async function loadCorrections(
+  sourcesDir: string,
+  definitions: readonly SourceDefinition[],
+): Promise<{ corrections: Map<string, Correction[]>; errors: DefinitionError[] }> {
+  const corrections = new Map<string, Correction[]>();
+  const errors: DefinitionError[] = [];
+  const providers = [...new Set(definitions.map((d) => d.provider_id))].sort(compareCodePoints);
+  for (const provider of providers) {
+    const file = join(provider, CORRECTIONS_FILE);
+    let text: string;
+    try {
+      text = await readFile(join(sourcesDir, file), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    let parsed: ReturnType<typeof CorrectionsFile.safeParse>;
+    try {
+      parsed = CorrectionsFile.safeParse(parseYaml(text));
+    } catch (error) {
+      errors.push({ file, message: `not valid YAML: ${(error as Error).message}` });
+      continue;
+    }
+    if (!parsed.success) {
+      errors.push({
+        file,
+        message: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+      });
+      continue;
+    }
+    const names = new Set(definitions.filter((d) => d.provider_id === provider).map((d) => d.name));
+    const unknown = parsed.data.corrections.filter((c) => !names.has(c.source));
+    if (unknown.length > 0) {
+      errors.push({
+        file,
+        message: `names no source of ${provider}: ${unknown.map((c) => c.source).join(", ")}`,
+      });
+      continue;
+    }
+    corrections.set(provider, parsed.data.corrections);
+  }
+  return { corrections, errors };
 }
 
 export async function readCaptureMeta(

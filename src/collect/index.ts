@@ -10,9 +10,11 @@ export {
 export { type CollectOptions, type CollectResult, collectSources } from "./collect.js";
 export {
   CaptureMeta,
+  CORRECTIONS_FILE,
   captureDir,
   type DefinitionError,
   type LoadedDefinitions,
+  loadCorrections,
   loadSourceDefinitions,
   readCaptureMeta,
 } from "./definitions.js";

@@ -5,7 +5,7 @@
  */
 import * as cheerio from "cheerio";
 import { CatalogError } from "../lib/errors.js";
-import { type DeploymentIdentity, deploymentId, modelId } from "../lib/ids.js";
+import { type DeploymentIdentity, deploymentId } from "../lib/ids.js";
 import type {
   CapabilityEntry,
   CapabilityStatus,
@@ -354,10 +354,7 @@ export class SkipLog {
   }
 }
 
-/** Canonical model id of a model Google itself makes, from its Gemini API / Vertex model id. */
-export function googleModelId(providerModelId: string): string {
-  return modelId("google", providerModelId.replace(/^models\//, ""));
-}
+export { googleModelId } from "./identity/google.js";
 
 /**
  * A token count as a models page prints it: "1,048,576", "400,000", "200K tokens", "1M tokens",

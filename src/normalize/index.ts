@@ -8,6 +8,7 @@ import { ParseOutput, type SourceDefinition } from "../schema/index.js";
 import { parserRegistry } from "./registry.js";
 import type { Parser, ParserInput } from "./types.js";
 
+export { applyCorrections } from "./corrections.js";
 export { parserRegistry } from "./registry.js";
 export type { Parser, ParserInput } from "./types.js";
 

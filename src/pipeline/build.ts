@@ -9,6 +9,7 @@ import {
   collectSources,
   deriveSourceStates,
   type FetcherOptions,
+  loadCorrections,
   loadSourceDefinitions,
   refusesToPublish,
   type SourceOutcome,
@@ -16,14 +17,14 @@ import {
 import { type Clock, toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
-import { normalizeSource } from "../normalize/index.js";
+import { applyCorrections, normalizeSource } from "../normalize/index.js";
 import {
   type ReleaseOutcome,
   readPreviousRelease,
   runRelease,
   type SourceContribution,
 } from "../release/index.js";
-import type { ParseOutput, SourceDefinition } from "../schema/index.js";
+import type { CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
 
 export interface BuildOptions {
   sourcesDir: string;
@@ -76,6 +77,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       )
     : allDefinitions;
   if (definitions.length === 0) throw new CatalogError("invalid_argument", "no sources to build");
+  const { corrections, errors: correctionErrors } = await loadCorrections(options.sourcesDir, allDefinitions);
+  if (correctionErrors.length > 0)
+    throw new CatalogError(
+      "invalid_source_definition",
+      `invalid corrections:\n${correctionErrors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
+    );
 
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
@@ -95,13 +102,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   const contributions: SourceContribution[] = [];
   const outcomes: SourceOutcome[] = [];
   const summaries: SourceSummary[] = [];
+  const correctionOutcomes: CorrectionOutcome[] = [];
   for (const result of results) {
     const source: SourceDefinition = result.source;
     let output: ParseOutput | null = null;
     let error = result.error ?? null;
     if ((result.status === "ok" || result.status === "not_modified") && result.content !== undefined) {
+      // Reviewed upstream corrections are applied to what the parser reads, never silently.
+      const corrected = applyCorrections(source, result.content, corrections.get(source.provider_id) ?? []);
+      correctionOutcomes.push(...corrected.outcomes);
       try {
-        output = normalizeSource({ source, content: result.content, observedAt: result.observedAt ?? now });
+        output = normalizeSource({
+          source,
+          content: corrected.content,
+          observedAt: result.observedAt ?? now,
+        });
       } catch (parseError) {
         error = (parseError as Error).message;
         log.warn({ source_id: source.source_id, err: error }, "parse failed");
@@ -167,6 +182,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
     states,
     newEvents: events,
     previous,
+    corrections: correctionOutcomes,
   });
   return {
     status: outcome.status,

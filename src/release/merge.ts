@@ -29,6 +29,7 @@
  * and they differ, the official value wins and the disagreement is reported as a conflict.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import { identityOf } from "../normalize/identity/index.js";
 import {
   type Deployment,
   type DeploymentFact,
@@ -48,7 +49,7 @@ import {
 import type { FactsFile, SourceFacts } from "./facts.js";
 import { indexModelFacts, mergeSpecs, modelFactKey } from "./model-facts.js";
 import { deriveStatus } from "./status.js";
-import type { SourceConflict, UnresolvedReplacement } from "./types.js";
+import type { SourceConflict, UnresolvedReason, UnresolvedReplacement } from "./types.js";
 
 export interface MergeInput {
   now: string;
@@ -105,6 +106,15 @@ function specificityOf(assertion: LifecycleAssertion): number {
   if (assertion.scope === "model") return 10;
   const target = assertion.target;
   return 20 + [target?.region, target?.api_surface, target?.mode].filter((v) => v !== undefined).length;
+}
+
+/** Whether a deployment-scope target (provider model id already matched) covers a deployment. */
+function targets(target: LifecycleAssertion["target"], identity: DeploymentFact): boolean {
+  return (
+    (target?.region === undefined || target.region === identity.region) &&
+    (target?.api_surface === undefined || target.api_surface === identity.api_surface) &&
+    (target?.mode === undefined || target.mode === identity.mode)
+  );
 }
 
 function uniqueSorted(values: Iterable<string>): string[] {
@@ -203,6 +213,13 @@ function firstSpeaking<K extends keyof DeploymentFact>(
   return ranked.find((r) => r.fact[field] !== undefined);
 }
 
+/**
+ * Statuses of a version that is no longer the current one of its name: a name without its
+ * version never resolves to a model whose every deployment has one of these. (`unknown` is
+ * not among them: a deployment an availability source places with no lifecycle fact yet.)
+ */
+const SUPERSEDED: ReadonlySet<LifecycleStatus> = new Set(["legacy", "deprecated", "retired"]);
+
 const RATE_FIELDS = ["input_micro_usd", "cached_input_micro_usd", "output_micro_usd"] as const;
 
 export function mergeCatalog(input: MergeInput): MergeResult {
@@ -258,7 +275,6 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // Pass 1: identities, so replacements can be resolved against the whole catalog.
   const ids = [...factsById.keys()].sort(compareCodePoints);
   const identities = new Map<string, DeploymentFact>();
-  const deploymentByIdentity = new Map<string, string>(); // provider|pmid|surface|mode|region -> id
   const modelByProviderModel = new Map<string, string>(); // provider|pmid -> model id
   const modelIds = new Set<string>();
   const providerIds = new Set<string>();
@@ -266,10 +282,6 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     const ranked = (factsById.get(id) as RankedFact[]).sort(compareFacts);
     const best = (ranked[0] as RankedFact).fact;
     identities.set(id, best);
-    deploymentByIdentity.set(
-      `${best.provider_id}|${best.provider_model_id}|${best.api_surface}|${best.mode}|${best.region}`,
-      id,
-    );
     const pmKey = `${best.provider_id}|${best.provider_model_id}`;
     const known = modelByProviderModel.get(pmKey);
     if (known === undefined || compareCodePoints(best.model_id, known) < 0)
@@ -288,6 +300,22 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     set.add(model);
     modelsByProviderFamily.set(family, set);
   }
+  // A deployment-scope assertion that no deployment of this build matches (a lifecycle-only
+  // source naming a model version that no availability source places) is a fact about its
+  // model: it lives on the model's lifecycle record, and no deployment is invented for it.
+  const placed = new Map<string, DeploymentFact[]>(); // provider|pmid -> identities
+  for (const identity of identities.values())
+    push(placed, `${identity.provider_id}|${identity.provider_model_id}`, identity);
+  for (const [key, list] of deploymentAssertions)
+    for (const ranked of list) {
+      const { target, ...rest } = ranked.assertion;
+      if (rest.model_id === undefined || (placed.get(key) ?? []).some((d) => targets(target, d))) continue;
+      push(modelAssertions, rest.model_id, {
+        ...ranked,
+        assertion: { ...rest, scope: "model" },
+        specificity: 10,
+      });
+    }
   for (const provider of providerAssertions.keys()) providerIds.add(provider);
   for (const model of modelAssertions.keys()) modelIds.add(model);
 
@@ -327,34 +355,61 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     return input.now;
   }
 
+  /** provider|model of every model with a current deployment at that provider (see SUPERSEDED). */
+  const currentAtProvider = new Set<string>();
+
+  /**
+   * A provider-named replacement to a canonical model id: the provider's identity module
+   * resolves an alias first (`claude-sonnet-4-5` -> the dated id); then the model of that
+   * provider model id at the provider; then, for a name without its version, the one current
+   * versioned model of that name at the provider (never a deprecated or retired dated version);
+   * then the identity's canonical id of the name when the catalog knows that model.
+   */
+  function resolveReplacement(
+    providerId: string,
+    name: string,
+    own: string | null,
+  ): string | UnresolvedReason {
+    const module = identityOf(providerId);
+    const providerModelId = module ? module.providerModelId(name) : name;
+    let target = modelByProviderModel.get(`${providerId}|${providerModelId}`);
+    if (target === undefined) {
+      const versions = [...(modelsByProviderFamily.get(`${providerId}|${providerModelId}`) ?? [])].filter(
+        (m) => m !== own && currentAtProvider.has(`${providerId}|${m}`),
+      );
+      if (versions.length > 1) return "ambiguous";
+      target = versions[0];
+    }
+    if (target === undefined && module) {
+      let canonical: string | undefined;
+      try {
+        canonical = module.canonicalModelId(providerModelId);
+      } catch {
+        canonical = undefined;
+      }
+      if (canonical !== undefined && modelIds.has(canonical)) target = canonical;
+    }
+    if (target === undefined && modelIds.has(name)) target = name;
+    if (target === undefined) return "no_match";
+    return target === own ? "self" : target;
+  }
+
   function resolveReplacements(
     resourceType: ResourceType,
     resourceId: string,
+    own: string | null,
     picked: PickedLifecycle["replacements"],
-    context: { provider_id: string; api_surface?: string; mode?: string; region?: string },
   ): string[] {
     if (!picked) return [];
     const resolved: string[] = [];
     for (const replacement of picked.ids) {
-      let target: string | undefined;
-      if (resourceType === "deployment")
-        target = deploymentByIdentity.get(
-          `${context.provider_id}|${replacement}|${context.api_surface}|${context.mode}|${context.region}`,
-        );
-      target ??= modelByProviderModel.get(`${picked.from.assertion.provider_id}|${replacement}`);
-      if (target === undefined && (modelIds.has(replacement) || identities.has(replacement)))
-        target = replacement;
-      // A replacement named without its version ("gpt-35-turbo-instruct" on Azure's retirement
-      // page) resolves only when the provider has exactly one versioned model of that name.
-      if (target === undefined) {
-        const versions = modelsByProviderFamily.get(`${picked.from.assertion.provider_id}|${replacement}`);
-        if (versions?.size === 1) target = [...versions][0];
-      }
-      if (target === undefined) {
+      const target = resolveReplacement(picked.from.assertion.provider_id, replacement, own);
+      if (target === "no_match" || target === "ambiguous" || target === "self") {
         unresolved.push({
           resource_type: resourceType,
           resource_id: resourceId,
           replacement,
+          reason: target,
           source_id: picked.from.source.source_id,
         });
         continue;
@@ -366,20 +421,14 @@ export function mergeCatalog(input: MergeInput): MergeResult {
 
   // Pass 2: deployments.
   const deployments: Deployment[] = [];
+  const pendingReplacements = new Map<string, PickedLifecycle["replacements"]>();
   const deploymentSources = new Map<string, string[]>();
   for (const id of ids) {
     const ranked = factsById.get(id) as RankedFact[];
     const identity = identities.get(id) as DeploymentFact;
     const assertions = [
       ...(deploymentAssertions.get(`${identity.provider_id}|${identity.provider_model_id}`) ?? []).filter(
-        (r) => {
-          const t = r.assertion.target;
-          return (
-            (t?.region === undefined || t.region === identity.region) &&
-            (t?.api_surface === undefined || t.api_surface === identity.api_surface) &&
-            (t?.mode === undefined || t.mode === identity.mode)
-          );
-        },
+        (r) => targets(r.assertion.target, identity),
       ),
       ...(modelAssertions.get(identity.model_id) ?? []).filter(
         (r) => r.assertion.provider_id === identity.provider_id,
@@ -421,13 +470,10 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       announced_at: picked.announced_at,
       deprecation: picked.deprecation,
       end_of_life: picked.end_of_life,
-      replacement_ids: resolveReplacements("deployment", id, picked.replacements, identity),
+      replacement_ids: [] as string[], // resolved once every deployment's status is known (below)
     };
-    const lifecycle: Lifecycle = {
-      ...core,
-      coverage: coverageFor(sourceIds),
-      last_changed_at: lastChangedAt("deployment", id, core),
-    };
+    pendingReplacements.set(id, picked.replacements);
+    const lifecycle: Lifecycle = { ...core, coverage: coverageFor(sourceIds), last_changed_at: null };
     const rateCard: RateCard | null = rateFrom?.fact.rate_card ?? null;
     const evidenceUrls = uniqueSorted([
       ...ranked.map((r) => r.fact.evidence.source_url),
@@ -494,6 +540,23 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       });
   }
 
+  // Pass 3: replacements, which resolve to current models, so after every status is known.
+  for (const d of deployments)
+    if (!SUPERSEDED.has(d.status)) currentAtProvider.add(`${d.provider_id}|${d.model_id}`);
+  for (const d of deployments) {
+    const { coverage, last_changed_at: _unset, ...rest } = d.lifecycle;
+    const core = {
+      ...rest,
+      replacement_ids: resolveReplacements(
+        "deployment",
+        d.id,
+        d.model_id,
+        pendingReplacements.get(d.id) ?? null,
+      ),
+    };
+    d.lifecycle = { ...core, coverage, last_changed_at: lastChangedAt("deployment", d.id, core) };
+  }
+
   // Provider and model records: their own scope-level assertion (if any) plus a summary.
   const lifecycle: LifecycleRecord[] = [];
   const byProvider = new Map<string, Deployment[]>();
@@ -524,9 +587,12 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       announced_at: picked.announced_at,
       deprecation: picked.deprecation,
       end_of_life: picked.end_of_life,
-      replacement_ids: resolveReplacements(resourceType, resourceId, picked.replacements, {
-        provider_id: picked.replacements?.from.assertion.provider_id ?? "",
-      }),
+      replacement_ids: resolveReplacements(
+        resourceType,
+        resourceId,
+        resourceType === "model" ? resourceId : null,
+        picked.replacements,
+      ),
     };
     const sourceIds = [
       ...members.flatMap((d) => deploymentSources.get(d.id) ?? []),

@@ -4,7 +4,7 @@
  * plain-text table for the build log.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { CatalogContent } from "../schema/index.js";
+import type { CatalogContent, CorrectionOutcome } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
@@ -27,6 +27,8 @@ export interface ReportInput {
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
+  /** What became of each reviewed upstream correction (sources/<provider>/corrections.yaml). */
+  corrections?: readonly CorrectionOutcome[];
 }
 
 function issue(check: CheckResult): ReportIssue {
@@ -77,9 +79,25 @@ export function buildReport(input: ReportInput): BuildReport {
   if (input.unresolvedReplacements.length > 0)
     warnings.push({
       check: "replacement_unresolved",
-      message: "a provider-named replacement matches no deployment or model of the catalog and was dropped",
+      message:
+        "a provider-named replacement was dropped, not guessed: it matches no model of the catalog (no_match), names the resource's own model (self), or names several current versions (ambiguous)",
       count: input.unresolvedReplacements.length,
       examples: input.unresolvedReplacements.slice(0, EXAMPLES).map((u) => ({ ...u })),
+    });
+  const corrections = [...(input.corrections ?? [])];
+  const notApplied = corrections.filter((c) => c.status !== "applied");
+  if (notApplied.length > 0)
+    warnings.push({
+      check: "correction_stale",
+      message:
+        "a reviewed correction was not applied: the capture no longer says what it corrects (stale: review the entry) or says it more than once (ambiguous)",
+      count: notApplied.length,
+      examples: notApplied.slice(0, EXAMPLES).map((c) => ({
+        provider_id: c.provider_id,
+        source: c.source,
+        status: c.status,
+        page_says: c.page_says,
+      })),
     });
   return {
     now: input.now,
@@ -102,6 +120,7 @@ export function buildReport(input: ReportInput): BuildReport {
       provider_id: s.provider_id,
       source_url: s.url,
     })),
+    corrections,
   };
 }
 
@@ -159,6 +178,12 @@ export function formatBuildReport(report: BuildReport): string {
       lines.push(
         `  ${c.resource_id} ${c.field}: official ${c.official.value} (${c.official.source_id}) vs community ${c.community.value} (${c.community.source_id})`,
       );
+  }
+  const applied = report.corrections.filter((c) => c.status === "applied");
+  if (applied.length > 0) {
+    lines.push(`upstream corrections applied: ${applied.length}`);
+    for (const c of applied)
+      lines.push(`  ${c.provider_id}/${c.source}: "${c.page_says}" -> "${c.means}" (${c.evidence_url})`);
   }
   if (report.carried_forward.length > 0) {
     lines.push(`carried forward (source failed, last good facts kept): ${report.carried_forward.length}`);

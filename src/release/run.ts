@@ -209,6 +209,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,
+    corrections: input.corrections ?? [],
   });
   const outcome = (
     status: ReleaseOutcome["status"],

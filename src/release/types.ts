@@ -5,6 +5,7 @@
 
 import type {
   CatalogContent,
+  CorrectionOutcome,
   ParseOutput,
   SourceDefinition,
   SourceEvent,
@@ -48,6 +49,8 @@ export interface ReleaseInput {
    * catalog and facts as it goes, to hold two catalogs no longer than it must.
    */
   previous?: PreviousRelease | null;
+  /** What became of each reviewed upstream correction in this build (listed in the report). */
+  corrections?: CorrectionOutcome[];
 }
 
 /** The previous release as a build reads it: hash-verified, not re-validated. */
@@ -83,10 +86,17 @@ export interface SourceConflict {
   community: { source_id: string; value: string | number };
 }
 
+/**
+ * Why a replacement was dropped: it matches no model (`no_match`), it names the resource's own
+ * model (`self`), or a name without its version has several current versions (`ambiguous`).
+ */
+export type UnresolvedReason = "no_match" | "self" | "ambiguous";
+
 export interface UnresolvedReplacement {
   resource_type: "provider" | "model" | "deployment";
   resource_id: string;
   replacement: string;
+  reason: UnresolvedReason;
   source_id: string;
 }
 
@@ -139,6 +149,8 @@ export interface BuildReport {
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;
+  /** Every reviewed upstream correction of the parsed sources and what became of it. */
+  corrections: CorrectionOutcome[];
 }
 
 export type PriceComponent = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";

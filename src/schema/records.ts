@@ -53,7 +53,11 @@ export const LifecycleAssertion = z
   .strictObject({
     scope: z.enum(["provider", "model", "deployment"]),
     provider_id: ProviderId,
-    /** For scope `model`: the canonical model the assertion is about. */
+    /**
+     * For scope `model`: the canonical model the assertion is about. For scope `deployment`
+     * (optional): the canonical model of the target; when no deployment of the build matches
+     * the target, the assertion lives on this model's lifecycle record instead.
+     */
     model_id: ModelId.optional(),
     /** For scope `deployment`: which deployments of `provider_id` it covers. */
     target: LifecycleTarget.optional(),

@@ -112,14 +112,14 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(input.content).toContain("# [Audio](#tab/audio)");
     const out = ParseOutput.parse(parseRetirements(input));
     // 56 model versions; gpt-4o 2024-05-13 / 2024-08-06 and gpt-4o-mini also date Standard apart.
-    expect(out.deployments).toHaveLength(56);
     expect(out.lifecycle).toHaveLength(59);
     expect(out.lifecycle.filter((l) => l.target?.mode === "standard")).toHaveLength(3);
-    for (const d of out.deployments) {
-      expect(d.mode).toBe("global-standard");
-      expect(d.region).toBe("global");
-      expect(d.api_surface).toBe("azure-openai");
-      expect(d.rate_card).toBeUndefined();
+    // A retirement page says when a version retires, not where it is offered: no deployments.
+    expect(out.deployments).toEqual([]);
+    for (const a of out.lifecycle) {
+      expect(a.scope).toBe("deployment");
+      expect(a.target?.api_surface).toBe("azure-openai");
+      expect(a.model_id).toMatch(/^(openai|microsoft)\//);
     }
     // Fine-tuned schedules are relative to the base model; the default-versions table is not read.
     expect(out.skipped).toEqual([
@@ -149,18 +149,18 @@ describe("azure model-retirements (current-models table file)", () => {
     expect(a.replacements).toEqual(["gpt-5.1"]);
     // The Lifecycle status column as declared; the release stage retires it after 2026-03-31.
     expect(a.status).toBe("available");
+    expect(a.model_id).toBe("openai/gpt-4o-2024-08-06");
+    expect(a.target).toEqual({ provider_model_id: "gpt-4o-2024-08-06", api_surface: "azure-openai" });
     const standard = assertionFor(out, "gpt-4o-2024-08-06", "standard");
     expect(standard.target).toEqual({
       provider_model_id: "gpt-4o-2024-08-06",
       api_surface: "azure-openai",
       mode: "standard",
     });
+    expect(standard.model_id).toBe("openai/gpt-4o-2024-08-06");
     expect(standard.end_of_life).toMatchObject({ date: "2026-03-31", date_type: "on" });
     expect(standard.status).toBeUndefined(); // the row's status stands; the narrower assertion only dates
     expect(standard.replacements).toEqual(["gpt-5.1"]);
-    const d = out.deployments.find((x) => x.provider_model_id === "gpt-4o-2024-08-06");
-    expect(d?.model_id).toBe("openai/gpt-4o-2024-08-06");
-    expect(d?.id).toBe("dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global");
   });
 
   it("reports the declared status column, fixed dates and 'No earlier than' phrases, whatever the capture time", async () => {
@@ -226,9 +226,7 @@ describe("azure model-retirements (retired-models page)", () => {
     }
     const turbo = assertionFor(out, "gpt-35-turbo-0301");
     expect(turbo.replacements).toEqual(["gpt-35-turbo-0125", "gpt-4o-mini"]);
-    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0301")?.model_id).toBe(
-      "openai/gpt-3.5-turbo-0301",
-    );
+    expect(turbo.model_id).toBe("openai/gpt-3.5-turbo-0301");
     const davinci = assertionFor(out, "text-davinci-003");
     expect(davinci.deprecation).toMatchObject({ date: "2023-07-06" });
     expect(davinci.end_of_life).toMatchObject({ date: "2024-06-14" });

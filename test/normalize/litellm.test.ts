@@ -96,7 +96,7 @@ describe("identity mapping", () => {
     const id = (key: string, p: string) => {
       const r = identityFor(key, p);
       if (!r.ok) throw new Error(r.reason);
-      return canonicalModelId(r.identity, p);
+      return canonicalModelId(r.identity);
     };
     expect(id("us.anthropic.claude-3-5-sonnet-20241022-v2:0", "bedrock")).toBe(
       "anthropic/claude-3-5-sonnet-20241022",

@@ -67,6 +67,28 @@ describe("validation checks", () => {
     expect(result.rows).toEqual([{ id: GPT4O, occurrences: 2 }]);
   });
 
+  test("two deployments of one model on one surface, mode and region fail one_deployment_per_model_scope", async () => {
+    const catalog = clone(base);
+    const twin = structuredClone(deployment(catalog, GPT4O));
+    twin.id = depId("gpt-4o-2024-08-06");
+    twin.provider_model_id = "gpt-4o-2024-08-06"; // another spelling, same canonical model
+    catalog.deployments.push(twin);
+    const result = await violations(catalog, "one_deployment_per_model_scope");
+    expect(result.severity).toBe("error");
+    expect(result.rows).toEqual([
+      {
+        provider_id: "openai",
+        model_id: "openai/gpt-4o",
+        api_surface: "api",
+        mode: "standard",
+        region: "global",
+        deployment_ids: `${depId("gpt-4o-2024-08-06")} ${GPT4O}`,
+      },
+    ]);
+    // the batch deployment of the same model is another scope: no violation
+    expect((await violations(base, "one_deployment_per_model_scope")).violations).toBe(0);
+  });
+
   test("a malformed deployment id, model id or event id fails id_shapes", async () => {
     const catalog = clone(base);
     deployment(catalog, GPT4O).id = "gpt-4o";

@@ -162,10 +162,10 @@ describe("release diff", () => {
       );
       expect(diff.lifecycle_changes.map((c) => [c.resource_id, c.kind, c.old, c.new])).toEqual([
         [GPT4O_BATCH, "end_of_life_scheduled", null, "2027-06-30"],
-        // there is no batch gpt-4.1: the replacement resolves to the canonical model
+        // replacements are canonical model ids on every resource type
         [GPT4O_BATCH, "replacement_added", null, "openai/gpt-4.1"],
         [GPT4O, "end_of_life_scheduled", null, "2027-06-30"],
-        [GPT4O, "replacement_added", null, depId("gpt-4.1")],
+        [GPT4O, "replacement_added", null, "openai/gpt-4.1"],
       ]);
       expect(diff.status_changes.map((c) => [c.deployment_id, c.old, c.new])).toEqual([
         [GPT4O_BATCH, "available", "deprecated"],

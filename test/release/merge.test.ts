@@ -182,7 +182,7 @@ describe("merge precedence", () => {
     );
   });
 
-  test("replacements resolve to the matching deployment, then to the canonical model; unresolved ones are dropped and reported", () => {
+  test("replacements are canonical model ids; unresolved ones are dropped and reported with the reason", () => {
     const world = standardWorld();
     const lifecycle = source("lifecycle");
     world.lifecycle[0] = assertion(lifecycle, "gpt-4-turbo", {
@@ -190,48 +190,99 @@ describe("merge precedence", () => {
       end_of_life: scheduled("2027-01-15"),
       replacements: ["gpt-4.1", "gpt-4o", "gpt-5-imaginary"],
     });
-    // gpt-4o exists in batch mode too, but the standard deployment matches the replaced one's mode
     const merged = merge(world);
-    expect(find(merged.deployments, TURBO).lifecycle.replacement_ids).toEqual([depId("gpt-4.1"), GPT4O]);
+    expect(find(merged.deployments, TURBO).lifecycle.replacement_ids).toEqual([
+      "openai/gpt-4.1",
+      "openai/gpt-4o",
+    ]);
     expect(merged.unresolvedReplacements).toEqual([
       {
         resource_type: "deployment",
         resource_id: TURBO,
         replacement: "gpt-5-imaginary",
+        reason: "no_match",
         source_id: LIFECYCLE_ID,
       },
     ]);
+    // every resource type: a model record's replacements are model ids too
+    const model = merged.lifecycle.find(
+      (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4-turbo",
+    );
+    expect(model?.lifecycle.replacement_ids).toEqual([]);
+    for (const r of merged.lifecycle)
+      for (const id of r.lifecycle.replacement_ids) expect(id).toMatch(/^[a-z0-9-]+\/[a-z0-9.-]+$/);
+  });
 
-    const batchWorld = standardWorld();
-    batchWorld.lifecycle = [
-      assertion(lifecycle, "gpt-4o", {
-        target: { provider_model_id: "gpt-4o", mode: "batch" },
-        replacements: ["gpt-4.1"],
+  test("a replacement never names the resource's own model, not even through its unversioned name", () => {
+    const world = standardWorld();
+    const pricing = source("pricing");
+    const lifecycle = source("lifecycle");
+    world.pricing.push(fact(pricing, "gpt-realtime-mini-2025-10-06"));
+    world.lifecycle.push(
+      assertion(lifecycle, "gpt-realtime-mini-2025-10-06", {
+        status: "deprecated",
+        replacements: ["gpt-realtime-mini", "gpt-realtime-mini-2025-10-06"],
       }),
-    ];
-    // no batch gpt-4.1 deployment: the canonical model id is the next best thing
-    expect(find(merge(batchWorld).deployments, depId("gpt-4o", "batch")).lifecycle.replacement_ids).toEqual([
-      "openai/gpt-4.1",
+    );
+    const merged = merge(world);
+    const own = depId("gpt-realtime-mini-2025-10-06");
+    expect(find(merged.deployments, own).lifecycle.replacement_ids).toEqual([]);
+    expect(merged.unresolvedReplacements.filter((u) => u.resource_id === own)).toEqual([
+      expect.objectContaining({ replacement: "gpt-realtime-mini", reason: "no_match" }),
+      expect.objectContaining({ replacement: "gpt-realtime-mini-2025-10-06", reason: "self" }),
     ]);
   });
 
-  test("a replacement named without its version resolves only to the one versioned model of that name", () => {
+  test("a replacement named without its version resolves to the current versioned model of that name, never a deprecated one", () => {
     const world = standardWorld();
     const pricing = source("pricing");
     const lifecycle = source("lifecycle");
     world.pricing.push(
       fact(pricing, "gpt-35-turbo-instruct-0914"),
       fact(pricing, "gpt-4o-mini-2024-07-18"),
-      fact(pricing, "gpt-4o-mini-2024-09-01"),
+      fact(pricing, "gpt-4o-mini-2025-09-01"),
+      fact(pricing, "o9-2025-01-01"),
+      fact(pricing, "o9-2025-06-01"),
+    );
+    world.lifecycle.push(
+      assertion(lifecycle, "gpt-4o-mini-2024-07-18", {
+        status: "deprecated",
+        end_of_life: scheduled("2027-01-01"),
+      }),
     );
     world.lifecycle[0] = assertion(lifecycle, "gpt-4-turbo", {
-      replacements: ["gpt-35-turbo-instruct", "gpt-4o-mini"],
+      replacements: ["gpt-35-turbo-instruct", "gpt-4o-mini", "o9"],
     });
     const merged = merge(world);
     expect(find(merged.deployments, TURBO).lifecycle.replacement_ids).toEqual([
       "openai/gpt-35-turbo-instruct-0914",
+      "openai/gpt-4o-mini-2025-09-01",
     ]);
-    expect(merged.unresolvedReplacements.map((u) => u.replacement)).toEqual(["gpt-4o-mini"]);
+    // two current versions of one name: not guessed
+    expect(merged.unresolvedReplacements.map((u) => [u.replacement, u.reason])).toEqual([
+      ["o9", "ambiguous"],
+    ]);
+  });
+
+  test("a replacement resolves through the provider's alias table to the model it names", () => {
+    const world = standardWorld();
+    const pricing = source("pricing");
+    const lifecycle = source("lifecycle");
+    const claude = (providerModelId: string) =>
+      fact(pricing, providerModelId, { provider_id: "anthropic", model_id: `anthropic/${providerModelId}` });
+    world.pricing.push(claude("claude-sonnet-4-5-20250929"), claude("claude-3-haiku-20240307"));
+    world.lifecycle.push(
+      assertion(lifecycle, "claude-3-haiku-20240307", {
+        provider_id: "anthropic",
+        status: "deprecated",
+        replacements: ["claude-sonnet-4-5"],
+      }),
+    );
+    const merged = merge(world);
+    const haiku = depId("claude-3-haiku-20240307", "standard", "global", "anthropic");
+    expect(find(merged.deployments, haiku).lifecycle.replacement_ids).toEqual([
+      "anthropic/claude-sonnet-4-5-20250929",
+    ]);
   });
 
   test("milestones carry the evidence of the assertion that set them", () => {

@@ -16,7 +16,7 @@
  *   "Models that have reached EOL". The release stage derives the rest from the dates and the
  *   build's clock (src/release/status.ts); the parser compares no date with its capture time.
  */
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { deploymentId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -25,6 +25,7 @@ import type {
   SourceDefinition,
 } from "../../schema/index.js";
 import { columnIndex, evidenceFor, parseFailure, requireSome, sourceMilestone } from "../helpers.js";
+import { bedrockIdentity } from "../identity/index.js";
 import { cleanCell, splitTableRow, startsTable } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -32,29 +33,9 @@ export const PROVIDER_ID = "amazon-bedrock";
 export const API_SURFACE = "bedrock-runtime";
 const MODE = "standard";
 
-/**
- * The canonical model of a Bedrock model id: the lab's own API id where the lab has one
- * (`anthropic.claude-3-5-sonnet-20241022-v2:0` -> `anthropic/claude-3-5-sonnet-20241022`,
- * `cohere.command-r-plus-v1:0` -> `cohere/command-r-plus`, `ai21.jamba-1-5-large-v1:0` ->
- * `ai21/jamba-1.5-large`), Meta's model name (`meta.llama3-2-11b-instruct-v1:0` ->
- * `meta/llama-3.2-11b-instruct`), and for Amazon, whose models exist only on Bedrock, the
- * Bedrock id itself with its version (`amazon.nova-reel-v1:1` -> `amazon/nova-reel-v1-1`).
- */
-export function bedrockCanonicalModelId(bedrockModelId: string): string {
-  let id = bedrockModelId.trim();
-  // Cross-Region inference profiles ("us.", "eu.", "apac.", "global.") wrap a model id.
-  id = id.replace(/^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/, "");
-  const dot = id.indexOf(".");
-  if (dot <= 0) throw new RangeError(`"${bedrockModelId}" is not a Bedrock model id`);
-  const vendor = id.slice(0, dot);
-  const rest = id.slice(dot + 1);
-  if (vendor === "amazon") return modelId(vendor, rest.replace(/:0$/, "").replace(/:(\d+)$/, "-$1"));
-  let name = rest.replace(/-v\d+(?::\d+)?$/, "");
-  if (vendor === "meta")
-    name = name.replace(/^llama(\d)-(\d)-/, "llama-$1.$2-").replace(/^llama(\d)-/, "llama-$1-");
-  if (vendor === "ai21") name = name.replace(/^jamba-(\d)-(\d)-/, "jamba-$1.$2-");
-  return modelId(vendor, name);
-}
+/** The canonical model of a Bedrock model id: see ../identity/amazon-bedrock.ts. */
+export const bedrockCanonicalModelId = (bedrockModelId: string): string =>
+  bedrockIdentity.canonicalModelId(bedrockModelId);
 
 interface RegionGroup {
   regions: string[];
@@ -225,7 +206,7 @@ function parseModelLifecycle(input: ParserInput): ParseOutput {
   const lifecycle: LifecycleAssertion[] = [];
   const seen = new Set<string>();
   for (const entry of readEntries(source, input.content)) {
-    const canonical = bedrockCanonicalModelId(entry.modelId);
+    const canonical = bedrockIdentity.canonicalModelId(entry.modelId);
     for (const group of entry.groups) {
       const deprecation = milestone(source, group.legacy, input);
       const endOfLife = milestone(source, group.eol, input);

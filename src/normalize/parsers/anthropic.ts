@@ -4,7 +4,6 @@
  * deprecations page by API id. `anthropicModelIdForName` maps the first to the second so both
  * sources describe the same deployments.
  */
-import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -22,6 +21,7 @@ import {
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
+import { anthropicIdentity, anthropicModelIdForName } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -29,43 +29,11 @@ const PROVIDER_ID = "anthropic";
 const API_SURFACE = "api";
 const REGION = "global";
 
-/**
- * Display names of models whose API id carries a snapshot date, as the deprecations page and
- * the models overview list them. Newer models (Claude 4.6 and later) have undated ids that
- * follow from the name (see `anthropicModelIdForName`).
- */
-const DATED_IDS: Record<string, string> = {
-  "Claude Opus 4.5": "claude-opus-4-5-20251101",
-  "Claude Opus 4.1": "claude-opus-4-1-20250805",
-  "Claude Opus 4": "claude-opus-4-20250514",
-  "Claude Sonnet 4.5": "claude-sonnet-4-5-20250929",
-  "Claude Sonnet 4": "claude-sonnet-4-20250514",
-  "Claude Sonnet 3.7": "claude-3-7-sonnet-20250219",
-  "Claude Haiku 4.5": "claude-haiku-4-5-20251001",
-  "Claude Haiku 3.5": "claude-3-5-haiku-20241022",
-  "Claude Haiku 3": "claude-3-haiku-20240307",
-  "Claude Opus 3": "claude-3-opus-20240229",
-};
+export { anthropicModelIdForName };
 
-/**
- * The Claude API model id for a pricing-page display name, or null when the name is not one
- * this parser can map (reported as skipped, never guessed). Claude 4.6 and later have undated
- * ids: "Claude Opus 4.6" -> "claude-opus-4-6", "Claude Fable 5.1" -> "claude-fable-5-1".
- */
-export function anthropicModelIdForName(displayName: string): string | null {
-  const dated = DATED_IDS[displayName];
-  if (dated) return dated;
-  const m = /^Claude ([A-Z][a-z]+) (\d+)(?:\.(\d+))?$/.exec(displayName);
-  if (!m) return null;
-  const major = Number(m[2]);
-  const minor = m[3] === undefined ? 0 : Number(m[3]);
-  if (major < 4 || (major === 4 && minor < 6)) return null;
-  return `claude-${(m[1] as string).toLowerCase()}-${m[2]}${m[3] === undefined ? "" : `-${m[3]}`}`;
-}
-
-/** Anthropic is its own lab: the canonical model name is the Claude API id. */
+/** Anthropic is its own lab: the canonical model name is the Claude API id (../identity/anthropic.ts). */
 export function anthropicModelId(providerModelId: string): string {
-  return modelId("anthropic", providerModelId);
+  return anthropicIdentity.canonicalModelId(providerModelId);
 }
 
 function identity(providerModelId: string, mode: string) {

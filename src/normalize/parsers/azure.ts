@@ -16,7 +16,6 @@
  * (`gpt-4o` version `2024-08-06` -> `gpt-4o-2024-08-06`), model_id = the OpenAI API id
  * (`openai/gpt-4o-2024-08-06`, `gpt-35-turbo` -> `gpt-3.5-turbo`).
  */
-import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -34,13 +33,17 @@ import {
   requireSome,
   sourceMilestone,
 } from "../helpers.js";
+import { azureCanonicalModelId, azureProviderModelId } from "../identity/index.js";
 import { cleanCell, type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 export const API_SURFACE = "azure-openai";
-/** Models a lifecycle page lists are anchored on the Global Standard deployment type. */
-const LIFECYCLE_MODE = "global-standard";
-const LIFECYCLE_REGION = "global";
+/**
+ * The retirement pages say when a model version retires, not where it is offered: they create
+ * no deployment. Their assertions apply to every deployment of the version that a model-matrix
+ * page places (any deployment type and region); a version no matrix lists keeps its lifecycle
+ * on its model's record (the assertion carries `model_id`, see LifecycleAssertion).
+ */
 
 // ---------------------------------------------------------------------------------------
 // Markdown pipe tables
@@ -84,34 +87,7 @@ function cell(source: SourceDefinition, row: string[], index: number, table: Mar
 // ---------------------------------------------------------------------------------------
 // Identity
 
-/**
- * Azure's deployable id for a model version: `gpt-4o` + `2024-08-06` -> `gpt-4o-2024-08-06`.
- * The docs write one version two ways (`dall-e-3` is "3.0" in the region matrices and "3" in
- * the retirement table): a whole-number version's ".0" is dropped so both name one deployment.
- */
-export function azureProviderModelId(name: string, version: string | null): string {
-  const n = name.trim();
-  const v = (version ?? "").trim().replace(/^(\d+)\.0$/, "$1");
-  if (v === "" || n.endsWith(`-${v}`)) return n;
-  return `${n}-${v}`;
-}
-
-/**
- * The canonical model of an Azure model version: the OpenAI API id. Date versions and
- * four-digit snapshot versions are part of OpenAI's ids (`gpt-4o-2024-08-06`,
- * `gpt-3.5-turbo-0125`, `gpt-4-turbo-2024-04-09`); Azure's counter versions ("1", "2", "001")
- * are not (`text-embedding-ada-002`). `model-router` is Microsoft's own model.
- */
-export function azureCanonicalModelId(name: string, version: string | null): string {
-  const n = name.trim();
-  const v = (version ?? "").trim();
-  const lab = n.startsWith("model-router") ? "microsoft" : "openai";
-  const openAiName = n.replace(/^gpt-35/, "gpt-3.5");
-  const keepsVersion =
-    /^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d{4}$/.test(v) || /^turbo-\d{4}-\d{2}-\d{2}$/.test(v);
-  if (!keepsVersion || n.endsWith(`-${v}`)) return modelId(lab, openAiName);
-  return modelId(lab, `${openAiName}-${v}`);
-}
+export { azureCanonicalModelId, azureProviderModelId };
 
 function fact(
   input: ParserInput,
@@ -202,7 +178,6 @@ const RETIRED_COLUMNS = [/^model$/i, /deprecation date/i, /retirement date/i, /s
 function parseModelRetirements(input: ParserInput): ParseOutput {
   const { source } = input;
   const evidence = evidenceFor(source, input.observedAt);
-  const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
   const skipped: SkipCount[] = [];
   const seen = new Set<string>();
@@ -212,15 +187,15 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     version: string | null,
     assertion: Omit<LifecycleAssertion, "scope" | "provider_id" | "target" | "evidence">,
   ): void => {
-    const deployment = fact(input, name, version, LIFECYCLE_MODE, LIFECYCLE_REGION);
-    if (seen.has(deployment.provider_model_id))
-      throw parseFailure(source, `model version ${deployment.provider_model_id} is listed twice`);
-    seen.add(deployment.provider_model_id);
-    deployments.push(deployment);
+    const providerModelId = azureProviderModelId(name, version);
+    if (seen.has(providerModelId))
+      throw parseFailure(source, `model version ${providerModelId} is listed twice`);
+    seen.add(providerModelId);
     lifecycle.push({
       scope: "deployment",
       provider_id: "azure",
-      target: { provider_model_id: deployment.provider_model_id, api_surface: API_SURFACE },
+      model_id: azureCanonicalModelId(name, version),
+      target: { provider_model_id: providerModelId, api_surface: API_SURFACE },
       ...assertion,
       evidence,
     });
@@ -264,10 +239,12 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       if (split) {
         // The Standard deployment type's own retirement date: a narrower assertion (the merge
         // prefers it for Standard deployments). It states no status of its own.
-        const target = lifecycle[lifecycle.length - 1]?.target as NonNullable<LifecycleAssertion["target"]>;
+        const row = lifecycle[lifecycle.length - 1] as LifecycleAssertion;
+        const target = row.target as NonNullable<LifecycleAssertion["target"]>;
         lifecycle.push({
           scope: "deployment",
           provider_id: "azure",
+          ...(row.model_id ? { model_id: row.model_id } : {}),
           target: { ...target, mode: STANDARD.mode },
           deprecation,
           end_of_life: milestone(source, split.standard, input),
@@ -319,7 +296,7 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
     });
 
   requireSome(source, lifecycle, "model retirement rows");
-  return { deployments, lifecycle, skipped };
+  return { deployments: [], lifecycle, skipped };
 }
 
 // ---------------------------------------------------------------------------------------

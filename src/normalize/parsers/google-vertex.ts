@@ -10,7 +10,6 @@
  * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
  */
 import * as cheerio from "cheerio";
-import { modelId } from "../../lib/ids.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -23,36 +22,22 @@ import {
   cellText,
   deploymentIdentity,
   evidenceFor,
-  googleModelId,
   parseFailure,
   parseMilestone,
   requireSome,
 } from "../helpers.js";
+import { vertexClaudeModelId, vertexIdentity as vertexModelIdentity } from "../identity/index.js";
 import type { Parser } from "../types.js";
 
 export const VERTEX_PROVIDER = "google-vertex";
 export const VERTEX_API_SURFACE = "vertex-ai";
 const REGION = "global";
 
-/**
- * Anthropic canonical model id of a Vertex Claude model id: `claude-3-5-sonnet-v2@20241022` ->
- * `anthropic/claude-3-5-sonnet-20241022`, `claude-opus-4-1@20250805` ->
- * `anthropic/claude-opus-4-1-20250805`. Null when the id is not a dated Vertex Claude id.
- */
-export function vertexClaudeModelId(vertexId: string): string | null {
-  const m = /^(claude-[a-z0-9-]+?)(?:-v\d+)?@(\d{8})$/.exec(vertexId.trim());
-  if (!m) return null;
-  return modelId("anthropic", `${m[1] as string}-${m[2] as string}`);
-}
+export { vertexClaudeModelId };
 
-/** Canonical model id of any Vertex publisher model id this source lists. */
+/** Canonical model id of any Vertex model id (../identity/google-vertex.ts). */
 export function vertexModelId(vertexId: string): string {
-  if (vertexId.startsWith("claude-")) {
-    const claude = vertexClaudeModelId(vertexId);
-    if (claude) return claude;
-    return modelId("anthropic", vertexId.replace(/@/g, "-"));
-  }
-  return googleModelId(vertexId);
+  return vertexModelIdentity.canonicalModelId(vertexId);
 }
 
 export function vertexIdentity(providerModelId: string, mode = "standard", region = REGION) {

@@ -20,15 +20,15 @@ import {
   SkipLog,
   sourceMilestone,
 } from "../helpers.js";
+import { groqModelId } from "../identity/hosted-models.js";
 import { collapseSpace, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { groqModelId } from "./hosted-models.js";
 
 const PROVIDER_ID = "groq";
 const API_SURFACE = "api";
 const MODEL_ID = /^[a-z0-9][a-z0-9./-]*$/;
 
-export { groqModelId } from "./hosted-models.js";
+export { groqModelId } from "../identity/hosted-models.js";
 
 /** The page's shutdown dates: "08/16/26", "1/6/25" (M/D/YY) -> "2026-08-16". */
 export function groqShutdownDate(cell: string): string | null {

@@ -60,8 +60,8 @@ import type {
   SkipCount,
 } from "../../schema/index.js";
 import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion } from "../helpers.js";
+import { identityOf } from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
-import { groqModelId, togetherModelId } from "./hosted-models.js";
 
 // ---------------------------------------------------------------------------------------------
 // Identity mapping
@@ -76,6 +76,8 @@ export interface LiteLlmIdentity {
   region: string;
   /** True when the key names its region / deployment type explicitly. */
   explicit: boolean;
+  /** True when the key names the model by an alias the provider's identity module resolved. */
+  aliased: boolean;
 }
 
 export type IdentityResult = { ok: true; identity: LiteLlmIdentity } | { ok: false; reason: string };
@@ -139,6 +141,7 @@ function bedrockIdentity(key: string): IdentityResult {
       mode: "standard",
       region,
       explicit,
+      aliased: false,
     },
   };
 }
@@ -158,6 +161,7 @@ function azureIdentity(key: string): IdentityResult {
         mode: dataZone ? "data-zone-standard" : "global-standard",
         region: dataZone ? zone : "global",
         explicit: true,
+        aliased: false,
       },
     };
   }
@@ -171,6 +175,7 @@ function azureIdentity(key: string): IdentityResult {
       mode: "global-standard",
       region: "global",
       explicit: false,
+      aliased: false,
     },
   };
 }
@@ -191,6 +196,7 @@ function simpleIdentity(
       mode: "standard",
       region: "global",
       explicit,
+      aliased: false,
     },
   };
 }
@@ -214,12 +220,28 @@ function hostedIdentity(provider_id: string, prefix: string, key: string): Ident
       mode: "standard",
       region: "global",
       explicit: true,
+      aliased: false,
     },
   };
 }
 
-/** The deployment identity of one LiteLLM key, or why the key cannot be one. */
+/**
+ * The deployment identity of one LiteLLM key, or why the key cannot be one. The model name is
+ * resolved through the provider's identity module (src/normalize/identity/), so a key that
+ * spells a model another way (`azure/gpt-3.5-turbo-0125`, `anthropic/claude-sonnet-4-5`) names
+ * the same deployment as the official sources.
+ */
 export function identityFor(key: string, litellmProvider: string): IdentityResult {
+  const result = keyIdentity(key, litellmProvider);
+  if (!result.ok) return result;
+  const module = identityOf(result.identity.provider_id);
+  if (!module) return result;
+  const providerModelId = module.providerModelId(result.identity.provider_model_id);
+  if (providerModelId === result.identity.provider_model_id) return result;
+  return { ok: true, identity: { ...result.identity, provider_model_id: providerModelId, aliased: true } };
+}
+
+function keyIdentity(key: string, litellmProvider: string): IdentityResult {
   const provider = catalogProvider(litellmProvider);
   switch (provider) {
     case "openai":
@@ -242,6 +264,7 @@ export function identityFor(key: string, litellmProvider: string): IdentityResul
           mode: "standard",
           region: "global",
           explicit: !key.endsWith("@default"),
+          aliased: false,
         },
       };
     }
@@ -266,107 +289,16 @@ export function identityFor(key: string, litellmProvider: string): IdentityResul
   }
 }
 
-const PUBLISHER_LAB: Record<string, string> = {
-  anthropic: "anthropic",
-  amazon: "amazon",
-  meta: "meta",
-  mistral: "mistral",
-  mistralai: "mistral",
-  cohere: "cohere",
-  ai21: "ai21",
-  deepseek: "deepseek",
-  "deepseek-ai": "deepseek",
-  qwen: "qwen",
-  minimax: "minimax",
-  minimaxai: "minimax",
-  moonshot: "moonshot",
-  moonshotai: "moonshot",
-  openai: "openai",
-  google: "google",
-  nvidia: "nvidia",
-  writer: "writer",
-  zai: "zai",
-  "zai-org": "zai",
-  twelvelabs: "twelvelabs",
-  xai: "xai",
-};
-
-const VERTEX_FAMILY_LAB: Record<string, string> = {
-  "vertex_ai-anthropic_models": "anthropic",
-  "vertex_ai-mistral_models": "mistral",
-  "vertex_ai-deepseek_models": "deepseek",
-  "vertex_ai-ai21_models": "ai21",
-  "vertex_ai-llama_models": "meta",
-  "vertex_ai-minimax_models": "minimax",
-  "vertex_ai-moonshot_models": "moonshot",
-  "vertex_ai-zai_models": "zai",
-  "vertex_ai-qwen_models": "qwen",
-  "vertex_ai-language-models": "google",
-  "vertex_ai-text-models": "google",
-};
-
-function labByName(name: string): string {
-  if (/^claude/.test(name)) return "anthropic";
-  if (/^(gemini|gemma|text-|medlm|learnlm)/.test(name)) return "google";
-  if (
-    /^(mistral|codestral|devstral|magistral|ministral|pixtral|open-mistral|open-mixtral|open-codestral)/.test(
-      name,
-    )
-  )
-    return "mistral";
-  if (/^jamba/.test(name)) return "ai21";
-  if (/^command/.test(name)) return "cohere";
-  return "openai";
-}
-
 /**
- * Canonical model id `<lab>/<lab's own API id>` for a deployment identity: Bedrock ids lose
- * their vendor prefix and `-v1:0` version suffix, Vertex Claude `name@date` ids become the
- * Anthropic API's `name-date`, Azure's `gpt-35` spelling becomes OpenAI's `gpt-3.5`.
+ * Canonical model id `<lab>/<model>` of a deployment identity: the provider's identity module
+ * decides (src/normalize/identity/), the same one its official parsers use.
  */
-export function canonicalModelId(identity: LiteLlmIdentity, litellmProvider: string): string {
-  const id = identity.provider_model_id;
-  switch (identity.provider_id) {
-    case "amazon-bedrock": {
-      const dot = id.indexOf(".");
-      const vendor = id.slice(0, dot);
-      let name = id.slice(dot + 1);
-      const versioned = /^(.*)-v\d+:\d+$/.exec(name);
-      if (versioned && /\d/.test(versioned[1] as string)) name = versioned[1] as string;
-      else if (vendor === "anthropic") {
-        const plain = /^(.*\d)-v\d+$/.exec(name);
-        if (plain) name = plain[1] as string;
-      }
-      return modelId(PUBLISHER_LAB[vendor] ?? vendor, name);
-    }
-    case "google-vertex": {
-      const slash = id.indexOf("/");
-      if (slash > 0) {
-        const publisher = id.slice(0, slash);
-        return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1));
-      }
-      const lab = VERTEX_FAMILY_LAB[litellmProvider] ?? labByName(id);
-      const at = /^(.*?)(?:-v\d+)?@(\d{8})$/.exec(id);
-      if (lab === "anthropic" && at) return modelId(lab, `${at[1]}-${at[2]}`);
-      return modelId(lab, id.replace(/@/g, "-"));
-    }
-    case "azure":
-      return modelId(labByName(id), id.replace(/^gpt-35/, "gpt-3.5"));
-    case "openai":
-      return modelId("openai", id);
-    case "anthropic":
-      return modelId("anthropic", id);
-    case "google":
-      return modelId("google", id);
-    case "mistral":
-      return modelId("mistral", id);
-    case "groq":
-      return groqModelId(id) ?? modelId("groq", id);
-    case "together-ai":
-      return togetherModelId(id) ?? modelId("together-ai", id);
-    default:
-      return modelId(identity.provider_id, id);
-  }
+export function canonicalModelId(
+  identity: Pick<LiteLlmIdentity, "provider_id" | "provider_model_id">,
+): string {
+  const module = identityOf(identity.provider_id);
+  if (!module) return modelId(identity.provider_id, identity.provider_model_id);
+  return module.canonicalModelId(identity.provider_model_id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,11 +510,13 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
     candidates.push({ key, entry, litellmProvider, identity, id: deploymentId(identity) });
   }
 
-  // Several keys may name one deployment: the explicit key wins, then code-point order.
+  // Several keys may name one deployment: the explicit key wins, then the key that names the
+  // model by its own id rather than an alias, then code-point order.
+  const rank = (c: Candidate) => (c.identity.explicit ? 0 : 2) + (c.identity.aliased ? 1 : 0);
   const winners = new Map<string, Candidate>();
   for (const c of candidates) {
     const current = winners.get(c.id);
-    if (!current || (c.identity.explicit && !current.identity.explicit)) winners.set(c.id, c);
+    if (!current || rank(c) < rank(current)) winners.set(c.id, c);
   }
   for (const c of candidates)
     if (winners.get(c.id) !== c) skipped.add("alias of another key for the same deployment", c.key);
@@ -591,7 +525,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
   const lifecycle: LifecycleAssertion[] = [];
   const seenAssertions = new Set<string>();
   for (const c of [...winners.values()].sort((a, b) => compareCodePoints(a.id, b.id))) {
-    const model_id = canonicalModelId(c.identity, c.litellmProvider);
+    const model_id = canonicalModelId(c.identity);
     const context_tokens = positiveInt(c.entry["max_input_tokens"]);
     const max_output_tokens = positiveInt(c.entry["max_output_tokens"]);
     const capabilities = capabilitiesOf(c.entry);

@@ -3,7 +3,6 @@
  * Markdown form (developers.openai.com/api/docs/*.md, which platform.openai.com/docs/* redirects
  * to). Pure functions of one capture; a page whose structure changed throws `parse_failed`.
  */
-import { modelId } from "../../lib/ids.js";
 import type { DeploymentFact, LifecycleAssertion, ParseOutput, RateCard } from "../../schema/index.js";
 import {
   deploymentIdentity,
@@ -15,6 +14,7 @@ import {
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
+import { openaiIdentity } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -25,9 +25,9 @@ const REGION = "global";
 // ---------------------------------------------------------------------------------------------
 // Identity
 
-/** OpenAI is its own lab; the canonical model name is the API model id as OpenAI prints it. */
+/** OpenAI is its own lab; the canonical model name is the API model id (../identity/openai.ts). */
 export function openaiModelId(providerModelId: string): string {
-  return modelId("openai", providerModelId);
+  return openaiIdentity.canonicalModelId(providerModelId);
 }
 
 function identity(providerModelId: string, mode: string) {

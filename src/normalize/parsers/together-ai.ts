@@ -19,14 +19,14 @@ import {
   tokenRateCard,
   usdToMicro,
 } from "../helpers.js";
+import { togetherModelId } from "../identity/hosted-models.js";
 import { cleanCell, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { togetherModelId } from "./hosted-models.js";
 
 const PROVIDER_ID = "together-ai";
 const API_STRING = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export { togetherModelId } from "./hosted-models.js";
+export { togetherModelId } from "../identity/hosted-models.js";
 
 function optionalColumn(headers: string[], re: RegExp): number {
   return headers.findIndex((h) => re.test(plainCell(h)));

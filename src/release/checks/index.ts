@@ -7,6 +7,7 @@ import { lifecycleDateMoved } from "./lifecycle-date-moved.js";
 import { milestoneHasEvidence } from "./milestone-has-evidence.js";
 import { milestoneRules } from "./milestone-rules.js";
 import { nonNegativePrices } from "./non-negative-prices.js";
+import { oneDeploymentPerModelScope } from "./one-deployment-per-model-scope.js";
 import { priceMoved } from "./price-moved.js";
 import { rateCardHasSource } from "./rate-card-has-source.js";
 import { referencesResolve } from "./references-resolve.js";
@@ -18,6 +19,7 @@ export type { CheckContext, CheckDefinition } from "./types.js";
 
 export const CHECKS: readonly CheckDefinition[] = [
   uniqueDeploymentIds,
+  oneDeploymentPerModelScope,
   idShapes,
   referencesResolve,
   milestoneRules,

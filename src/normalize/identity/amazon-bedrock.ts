@@ -1,0 +1,65 @@
+/**
+ * Amazon Bedrock (provider `amazon-bedrock`). A Bedrock model id is `<vendor>.<name>-v<n>:<m>`,
+ * optionally wrapped in a cross-Region inference profile prefix (`us.`, `eu.`, `apac.`,
+ * `global.` ...). The canonical model is the lab's own API id where the lab has one:
+ * - the Bedrock version suffix goes (`cohere.command-r-v1:0` -> `cohere/command-r`,
+ *   `anthropic.claude-3-5-sonnet-20241022-v2:0` -> `anthropic/claude-3-5-sonnet-20241022`,
+ *   `openai.gpt-oss-120b-1:0` -> `openai/gpt-oss-120b`);
+ * - Meta's and AI21's dotted version numbers come back (`meta.llama3-2-11b-instruct-v1:0` ->
+ *   `meta/llama-3.2-11b-instruct`, `ai21.jamba-1-5-large-v1:0` -> `ai21/jamba-1.5-large`);
+ * - Claude 2 / Instant map to Anthropic's API names (`anthropic.claude-v2:1` -> `anthropic/claude-2.1`);
+ * - Amazon's own models exist only on Bedrock, so their id keeps its version
+ *   (`amazon.nova-reel-v1:1` -> `amazon/nova-reel-v1-1`, `:0` dropped: `amazon/nova-lite-v1`);
+ * - NVIDIA's "v2" is part of the model's name (`nvidia.nemotron-nano-12b-v2`).
+ * One spelling difference between sources is an alias of the provider model id: Kimi K2
+ * Thinking is `moonshot.kimi-k2-thinking` on Bedrock, LiteLLM's regional keys spell it
+ * `moonshotai.kimi-k2-thinking`.
+ */
+import { modelId } from "../../lib/ids.js";
+import { aliasLookup, type ProviderIdentity } from "./types.js";
+
+const ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  "moonshotai.kimi-k2-thinking": "moonshot.kimi-k2-thinking",
+});
+
+/** Bedrock ids whose lab publishes the model under another name (after the version suffix is gone). */
+const LAB_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  "anthropic.claude-v2:1": "anthropic/claude-2.1",
+  "anthropic.claude-v2": "anthropic/claude-2.0",
+  "anthropic.claude-instant-v1": "anthropic/claude-instant-1.2",
+});
+
+/** Bedrock vendor prefix -> lab slug, where they differ. */
+const VENDOR_LAB: Readonly<Record<string, string>> = Object.freeze({ moonshot: "moonshotai" });
+
+const GEOGRAPHY = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/;
+
+function providerModelId(name: string): string {
+  return aliasLookup(ALIASES, name.trim().replace(GEOGRAPHY, ""));
+}
+
+function canonicalModelId(bedrockModelId: string): string {
+  const id = providerModelId(bedrockModelId);
+  const dot = id.indexOf(".");
+  if (dot <= 0) throw new RangeError(`"${bedrockModelId}" is not a Bedrock model id`);
+  const named = LAB_NAMES[id.replace(/:0$/, "")] ?? LAB_NAMES[id];
+  if (named) return named;
+  const vendor = id.slice(0, dot);
+  const rest = id.slice(dot + 1);
+  if (vendor === "amazon") return modelId(vendor, rest.replace(/:0$/, "").replace(/:(\d+)$/, "-$1"));
+  let name =
+    vendor === "nvidia"
+      ? rest.replace(/:\d+$/, "")
+      : rest.replace(/-v\d+(?::\d+)?$/, "").replace(/-\d+:\d+$/, "");
+  if (vendor === "meta")
+    name = name.replace(/^llama(\d)-(\d)-/, "llama-$1.$2-").replace(/^llama(\d)-/, "llama-$1-");
+  if (vendor === "ai21") name = name.replace(/^jamba-(\d)-(\d)-/, "jamba-$1.$2-");
+  return modelId(VENDOR_LAB[vendor] ?? vendor, name);
+}
+
+export const bedrockIdentity: ProviderIdentity = {
+  providerId: "amazon-bedrock",
+  aliases: ALIASES,
+  providerModelId,
+  canonicalModelId,
+};

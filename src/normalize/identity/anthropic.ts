@@ -1,0 +1,62 @@
+/**
+ * Anthropic (provider `anthropic`): the canonical model is the Claude API model id. Models before
+ * Claude 4.6 have dated ids and Anthropic documents short aliases for them (models overview:
+ * `claude-sonnet-4-5` -> `claude-sonnet-4-5-20250929`, `claude-3-7-sonnet-latest`,
+ * `claude-opus-4-0`); the short name and the dated id are one model, so both resolve to the
+ * dated id. Claude 4.6 and later have undated ids that follow from the display name.
+ */
+import { ownLabIdentity, type ProviderIdentity } from "./types.js";
+
+/**
+ * Display names of models whose API id carries a snapshot date, as the deprecations page and
+ * the models overview list them.
+ */
+export const ANTHROPIC_DATED_IDS: Readonly<Record<string, string>> = Object.freeze({
+  "Claude Opus 4.5": "claude-opus-4-5-20251101",
+  "Claude Opus 4.1": "claude-opus-4-1-20250805",
+  "Claude Opus 4": "claude-opus-4-20250514",
+  "Claude Sonnet 4.5": "claude-sonnet-4-5-20250929",
+  "Claude Sonnet 4": "claude-sonnet-4-20250514",
+  "Claude Sonnet 3.7": "claude-3-7-sonnet-20250219",
+  "Claude Haiku 4.5": "claude-haiku-4-5-20251001",
+  "Claude Haiku 3.5": "claude-3-5-haiku-20241022",
+  "Claude Haiku 3": "claude-3-haiku-20240307",
+  "Claude Opus 3": "claude-3-opus-20240229",
+});
+
+/** Anthropic's documented `-latest` / `-0` aliases (models overview, "Model aliases"). */
+const DOCUMENTED_ALIASES: Readonly<Record<string, string>> = {
+  "claude-3-7-sonnet-latest": "claude-3-7-sonnet-20250219",
+  "claude-3-5-sonnet-latest": "claude-3-5-sonnet-20241022",
+  "claude-3-5-haiku-latest": "claude-3-5-haiku-20241022",
+  "claude-3-opus-latest": "claude-3-opus-20240229",
+  "claude-opus-4-0": "claude-opus-4-20250514",
+  "claude-sonnet-4-0": "claude-sonnet-4-20250514",
+};
+
+function buildAliases(): Readonly<Record<string, string>> {
+  const aliases: Record<string, string> = { ...DOCUMENTED_ALIASES };
+  // The dated id without its date is the model's short alias (`claude-haiku-4-5`).
+  for (const dated of Object.values(ANTHROPIC_DATED_IDS)) aliases[dated.replace(/-\d{8}$/, "")] = dated;
+  return Object.freeze(aliases);
+}
+
+const ALIASES = buildAliases();
+
+export const anthropicIdentity: ProviderIdentity = ownLabIdentity("anthropic", "anthropic", ALIASES);
+
+/**
+ * The Claude API model id for a display name ("Claude Opus 4.5"), or null when the name is not
+ * one that can be mapped (never guessed). Claude 4.6 and later have undated ids:
+ * "Claude Opus 4.6" -> "claude-opus-4-6", "Claude Fable 5.1" -> "claude-fable-5-1".
+ */
+export function anthropicModelIdForName(displayName: string): string | null {
+  const dated = ANTHROPIC_DATED_IDS[displayName];
+  if (dated) return dated;
+  const m = /^Claude ([A-Z][a-z]+) (\d+)(?:\.(\d+))?$/.exec(displayName);
+  if (!m) return null;
+  const major = Number(m[2]);
+  const minor = m[3] === undefined ? 0 : Number(m[3]);
+  if (major < 4 || (major === 4 && minor < 6)) return null;
+  return `claude-${(m[1] as string).toLowerCase()}-${m[2]}${m[3] === undefined ? "" : `-${m[3]}`}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * Azure OpenAI in Foundry (provider `azure`). Azure names a model version as model + version
+ * (`gpt-4o` version `2024-08-06`); the deployable provider model id joins them
+ * (`gpt-4o-2024-08-06`). The canonical model is the OpenAI API id: date versions and four-digit
+ * snapshot versions are part of it (`gpt-4o-2024-08-06`, `gpt-3.5-turbo-0125`), Azure's counter
+ * versions ("1", "2", "001") are not (`text-embedding-ada-002` version 2 is OpenAI's
+ * `text-embedding-ada-002`), and Azure's `gpt-35` spelling is OpenAI's `gpt-3.5`.
+ * Version 1 of text-embedding-ada-002 is an earlier model than version 2 (2,046 instead of 8,191
+ * input tokens), not the one OpenAI's API serves: `openai/text-embedding-ada-002-v1`.
+ * `model-router` is Microsoft's own model.
+ * LiteLLM keys Azure models with both spellings (`azure/gpt-3.5-turbo-0125` and
+ * `azure/gpt-35-turbo-0125`); Azure's deployable name is the `gpt-35` one, so the other is an alias.
+ */
+import { modelId } from "../../lib/ids.js";
+import type { ProviderIdentity } from "./types.js";
+
+/** Counter versions that are a model of their own (name|version -> canonical model id). */
+const VERSION_MODELS: Readonly<Record<string, string>> = Object.freeze({
+  "text-embedding-ada-002|1": "openai/text-embedding-ada-002-v1",
+});
+
+/**
+ * Azure's deployable id for a model version: `gpt-4o` + `2024-08-06` -> `gpt-4o-2024-08-06`.
+ * The docs write one version two ways (`dall-e-3` is "3.0" in the region matrices and "3" in
+ * the retirement table): a whole-number version's ".0" is dropped so both name one deployment.
+ */
+export function azureProviderModelId(name: string, version: string | null): string {
+  const n = providerModelId(name);
+  const v = (version ?? "").trim().replace(/^(\d+)\.0$/, "$1");
+  if (v === "" || n.endsWith(`-${v}`)) return n;
+  return `${n}-${v}`;
+}
+
+/** The canonical model of an Azure model version (see the module comment). */
+export function azureCanonicalModelId(name: string, version: string | null): string {
+  const n = providerModelId(name);
+  const v = (version ?? "").trim();
+  const own = VERSION_MODELS[`${n}|${v}`];
+  if (own) return own;
+  const lab = n.startsWith("model-router") ? "microsoft" : "openai";
+  const openAiName = n.replace(/^gpt-35/, "gpt-3.5");
+  const keepsVersion =
+    /^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d{4}$/.test(v) || /^turbo-\d{4}-\d{2}-\d{2}$/.test(v);
+  if (!keepsVersion || n.endsWith(`-${v}`)) return modelId(lab, openAiName);
+  return modelId(lab, `${openAiName}-${v}`);
+}
+
+/** `gpt-3.5-turbo...` (OpenAI's spelling) -> `gpt-35-turbo...` (Azure's deployable name). */
+function providerModelId(name: string): string {
+  return name.trim().replace(/^gpt-3\.5-turbo/, "gpt-35-turbo");
+}
+
+export const azureIdentity: ProviderIdentity = {
+  providerId: "azure",
+  aliases: Object.freeze({
+    "gpt-3.5-turbo": "gpt-35-turbo",
+    "gpt-3.5-turbo-0125": "gpt-35-turbo-0125",
+    "gpt-3.5-turbo-1106": "gpt-35-turbo-1106",
+    "gpt-3.5-turbo-16k": "gpt-35-turbo-16k",
+    "gpt-3.5-turbo-instruct": "gpt-35-turbo-instruct",
+  }),
+  providerModelId,
+  /** A joined provider model id (`gpt-4o-2024-08-06`, `gpt-35-turbo-0125`) as one name. */
+  canonicalModelId: (name) => azureCanonicalModelId(name, null),
+};

@@ -1,0 +1,75 @@
+/**
+ * Google Vertex AI (provider `google-vertex`). Vertex serves Google's models under their Gemini
+ * ids and partner models under the partner's name:
+ * - Claude: `claude-3-5-sonnet-v2@20241022` -> `anthropic/claude-3-5-sonnet-20241022`; an
+ *   undated Claude name is Anthropic's alias of a dated model (`claude-sonnet-4-5` ->
+ *   `claude-sonnet-4-5@20250929`, via the Anthropic identity's aliases);
+ * - Model-as-a-service ids keep their publisher path (`meta/llama-3.1-405b-instruct-maas` ->
+ *   `meta/llama-3.1-405b-instruct-maas`, `deepseek-ai/...` -> `deepseek/...`); Mistral's
+ *   models are addressed by name (`codestral-2`), and `mistralai/codestral-2` (LiteLLM's
+ *   spelling) is an alias of it;
+ * - `@` versions become part of the name (`multimodalembedding@001` -> `google/multimodalembedding-001`).
+ */
+import { modelId } from "../../lib/ids.js";
+import { anthropicIdentity } from "./anthropic.js";
+import { googleModelId } from "./google.js";
+import type { ProviderIdentity } from "./types.js";
+
+/** Publisher path -> lab slug. */
+const PUBLISHER_LAB: Readonly<Record<string, string>> = Object.freeze({
+  "deepseek-ai": "deepseek",
+  minimaxai: "minimax",
+  moonshotai: "moonshotai",
+  "zai-org": "zai",
+  mistralai: "mistral",
+});
+
+/** Lab of a Vertex model named without a publisher path. */
+function labByName(name: string): string {
+  if (/^claude/.test(name)) return "anthropic";
+  if (/^(mistral|codestral|ministral|pixtral)/.test(name)) return "mistral";
+  if (/^jamba/.test(name)) return "ai21";
+  return "google";
+}
+
+function providerModelId(name: string): string {
+  let id = name.trim().replace(/@default$/, "");
+  if (id.startsWith("mistralai/")) id = id.slice("mistralai/".length);
+  if (/^claude-[a-z0-9-]+$/.test(id)) {
+    const dated = anthropicIdentity.providerModelId(id);
+    const m = /^(.*)-(\d{8})$/.exec(dated);
+    if (m) id = `${m[1] as string}@${m[2] as string}`;
+  }
+  return id;
+}
+
+/**
+ * Anthropic canonical model id of a Vertex Claude model id: `claude-3-5-sonnet-v2@20241022` ->
+ * `anthropic/claude-3-5-sonnet-20241022`. Null when the id is not a dated Vertex Claude id.
+ */
+export function vertexClaudeModelId(vertexId: string): string | null {
+  const m = /^(claude-[a-z0-9-]+?)(?:-v\d+)?@(\d{8})$/.exec(vertexId.trim());
+  if (!m) return null;
+  return modelId("anthropic", `${m[1] as string}-${m[2] as string}`);
+}
+
+function canonicalModelId(name: string): string {
+  const id = providerModelId(name);
+  const slash = id.indexOf("/");
+  if (slash > 0) {
+    const publisher = id.slice(0, slash);
+    return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1));
+  }
+  const lab = labByName(id);
+  if (lab === "anthropic")
+    return vertexClaudeModelId(id) ?? anthropicIdentity.canonicalModelId(id.replace(/@/g, "-"));
+  if (lab === "google") return googleModelId(id);
+  return modelId(lab, id.replace(/@/g, "-"));
+}
+
+export const vertexIdentity: ProviderIdentity = {
+  providerId: "google-vertex",
+  aliases: Object.freeze({}),
+  providerModelId,
+  canonicalModelId,
+};

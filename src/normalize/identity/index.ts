@@ -1,0 +1,60 @@
+/**
+ * The identity module of every provider, by catalog provider id: which model a provider's
+ * name means, whichever source (official page or community map) uses it. See types.ts.
+ */
+import { deploymentIdentity } from "../helpers.js";
+import { bedrockIdentity } from "./amazon-bedrock.js";
+import { anthropicIdentity } from "./anthropic.js";
+import { azureIdentity } from "./azure.js";
+import { googleIdentity } from "./google.js";
+import { vertexIdentity } from "./google-vertex.js";
+import { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
+import { mistralIdentity } from "./mistral.js";
+import { openaiIdentity } from "./openai.js";
+import type { ProviderIdentity } from "./types.js";
+
+export { bedrockIdentity } from "./amazon-bedrock.js";
+export { ANTHROPIC_DATED_IDS, anthropicIdentity, anthropicModelIdForName } from "./anthropic.js";
+export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./azure.js";
+export { googleIdentity, googleModelId } from "./google.js";
+export { vertexClaudeModelId, vertexIdentity } from "./google-vertex.js";
+export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
+export { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
+export { mistralAliasList, mistralIdentity, mistralIdentityWith } from "./mistral.js";
+export { openaiIdentity } from "./openai.js";
+export type { ProviderIdentity } from "./types.js";
+
+export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = Object.freeze({
+  "amazon-bedrock": bedrockIdentity,
+  anthropic: anthropicIdentity,
+  azure: azureIdentity,
+  cohere: cohereIdentity,
+  deepseek: deepseekIdentity,
+  google: googleIdentity,
+  "google-vertex": vertexIdentity,
+  groq: groqIdentity,
+  mistral: mistralIdentity,
+  openai: openaiIdentity,
+  "together-ai": togetherIdentity,
+  xai: xaiIdentity,
+});
+
+/** The identity module of a provider, or null when the catalog has none for it. */
+export function identityOf(providerId: string): ProviderIdentity | null {
+  return Object.hasOwn(PROVIDER_IDENTITIES, providerId) ? (PROVIDER_IDENTITIES[providerId] ?? null) : null;
+}
+
+/**
+ * A deployment's identity fields, id and canonical model id, with the provider model id
+ * resolved through the provider's aliases first (so an alias and its model are one deployment).
+ */
+export function identifiedDeployment(
+  identity: ProviderIdentity,
+  key: { provider_model_id: string; api_surface: string; mode: string; region: string },
+) {
+  const providerModelId = identity.providerModelId(key.provider_model_id);
+  return deploymentIdentity(
+    { provider_id: identity.providerId, ...key, provider_model_id: providerModelId },
+    identity.canonicalModelId(providerModelId),
+  );
+}

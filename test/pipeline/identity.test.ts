@@ -1,0 +1,165 @@
+/**
+ * Lifecycle truth over the offline build of the real recorded captures: one record per model
+ * (official parsers and the LiteLLM community map agree on identities), deployments only where
+ * an availability source places them, replacements as canonical model ids, and upstream
+ * corrections applied in the open.
+ */
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixedClock } from "../../src/lib/clock.js";
+import { isModelId } from "../../src/lib/ids.js";
+import { silentLogger } from "../../src/lib/logger.js";
+import { bedrockIdentity } from "../../src/normalize/identity/index.js";
+import { runBuild } from "../../src/pipeline/build.js";
+import type { FactsFile } from "../../src/release/facts.js";
+import { loadRelease, readFacts } from "../../src/release/index.js";
+import type { BuildReport } from "../../src/release/types.js";
+import type { CatalogContent, Deployment } from "../../src/schema/index.js";
+import { SOURCES_DIR } from "../helpers/captures.js";
+
+let work: string;
+let catalog: CatalogContent;
+let facts: FactsFile;
+let report: BuildReport;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "catalog-identity-"));
+  const sources = join(work, "sources");
+  const snapshots = join(work, "snapshots");
+  await cp(SOURCES_DIR, sources, { recursive: true });
+  const summary = await runBuild({
+    sourcesDir: sources,
+    snapshotsDir: snapshots,
+    offline: true,
+    clock: fixedClock("2026-11-23T00:00:00Z"),
+    logger: silentLogger,
+  });
+  report = summary.outcome.report;
+  const release = await loadRelease(snapshots);
+  catalog = release.catalog;
+  facts = (await readFacts(snapshots, release.manifest)) as FactsFile;
+}, 120_000);
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const communityFacts = () => facts.sources.filter((s) => s.source_type === "community_catalog");
+const byId = (id: string): Deployment | undefined => catalog.deployments.find((d) => d.id === id);
+
+describe("one identity per model", () => {
+  it("no provider has two deployments for one (model, surface, mode, region)", () => {
+    const seen = new Map<string, string>();
+    const twins: string[] = [];
+    for (const d of catalog.deployments) {
+      const key = [d.provider_id, d.model_id, d.api_surface, d.mode, d.region].join("|");
+      const other = seen.get(key);
+      if (other) twins.push(`${other} = ${d.id}`);
+      seen.set(key, d.id);
+    }
+    expect(twins).toEqual([]);
+    expect(report.errors.map((e) => e.check)).not.toContain("one_deployment_per_model_scope");
+  });
+
+  it("every LiteLLM Bedrock deployment has the model id the Bedrock parser gives the same model", () => {
+    const bedrock = communityFacts().flatMap((s) =>
+      s.output.deployments.filter((d) => d.provider_id === "amazon-bedrock"),
+    );
+    expect(bedrock.length).toBeGreaterThan(300);
+    const split = bedrock.filter((d) => bedrockIdentity.canonicalModelId(d.provider_model_id) !== d.model_id);
+    expect(split.map((d) => `${d.provider_model_id}: ${d.model_id}`)).toEqual([]);
+    // One record per model: the official lifecycle page and the community prices meet in one deployment.
+    const llama = byId("dep_amazon-bedrock_meta.llama3-2-11b-instruct-v1-0_bedrock-runtime_us-east-1");
+    expect(llama?.model_id).toBe("meta/llama-3.2-11b-instruct");
+    expect(llama?.evidence_urls.some((u) => u.includes("docs.aws.amazon.com"))).toBe(true);
+    expect(llama?.rate_card?.source_url).toContain("litellm");
+    expect(catalog.deployments.some((d) => d.model_id === "meta/llama3-2-11b-instruct")).toBe(false);
+    expect(catalog.deployments.some((d) => d.model_id === "cohere/command-r-v1-0")).toBe(false);
+  });
+
+  it("a model's aliases and spellings at one provider are one deployment (Azure gpt-3.5 / gpt-35, Vertex mistralai/, Anthropic short names)", () => {
+    const ids = new Set(catalog.deployments.map((d) => d.id));
+    expect(ids.has("dep_azure_gpt-35-turbo-0125_azure-openai-global-standard_global")).toBe(true);
+    expect(ids.has("dep_azure_gpt-3.5-turbo-0125_azure-openai-global-standard_global")).toBe(false);
+    expect(ids.has("dep_google-vertex_mistralai-codestral-2_vertex-ai_global")).toBe(false);
+    expect(ids.has("dep_anthropic_claude-sonnet-4-5_api_global")).toBe(false);
+    expect(byId("dep_anthropic_claude-sonnet-4-5-20250929_api_global")?.model_id).toBe(
+      "anthropic/claude-sonnet-4-5-20250929",
+    );
+  });
+});
+
+describe("deployments only where the provider offers them", () => {
+  const MATRIX = "/includes/model-matrix/";
+  const LITELLM = "model_prices_and_context_window.json";
+
+  it("no Azure deployment comes from a retirement page alone: a region table or a price-feed key places each", () => {
+    const azure = catalog.deployments.filter((d) => d.provider_id === "azure");
+    expect(azure.length).toBeGreaterThan(200);
+    const unplaced = azure.filter(
+      (d) => !d.evidence_urls.some((u) => u.includes(MATRIX) || u.includes(LITELLM)),
+    );
+    expect(unplaced.map((d) => d.id)).toEqual([]);
+    // Every deployment an official source places is in that deployment type's region table.
+    const listed = new Set(
+      facts.sources
+        .filter((s) => s.provider_id === "azure" && s.source_url.includes(MATRIX))
+        .flatMap((s) => s.output.deployments.map((d) => `${d.model_id}|${d.mode}`)),
+    );
+    const officialOnly = azure.filter((d) => !d.evidence_urls.some((u) => u.includes(LITELLM)));
+    expect(officialOnly.filter((d) => !listed.has(`${d.model_id}|${d.mode}`)).map((d) => d.id)).toEqual([]);
+    expect(byId("dep_azure_text-embedding-ada-002-1_azure-openai-global-standard_global")).toBeUndefined();
+  });
+
+  it("the lifecycle of a model version no region table lists lives on its model's record", () => {
+    expect(catalog.deployments.some((d) => d.provider_model_id === "gpt-4o-mini-tts-2025-12-15")).toBe(false);
+    const record = catalog.lifecycle.find(
+      (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4o-mini-tts-2025-12-15",
+    );
+    expect(record?.summary?.deployment_count).toBe(0);
+    expect(record?.lifecycle.end_of_life).toMatchObject({ state: "scheduled", date: "2026-12-15" });
+  });
+});
+
+describe("replacements", () => {
+  it("are canonical model ids, never the resource's own model", () => {
+    let count = 0;
+    for (const r of catalog.lifecycle)
+      for (const id of r.lifecycle.replacement_ids) {
+        count++;
+        expect(isModelId(id)).toBe(true);
+        expect(id).not.toBe(r.resource_type === "deployment" ? r.model_id : r.resource_id);
+      }
+    expect(count).toBeGreaterThan(300);
+    expect(
+      byId("dep_openai_gpt-realtime-mini-2025-10-06_api_global")?.lifecycle.replacement_ids,
+    ).not.toContain("openai/gpt-realtime-mini-2025-10-06");
+  });
+
+  it("resolve Mistral's -latest names through the page's own alias list", () => {
+    expect(byId("dep_mistral_mistral-saba-2502_api_global")?.lifecycle.replacement_ids).toEqual([
+      "mistral/mistral-small-2506",
+    ]);
+    expect(byId("dep_mistral_open-mistral-7b_api_global")?.lifecycle.replacement_ids).toEqual([
+      "mistral/ministral-8b-2410",
+    ]);
+  });
+});
+
+describe("upstream corrections", () => {
+  it("are applied before parsing and listed in the build report with their evidence", () => {
+    expect(report.corrections.map((c) => [c.provider_id, c.source, c.status])).toEqual([
+      ["mistral", "models", "applied"],
+      ["mistral", "models", "applied"],
+    ]);
+    for (const c of report.corrections) expect(c.evidence_url).toMatch(/^https:\/\/github\.com\/mistralai\//);
+    expect(byId("dep_mistral_mistral-small-2506_api_global")).toBeDefined();
+    expect(byId("dep_mistral_mistral-small-2509_api_global")).toBeUndefined();
+    expect(byId("dep_mistral_open-codestral-mamba_api_global")?.lifecycle.deprecation).toMatchObject({
+      state: "scheduled",
+      date: "2025-06-06",
+    });
+    expect(report.warnings.map((w) => w.check)).not.toContain("correction_stale");
+  });
+});
