@@ -416,13 +416,14 @@ export function apiDeploymentIdentity(
   providerModelId: string,
   canonicalModelId: string,
   region = "global",
+  mode = "standard",
 ) {
   return deploymentIdentity(
     {
       provider_id: providerId,
       provider_model_id: providerModelId,
       api_surface: "api",
-      mode: "standard",
+      mode,
       region,
     },
     canonicalModelId,

@@ -1,14 +1,16 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
+import { stringify as stringifyYaml } from "yaml";
 import { loadCorrections, loadSourceDefinitions } from "../../src/collect/index.js";
+import { fixedClock } from "../../src/lib/clock.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { applyCorrections } from "../../src/normalize/index.js";
-import { parsers as mistral } from "../../src/normalize/parsers/mistral.js";
-import { buildReport, formatBuildReport } from "../../src/release/index.js";
-import { type Correction, CorrectionsFile, type ParseOutput } from "../../src/schema/index.js";
-import { recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { runBuild } from "../../src/pipeline/build.js";
+import { buildReport, formatBuildReport, loadRelease } from "../../src/release/index.js";
+import { type Correction, CorrectionsFile } from "../../src/schema/index.js";
+import { SOURCES_DIR } from "../helpers/captures.js";
 import { mergedCatalog, NOW } from "../release/fixtures.js";
 
 const SOURCE = { provider_id: "mistral", name: "models" };
@@ -72,20 +74,51 @@ describe("corrections.yaml", () => {
     expect(CorrectionsFile.safeParse({ corrections: [] }).success).toBe(false);
   });
 
-  it("the recorded Mistral corrections are valid, none is stale, and the parser reads the corrected page", async () => {
-    const file = CorrectionsFile.parse(
-      parseYaml(await readFile(join(SOURCES_DIR, "mistral", "corrections.yaml"), "utf8")),
-    );
-    const input = await recordedInput("mistral", "models");
-    const corrected = applyCorrections(input.source, input.content, file.corrections);
-    expect(corrected.outcomes.map((o) => o.status)).toEqual(["applied", "applied"]);
-    const parse = mistral["mistral-models"] as (i: typeof input) => ParseOutput;
-    const before = parse(input).deployments.map((d) => d.provider_model_id);
-    const after = parse({ ...input, content: corrected.content }).deployments.map((d) => d.provider_model_id);
-    expect(before).toContain("mistral-small-2509");
-    expect(after).not.toContain("mistral-small-2509");
-    expect(after).toContain("mistral-small-2506");
-  });
+  it("a build applies a corrections.yaml of the sources tree: the published fact changes and the report lists the correction", async () => {
+    // A test-only correction on a copy of the recorded captures (no real capture needs one since
+    // Mistral's overview page, whose two typos were corrected, gave way to its model cards).
+    const dir = await mkdtemp(join(tmpdir(), "catalog-corrections-build-"));
+    try {
+      const sources = join(dir, "sources");
+      await cp(SOURCES_DIR, sources, { recursive: true });
+      const row =
+        "| Claude Opus 4.7                                                                         | $5 / MTok         |";
+      await writeFile(
+        join(sources, "anthropic", "corrections.yaml"),
+        stringifyYaml({
+          corrections: [
+            {
+              source: "pricing",
+              page_says: row,
+              means: row.replace("$5 / MTok ", "$6 / MTok "),
+              why: "test-only correction: the build must apply it and list it",
+              evidence_url: "https://platform.claude.com/docs/en/about-claude/pricing",
+            },
+          ],
+        }),
+      );
+      const summary = await runBuild({
+        sourcesDir: sources,
+        snapshotsDir: join(dir, "snapshots"),
+        offline: true,
+        clock: fixedClock("2026-11-23T00:00:00Z"),
+        logger: silentLogger,
+      });
+      expect(summary.outcome.report.corrections).toEqual([
+        expect.objectContaining({
+          provider_id: "anthropic",
+          source: "pricing",
+          status: "applied",
+          occurrences: 1,
+        }),
+      ]);
+      const { catalog } = await loadRelease(join(dir, "snapshots"));
+      const opus = catalog.deployments.find((d) => d.id === "dep_anthropic_claude-opus-4-7_api_global");
+      expect(opus?.rate_card?.input_micro_usd).toBe(6_000_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   describe("loading", () => {
     let dir: string;
@@ -93,8 +126,8 @@ describe("corrections.yaml", () => {
       dir = await mkdtemp(join(tmpdir(), "catalog-corrections-"));
       await mkdir(join(dir, "mistral"), { recursive: true });
       await writeFile(
-        join(dir, "mistral", "models.yaml"),
-        await readFile(join(SOURCES_DIR, "mistral", "models.yaml"), "utf8"),
+        join(dir, "mistral", "model-cards.yaml"),
+        await readFile(join(SOURCES_DIR, "mistral", "model-cards.yaml"), "utf8"),
       );
     });
     afterEach(async () => {
@@ -104,11 +137,16 @@ describe("corrections.yaml", () => {
     it("is not read as a source definition, and loads per provider", async () => {
       await writeFile(
         join(dir, "mistral", "corrections.yaml"),
-        await readFile(join(SOURCES_DIR, "mistral", "corrections.yaml"), "utf8"),
+        stringifyYaml({
+          corrections: [
+            correction("`mistral-small-2509`", "`mistral-small-2506`", "model-cards"),
+            correction("2525/06/06", "2025/06/06", "model-cards"),
+          ],
+        }),
       );
       const { definitions, errors } = await loadSourceDefinitions(dir);
       expect(errors).toEqual([]);
-      expect(definitions.map((d) => d.name)).toEqual(["models"]);
+      expect(definitions.map((d) => d.name)).toEqual(["model-cards"]);
       const loaded = await loadCorrections(dir, definitions);
       expect(loaded.errors).toEqual([]);
       expect(loaded.corrections.get("mistral")).toHaveLength(2);
@@ -117,7 +155,7 @@ describe("corrections.yaml", () => {
     it("reports a schema error, invalid YAML or a correction of an unknown source as an error", async () => {
       const { definitions } = await loadSourceDefinitions(dir);
       const write = (text: string) => writeFile(join(dir, "mistral", "corrections.yaml"), text);
-      await write("corrections:\n  - source: models\n    page_says: a\n    means: b\n");
+      await write("corrections:\n  - source: model-cards\n    page_says: a\n    means: b\n");
       expect((await loadCorrections(dir, definitions)).errors[0]?.message).toMatch(/why|evidence_url/);
       await write("corrections: [");
       expect((await loadCorrections(dir, definitions)).errors[0]?.message).toMatch(/not valid YAML/);

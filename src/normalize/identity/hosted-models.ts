@@ -82,3 +82,12 @@ export function togetherModelId(apiModelString: string): string | null {
   if (lab === "meta") name = name.replace(/^meta-(?=llama)/, "");
   return modelId(lab, name);
 }
+
+/**
+ * The inference mode of a Together AI API model string: Together serves a free tier of some
+ * models as its own endpoint (`...-Turbo-Free`, with its own rate limits and no price), the same
+ * model as the paid endpoint, so it is mode `free` beside the paid `standard` deployment.
+ */
+export function togetherMode(apiModelString: string): "free" | "standard" {
+  return /-free$/i.test(apiModelString.trim()) ? "free" : "standard";
+}

@@ -60,6 +60,7 @@ import type {
   SkipCount,
 } from "../../schema/index.js";
 import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion } from "../helpers.js";
+import { togetherMode } from "../identity/hosted-models.js";
 import { identityOf } from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -217,7 +218,7 @@ function hostedIdentity(provider_id: string, prefix: string, key: string): Ident
       provider_id,
       provider_model_id: model,
       api_surface: "api",
-      mode: "standard",
+      mode: provider_id === "together-ai" ? togetherMode(model) : "standard",
       region: "global",
       explicit: true,
       aliased: false,
