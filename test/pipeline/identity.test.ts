@@ -46,6 +46,9 @@ afterAll(async () => {
 });
 
 const communityFacts = () => facts.sources.filter((s) => s.source_type === "community_catalog");
+/** Azure's price feeds (the official Retail Prices API and its community snapshot) place deployments too. */
+const isPriceFeed = (url: string) =>
+  url.startsWith("https://prices.azure.com/") || url.includes("/nikklavzar/azure-genai-prices/");
 const byId = (id: string): Deployment | undefined => catalog.deployments.find((d) => d.id === id);
 
 describe("one identity per model", () => {
@@ -98,7 +101,7 @@ describe("deployments only where the provider offers them", () => {
     const azure = catalog.deployments.filter((d) => d.provider_id === "azure");
     expect(azure.length).toBeGreaterThan(200);
     const unplaced = azure.filter(
-      (d) => !d.evidence_urls.some((u) => u.includes(MATRIX) || u.includes(LITELLM)),
+      (d) => !d.evidence_urls.some((u) => u.includes(MATRIX) || u.includes(LITELLM) || isPriceFeed(u)),
     );
     expect(unplaced.map((d) => d.id)).toEqual([]);
     // Every deployment an official source places is in that deployment type's region table.
@@ -107,7 +110,9 @@ describe("deployments only where the provider offers them", () => {
         .filter((s) => s.provider_id === "azure" && s.source_url.includes(MATRIX))
         .flatMap((s) => s.output.deployments.map((d) => `${d.model_id}|${d.mode}`)),
     );
-    const officialOnly = azure.filter((d) => !d.evidence_urls.some((u) => u.includes(LITELLM)));
+    const officialOnly = azure.filter(
+      (d) => !d.evidence_urls.some((u) => u.includes(LITELLM) || isPriceFeed(u)),
+    );
     expect(officialOnly.filter((d) => !listed.has(`${d.model_id}|${d.mode}`)).map((d) => d.id)).toEqual([]);
     expect(byId("dep_azure_text-embedding-ada-002-1_azure-openai-global-standard_global")).toBeUndefined();
   });
@@ -137,29 +142,24 @@ describe("replacements", () => {
     ).not.toContain("openai/gpt-realtime-mini-2025-10-06");
   });
 
-  it("resolve Mistral's -latest names through the page's own alias list", () => {
+  it("resolve Mistral's -latest names through the model cards' own alias list", () => {
+    // The cards of August 2026 point mistral-small-latest at 2603 and ministral-8b-latest at 2512.
     expect(byId("dep_mistral_mistral-saba-2502_api_global")?.lifecycle.replacement_ids).toEqual([
-      "mistral/mistral-small-2506",
+      "mistral/mistral-small-2603",
     ]);
     expect(byId("dep_mistral_open-mistral-7b_api_global")?.lifecycle.replacement_ids).toEqual([
-      "mistral/ministral-8b-2410",
+      "mistral/ministral-8b-2512",
     ]);
   });
 });
 
 describe("upstream corrections", () => {
-  it("are applied before parsing and listed in the build report with their evidence", () => {
-    expect(report.corrections.map((c) => [c.provider_id, c.source, c.status])).toEqual([
-      ["mistral", "models", "applied"],
-      ["mistral", "models", "applied"],
-    ]);
-    for (const c of report.corrections) expect(c.evidence_url).toMatch(/^https:\/\/github\.com\/mistralai\//);
+  it("none is recorded today, so none is applied or stale, and the superseded page's typos are gone", () => {
+    // Mistral's overview page, whose two typos sources/mistral/corrections.yaml corrected, gave way
+    // to its model cards; test/normalize/corrections.test.ts proves a build applies a corrections file.
+    expect(report.corrections).toEqual([]);
+    expect(report.warnings.map((w) => w.check)).not.toContain("correction_stale");
     expect(byId("dep_mistral_mistral-small-2506_api_global")).toBeDefined();
     expect(byId("dep_mistral_mistral-small-2509_api_global")).toBeUndefined();
-    expect(byId("dep_mistral_open-codestral-mamba_api_global")?.lifecycle.deprecation).toMatchObject({
-      state: "scheduled",
-      date: "2025-06-06",
-    });
-    expect(report.warnings.map((w) => w.check)).not.toContain("correction_stale");
   });
 });
