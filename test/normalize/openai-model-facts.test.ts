@@ -24,7 +24,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(14);
+    expect(names.length).toBe(16);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
