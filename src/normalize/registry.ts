@@ -20,6 +20,7 @@ import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistralModels } from "./parsers/mistral-models.js";
 import { parsers as openai } from "./parsers/openai.js";
+import { parsers as openaiModelFacts } from "./parsers/openai-model-facts.js";
 import { parsers as togetherAi } from "./parsers/together-ai.js";
 import { parsers as xai } from "./parsers/xai.js";
 import type { Parser } from "./types.js";
@@ -52,6 +53,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     groq,
     litellm,
     mistralModels,
+    openaiModelFacts,
     openai,
     togetherAi,
     xai,

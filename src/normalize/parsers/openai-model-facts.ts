@@ -1,0 +1,126 @@
+/**
+ * An OpenAI model page in its Markdown form (developers.openai.com/api/docs/models/<model>.md):
+ * "Model ID: `gpt-4.1`", the "## Model details" bullets, the Endpoints table, and the
+ * "Supported features" / "Supported tools" lists. Model facts only; it creates no deployments.
+ *
+ * - context_tokens = "N context window", max_output_tokens = "N max output tokens". The
+ *   "Maximum input tokens" bullet some pages add is not the context window and is not read.
+ * - Facts apply to the Model ID and to the Default snapshot the details describe, never to the
+ *   other snapshots of the Snapshots list: they can differ (gpt-4o-2024-05-13 is listed under
+ *   GPT-4o, whose details are those of gpt-4o-2024-08-06).
+ * - vision / audio_input from "Input modalities", image_output / audio_output from "Output
+ *   modalities": supported when listed, unsupported when the line is there and does not list it.
+ * - reasoning: supported when the details say "Reasoning token support"; otherwise unknown.
+ * - batch: the Endpoints table's Batch row ("Supported" / "Not supported").
+ * - tool_calling (function_calling), structured_output (structured_outputs), prompt_caching,
+ *   web_search, code_execution (code_interpreter), computer_use (computer_use): supported when
+ *   the Supported features or Supported tools list names them. The lists name only what is
+ *   supported, so a name they leave out stays unknown.
+ */
+import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { markdownTables, plainCell } from "../markdown.js";
+import type { Parser } from "../types.js";
+
+const PROVIDER_ID = "openai";
+const MODEL_ID = /^[a-z0-9][a-z0-9.-]*$/;
+
+/** Names of the Supported features / Supported tools lists -> capability. */
+const LISTED: Readonly<Record<string, CapabilityName>> = {
+  function_calling: "tool_calling",
+  structured_outputs: "structured_output",
+  prompt_caching: "prompt_caching",
+  web_search: "web_search",
+  code_interpreter: "code_execution",
+  computer_use: "computer_use",
+};
+
+/** The lines of the "## <heading>" section up to the next "## " heading; null when absent. */
+function section(content: string, heading: string): string[] | null {
+  const lines = content.split("\n");
+  const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
+  if (start < 0) return null;
+  const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** "- item" lines of a section. */
+function bullets(lines: string[]): string[] {
+  return lines.flatMap((l) => {
+    const m = /^\s*-\s+(.+?)\s*$/.exec(l);
+    return m ? [m[1] as string] : [];
+  });
+}
+
+export const parseOpenAiModelPage: Parser = (input) => {
+  const id = /^Model ID: `([^`]+)`\s*$/m.exec(input.content)?.[1];
+  if (!id || !MODEL_ID.test(id)) throw parseFailure(input.source, 'no "Model ID: `<model>`" line');
+  const detailLines = section(input.content, "Model details");
+  if (!detailLines) throw parseFailure(input.source, `${id}: no "## Model details" section`);
+  const details = bullets(detailLines);
+  const detail = (re: RegExp) => details.map((d) => re.exec(d)).find((m) => m !== null) ?? null;
+
+  const contextMatch = detail(/^([\d,]+) context window$/);
+  const outputMatch = detail(/^([\d,]+) max output tokens$/);
+  const contextTokens = contextMatch ? tokenCount(contextMatch[1] as string) : null;
+  const outputTokens = outputMatch ? tokenCount(outputMatch[1] as string) : null;
+  if (contextTokens === null || outputTokens === null)
+    throw parseFailure(
+      input.source,
+      `${id}: the details give no "N context window" and "N max output tokens"`,
+    );
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const modalities = (label: string): string[] | null => {
+    const m = detail(new RegExp(`^${label} modalities: (.+)$`));
+    return m ? (m[1] as string).split(",").map((s) => s.trim().toLowerCase()) : null;
+  };
+  const modal = (list: string[] | null, kind: string, name: CapabilityName) => {
+    if (list) capabilities[name] = declaredCapability(list.includes(kind) ? "supported" : "unsupported");
+  };
+  const inputs = modalities("Input");
+  const outputs = modalities("Output");
+  modal(inputs, "image", "vision");
+  modal(inputs, "audio", "audio_input");
+  modal(outputs, "image", "image_output");
+  modal(outputs, "audio", "audio_output");
+  if (details.includes("Reasoning token support")) capabilities.reasoning = declaredCapability("supported");
+
+  const endpointLines = section(input.content, "Endpoints");
+  if (endpointLines) {
+    const table = markdownTables(endpointLines.join("\n")).find(
+      (t) => plainCell(t.headers[0] ?? "") === "Endpoint",
+    );
+    const batch = table?.rows.find((r) => plainCell(r[0] ?? "") === "Batch");
+    const support = batch ? plainCell(batch[2] ?? "") : "";
+    if (support === "Supported") capabilities.batch = declaredCapability("supported");
+    else if (support === "Not supported") capabilities.batch = declaredCapability("unsupported");
+    else
+      throw parseFailure(
+        input.source,
+        `${id}: the Endpoints table has no Batch row saying Supported / Not supported`,
+      );
+  }
+  for (const heading of ["Supported features", "Supported tools"])
+    for (const item of bullets(section(input.content, heading) ?? [])) {
+      const name = LISTED[item];
+      if (name) capabilities[name] = declaredCapability("supported");
+    }
+
+  const defaultSnapshot = detail(/^Default snapshot: `([^`]+)`$/)?.[1];
+  const ids = new Set([id, ...(defaultSnapshot && MODEL_ID.test(defaultSnapshot) ? [defaultSnapshot] : [])]);
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const facts: ModelFact[] = [...ids].map((providerModelId) => ({
+    provider_id: PROVIDER_ID,
+    provider_model_id: providerModelId,
+    context_tokens: contextTokens,
+    max_output_tokens: outputTokens,
+    capabilities: { ...capabilities },
+    evidence,
+  }));
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
+export const parsers: Record<string, Parser> = {
+  "openai-model-page": parseOpenAiModelPage,
+};

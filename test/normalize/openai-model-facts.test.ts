@@ -1,0 +1,122 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { normalizeSource } from "../../src/normalize/index.js";
+import { parsers } from "../../src/normalize/parsers/openai-model-facts.js";
+import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const page = parsers["openai-model-page"]!;
+const supported = { status: "supported", verification_status: "official_declared" };
+const unsupported = { status: "unsupported", verification_status: "official_declared" };
+
+async function factsOf(name: string): Promise<Map<string, ModelFact>> {
+  const out = ParseOutput.parse(page(await recordedInput("openai", name)));
+  return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
+}
+
+async function modelPageSources(): Promise<string[]> {
+  const names = await readdir(join(SOURCES_DIR, "openai"));
+  return names.filter((n) => /^model-.*\.yaml$/.test(n)).map((n) => n.replace(/\.yaml$/, ""));
+}
+
+describe("OpenAI model pages", () => {
+  it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
+    const names = await modelPageSources();
+    expect(names.length).toBe(16);
+    for (const name of names) {
+      const input = await recordedInput("openai", name);
+      const out = normalizeSource(input);
+      expect(out.deployments).toEqual([]);
+      expect(out.lifecycle).toEqual([]);
+      expect(out.model_facts?.length).toBeGreaterThan(0);
+      for (const fact of out.model_facts ?? []) {
+        expect(fact.provider_id).toBe("openai");
+        expect(fact.context_tokens).toBeGreaterThan(0);
+        expect(fact.max_output_tokens).toBeGreaterThan(0);
+        expect(fact.evidence).toEqual({
+          source_url: input.source.url,
+          source_type: "official_docs",
+          observed_at: input.observedAt,
+          verification_status: "official_declared",
+        });
+      }
+    }
+  });
+
+  it("GPT-4.1: the context window and max output of the details, for the model id and its default snapshot only", async () => {
+    const facts = await factsOf("model-gpt-4-1");
+    expect([...facts.keys()].sort()).toEqual(["gpt-4.1", "gpt-4.1-2025-04-14"]);
+    const fact = facts.get("gpt-4.1")!;
+    expect(fact.context_tokens).toBe(1_047_576);
+    expect(fact.max_output_tokens).toBe(32_768);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      audio_input: unsupported,
+      image_output: unsupported,
+      audio_output: unsupported,
+      batch: supported,
+      tool_calling: supported,
+      structured_output: supported,
+      prompt_caching: supported,
+      web_search: supported,
+      code_execution: supported,
+    });
+    expect(facts.get("gpt-4.1-2025-04-14")?.capabilities).toEqual(fact.capabilities);
+  });
+
+  it("GPT-4o: the listed older snapshot gpt-4o-2024-05-13 gets no fact (the details describe the default snapshot)", async () => {
+    const facts = await factsOf("model-gpt-4o");
+    expect([...facts.keys()].sort()).toEqual(["gpt-4o", "gpt-4o-2024-08-06"]);
+    expect(facts.get("gpt-4o")?.context_tokens).toBe(128_000);
+    expect(facts.get("gpt-4o")?.max_output_tokens).toBe(16_384);
+  });
+
+  it("reasoning comes from 'Reasoning token support'; a page without it leaves reasoning unknown", async () => {
+    expect((await factsOf("model-o4-mini")).get("o4-mini")?.capabilities?.reasoning).toEqual(supported);
+    expect((await factsOf("model-gpt-4o")).get("gpt-4o")?.capabilities?.reasoning).toBeUndefined();
+  });
+
+  it("GPT-5 mini: the context window (400,000), not the 'Maximum input tokens' bullet (272,000)", async () => {
+    const fact = (await factsOf("model-gpt-5-mini")).get("gpt-5-mini")!;
+    expect(fact.context_tokens).toBe(400_000);
+    expect(fact.max_output_tokens).toBe(128_000);
+  });
+
+  it("batch follows the Endpoints table: GPT-5.4 Pro says Not supported, o3-mini Supported", async () => {
+    expect((await factsOf("model-gpt-5-4-pro")).get("gpt-5.4-pro")?.capabilities?.batch).toEqual(unsupported);
+    expect((await factsOf("model-o3-mini")).get("o3-mini")?.capabilities?.batch).toEqual(supported);
+  });
+
+  it("a text-only model is stated without vision; a name the Supported lists leave out stays unknown", async () => {
+    const fact = (await factsOf("model-o3-mini")).get("o3-mini-2025-01-31")!;
+    expect(fact.capabilities?.vision).toEqual(unsupported);
+    expect(fact.capabilities?.web_search).toBeUndefined();
+    expect(fact.capabilities?.prompt_caching).toBeUndefined();
+  });
+
+  it("the truncated GPT-5.4 copy (no Endpoints or Supported sections) gives limits, modalities and reasoning only", async () => {
+    const fact = (await factsOf("model-gpt-5-4")).get("gpt-5.4-2026-03-05")!;
+    expect(fact.context_tokens).toBe(1_050_000);
+    expect(fact.max_output_tokens).toBe(128_000);
+    expect(Object.keys(fact.capabilities ?? {}).sort()).toEqual([
+      "audio_input",
+      "audio_output",
+      "image_output",
+      "reasoning",
+      "vision",
+    ]);
+  });
+
+  it("fails on a page without a Model ID line, without a context window, or with an unreadable Batch row", async () => {
+    const input = await recordedInput("openai", "model-gpt-4-1");
+    expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID: `gpt-4.1`", "Model: gpt-4.1"))));
+    expectParseFailure(() => page(edit(input, (c) => c.replace("1,047,576 context window", "1M context"))));
+    expectParseFailure(() =>
+      page(
+        edit(input, (c) => c.replace("| Batch | `v1/batch` | Supported |", "| Batch | `v1/batch` | Soon |")),
+      ),
+    );
+  });
+});
