@@ -46,8 +46,8 @@ describe("catalog sources", () => {
       // A content date is never the day it was recorded here (the build day of the snapshot).
       expect(capture.fetched_at.slice(0, 10)).not.toBe("2026-11-23");
     }
-    const mistral = captured.find((s) => s.provider_id === "mistral" && s.name === "models");
-    expect(mistral?.capture).toMatchObject({ fetched_at: "2025-09-18T12:19:07Z", age_days: 431 });
+    const mistral = captured.find((s) => s.provider_id === "mistral" && s.name === "model-cards");
+    expect(mistral?.capture).toMatchObject({ fetched_at: "2026-08-21T16:27:43Z", age_days: 94 });
     const text = await run(process.execPath, [
       CLI,
       "sources",
@@ -56,6 +56,6 @@ describe("catalog sources", () => {
       "--sources",
       join(REPO, "sources"),
     ]);
-    expect(text.stdout).toMatch(/^mistral +models +official_docs +mistral-models +2025-09-18 +431 /m);
+    expect(text.stdout).toMatch(/^mistral +model-cards +official_lifecycle +mistral-model-cards +2026-08-21 +94 /m);
   }, 60_000);
 });
