@@ -141,9 +141,21 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      void quota.close();
+      reject(
+        new CatalogError(
+          "io_failed",
+          error.code === "EADDRINUSE"
+            ? `cannot listen on ${opts.host}:${opts.port}: the port is in use`
+            : `cannot listen on ${opts.host}:${opts.port}: ${error.message}`,
+          {},
+          { cause: error },
+        ),
+      );
+    });
     server.listen(opts.port, opts.host, () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
