@@ -32,7 +32,8 @@ export interface LockOptions {
 
 const UNREADABLE_STALE_MS = 5_000;
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs on this host (EPERM: it does, as another user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -63,7 +64,7 @@ async function isStale(path: string, staleMs: number): Promise<boolean> {
   const owner = await readLockOwner(path);
   const age = Date.now() - modified;
   if (!owner) return age > UNREADABLE_STALE_MS;
-  if (owner.hostname === hostname()) return !alive(owner.pid);
+  if (owner.hostname === hostname()) return !isProcessAlive(owner.pid);
   return age > staleMs;
 }
 

@@ -17,6 +17,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { acquireLock, isProcessAlive } from "../lib/file-lock.js";
 import { sha256Hex } from "../lib/hash.js";
 import { RELEASE_ID } from "../lib/ids.js";
 import { CatalogContent, ReleaseManifest } from "../schema/index.js";
@@ -267,7 +268,34 @@ export async function loadRelease(snapshotsDir: string, releaseId?: string): Pro
   return { manifest, catalog };
 }
 
-/** Removes temporary leftovers of crashed publications (never a published release). */
+/** The lock a build holds on a snapshots directory from reading LATEST to publishing. */
+export const BUILD_LOCK = ".build.lock";
+
+/**
+ * Takes the snapshots directory's build lock, or fails at once with `locked` naming the
+ * build that holds it (a lock of a build that died, kill -9 included, is broken: its pid is
+ * gone). Resolves to the release function.
+ */
+export async function lockSnapshots(snapshotsDir: string): Promise<() => Promise<void>> {
+  await mkdir(snapshotsDir, { recursive: true });
+  return acquireLock(join(snapshotsDir, BUILD_LOCK), {
+    waitMs: 0,
+    what: `snapshots directory ${snapshotsDir} (another build is publishing into it)`,
+  });
+}
+
+/** `.tmp-<pid>-…` of another process that is still running (e.g. the server writing quota.json). */
+function ownedByLiveProcess(name: string): boolean {
+  const pid = Number(/^\.tmp-(\d+)-/.exec(name)?.[1]);
+  return Number.isSafeInteger(pid) && pid !== process.pid && isProcessAlive(pid);
+}
+
+/**
+ * Removes temporary leftovers of crashed publications (never a published release). Call it
+ * holding the build lock: under objects/ and releases/ only a publication writes temporary
+ * names; at the top level, temporary files of other live processes (the server's quota file)
+ * are kept.
+ */
 export async function cleanTemporary(snapshotsDir: string): Promise<number> {
   let removed = 0;
   for (const dir of [snapshotsDir, join(snapshotsDir, "objects"), join(snapshotsDir, "releases")]) {
@@ -277,7 +305,8 @@ export async function cleanTemporary(snapshotsDir: string): Promise<number> {
     } catch {
       continue;
     }
-    for (const name of names.filter((n) => n.startsWith(".tmp-"))) {
+    const topLevel = dir === snapshotsDir;
+    for (const name of names.filter((n) => n.startsWith(".tmp-") && !(topLevel && ownedByLiveProcess(n)))) {
       await rm(join(dir, name), { recursive: true, force: true });
       removed++;
     }
