@@ -5,8 +5,9 @@
  *   snapshots/releases/<release_id>/manifest.json
  *   snapshots/LATEST                    the published release id
  *
- * The release id is `rel_` + SHA-256 of the canonical JSON of the file table (name -> sha256),
- * so it is derived from the content alone. Publishing writes objects first (each through a
+ * The release id is `rel_` + SHA-256 of the canonical JSON of the whole manifest except the
+ * id itself (format, created_at, previous_release_id, every file's sha256 and size, counts),
+ * so no field of a manifest can change without its id failing to match. Publishing writes objects first (each through a
  * temporary file and a rename, skipped when the object exists), then the release directory
  * under a temporary name, renamed into place in one step, then LATEST through a temporary file
  * and a rename. A crash at any step leaves the previous release and LATEST intact; the
@@ -43,9 +44,10 @@ export type PublishHook = (
   step: "objects_written" | "release_dir_written" | "release_renamed",
 ) => void | Promise<void>;
 
-export function releaseIdFor(files: Record<string, { sha256: string }>): string {
-  const table = Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.sha256]));
-  return `rel_${sha256Hex(canonicalJson({ format: 1, files: table }))}`;
+/** The id a manifest's content gives: every field but `release_id` is covered. */
+export function releaseIdFor(manifest: Omit<ReleaseManifest, "release_id">): string {
+  const { format, created_at, previous_release_id, files, counts } = manifest;
+  return `rel_${sha256Hex(canonicalJson({ format, created_at, previous_release_id, files, counts }))}`;
 }
 
 function tempName(): string {
@@ -88,15 +90,15 @@ export async function publishRelease(
   }
   await hook?.("objects_written");
 
-  const releaseId = releaseIdFor(files);
-  const manifest = ReleaseManifest.parse({
-    format: 1,
-    release_id: releaseId,
+  const content = {
+    format: 1 as const,
     created_at: input.createdAt,
     previous_release_id: input.previousReleaseId,
     files,
     counts: input.counts,
-  });
+  };
+  const releaseId = releaseIdFor(content);
+  const manifest = ReleaseManifest.parse({ release_id: releaseId, ...content });
   const finalDir = join(releasesDir, releaseId);
   if (await exists(finalDir)) {
     // A release that exists is never rewritten; the same content means the same release.
@@ -168,8 +170,16 @@ export async function readManifest(snapshotsDir: string, releaseId: string): Pro
       { cause: error },
     );
   }
-  if (manifest.release_id !== releaseId || releaseIdFor(manifest.files) !== releaseId)
-    throw new CatalogError("release_damaged", `release ${releaseId}: manifest does not match its id`);
+  if (manifest.release_id !== releaseId)
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId}: manifest.json names release_id ${manifest.release_id}`,
+    );
+  if (releaseIdFor(manifest) !== releaseId)
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId}: manifest.json was altered: its content (created_at, previous_release_id, files, counts) does not hash to the release id`,
+    );
   return manifest;
 }
 
