@@ -45,26 +45,29 @@ describe("a manifest whose fields were changed after publishing", () => {
     expect(result.code, result.stderr).toBe(0);
   });
 
-  it.each(TAMPERING)("changing %s fails verify (exit 4, naming manifest.json) and serve", async (name, tamper) => {
-    const dir = join(work, name.replace(/[^a-z]+/g, "-"));
-    await cp(pristine, dir, { recursive: true });
-    const path = join(dir, "releases", second, "manifest.json");
-    const manifest = JSON.parse(await readFile(path, "utf8")) as Manifest;
-    tamper(manifest);
-    await writeFile(path, `${JSON.stringify(manifest)}\n`);
+  it.each(TAMPERING)(
+    "changing %s fails verify (exit 4, naming manifest.json) and serve",
+    async (name, tamper) => {
+      const dir = join(work, name.replace(/[^a-z]+/g, "-"));
+      await cp(pristine, dir, { recursive: true });
+      const path = join(dir, "releases", second, "manifest.json");
+      const manifest = JSON.parse(await readFile(path, "utf8")) as Manifest;
+      tamper(manifest);
+      await writeFile(path, `${JSON.stringify(manifest)}\n`);
 
-    const problems = await verifyRelease(dir, second);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.file).toBe("manifest.json");
-    expect(problems[0]?.problem).toMatch(/altered/);
+      const problems = await verifyRelease(dir, second);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]?.file).toBe("manifest.json");
+      expect(problems[0]?.problem).toMatch(/altered/);
 
-    const verify = await runCli(["verify", second, "--snapshots", dir]);
-    expect(verify.code).toBe(4);
-    expect(verify.stderr).toMatch(/manifest\.json: .*altered/);
-    await expect(loadServedRelease(dir)).rejects.toMatchObject({ code: "release_damaged" });
+      const verify = await runCli(["verify", second, "--snapshots", dir]);
+      expect(verify.code).toBe(4);
+      expect(verify.stderr).toMatch(/manifest\.json: .*altered/);
+      await expect(loadServedRelease(dir)).rejects.toMatchObject({ code: "release_damaged" });
 
-    const diff = await runCli(["diff", first, second, "--snapshots", dir]);
-    expect(diff.code).toBe(4);
-    expect(isOneLine(diff.stderr), diff.stderr).toBe(true);
-  });
+      const diff = await runCli(["diff", first, second, "--snapshots", dir]);
+      expect(diff.code).toBe(4);
+      expect(isOneLine(diff.stderr), diff.stderr).toBe(true);
+    },
+  );
 });
