@@ -50,6 +50,12 @@ export function releaseIdFor(manifest: Omit<ReleaseManifest, "release_id">): str
   return `rel_${sha256Hex(canonicalJson({ format, created_at, previous_release_id, files, counts }))}`;
 }
 
+/** The first id rule (files table only), recognized to tell an old release from an altered one. */
+function legacyReleaseIdFor(files: ReleaseManifest["files"]): string {
+  const table = Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.sha256]));
+  return `rel_${sha256Hex(canonicalJson({ format: 1, files: table }))}`;
+}
+
 function tempName(): string {
   return `.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
 }
@@ -178,7 +184,9 @@ export async function readManifest(snapshotsDir: string, releaseId: string): Pro
   if (releaseIdFor(manifest) !== releaseId)
     throw new CatalogError(
       "release_damaged",
-      `release ${releaseId}: manifest.json was altered: its content (created_at, previous_release_id, files, counts) does not hash to the release id`,
+      legacyReleaseIdFor(manifest.files) === releaseId
+        ? `release ${releaseId}: its id covers only the file table (the rule before ids covered the whole manifest), so created_at, previous_release_id and counts are unverified; rebuild it`
+        : `release ${releaseId}: manifest.json was altered: its content (created_at, previous_release_id, files, counts) does not hash to the release id`,
     );
   return manifest;
 }
