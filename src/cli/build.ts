@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
 import { runBuild } from "../pipeline/build.js";
 import { formatBuildReport } from "../release/index.js";
+import { EXIT_CODES } from "./exit-codes.js";
 import { clockFrom, parseRatio, snapshotsDir, sourcesDir } from "./options.js";
 
 interface BuildFlags {
@@ -68,6 +69,6 @@ export function registerBuild(program: Command): void {
       } else if (summary.release_id) {
         process.stdout.write(`${summary.release_id}\n`);
       }
-      if (summary.status === "validation_failed") process.exitCode = 2;
+      if (summary.status === "validation_failed") process.exitCode = EXIT_CODES.validation_failed;
     });
 }

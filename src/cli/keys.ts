@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { createKey, listKeys, revokeKey } from "../serve/index.js";
+import { createKey, listKeys, loadPlans, revokeKey } from "../serve/index.js";
 import { DEFAULT_KEYS_FILE } from "./options.js";
 
 function keysFile(flag: string | undefined): string {
@@ -20,15 +20,42 @@ export function registerKeys(program: Command): void {
     .requiredOption("--workspace <workspace>", "workspace the key belongs to")
     .requiredOption("--plan <plan>", "plan of the workspace, e.g. free or pro")
     .option("--keys <file>", `keys file (env CATALOG_KEYS, default ${DEFAULT_KEYS_FILE})`)
-    .action(async (flags: { workspace: string; plan: string; keys?: string }) => {
-      if (!/^[A-Za-z0-9._-]{1,64}$/.test(flags.workspace))
-        throw new CatalogError("invalid_argument", "--workspace must be 1-64 characters of [A-Za-z0-9._-]");
-      const { keyId, key } = await createKey(keysFile(flags.keys), flags.workspace, flags.plan);
-      process.stderr.write(
-        `created key ${keyId} for workspace ${flags.workspace} (plan ${flags.plan}); it is shown only once\n`,
-      );
-      process.stdout.write(`${key}\n`);
-    });
+    .option(
+      "--plans <file>",
+      "plans file the server uses (env CATALOG_PLANS; default: the shipped plans); the plan must be defined there",
+    )
+    .option("--change-plan", "allow moving an existing workspace (all its keys) to --plan")
+    .action(
+      async (flags: {
+        workspace: string;
+        plan: string;
+        keys?: string;
+        plans?: string;
+        changePlan?: boolean;
+      }) => {
+        if (!/^[A-Za-z0-9._-]{1,64}$/.test(flags.workspace))
+          throw new CatalogError("invalid_argument", "--workspace must be 1-64 characters of [A-Za-z0-9._-]");
+        const plansPath = flags.plans ?? process.env.CATALOG_PLANS;
+        const plans = await loadPlans(plansPath ? resolve(plansPath) : undefined);
+        const { keyId, key, previousPlan } = await createKey(
+          keysFile(flags.keys),
+          flags.workspace,
+          flags.plan,
+          {
+            plans,
+            changePlan: flags.changePlan ?? false,
+          },
+        );
+        if (previousPlan !== null && previousPlan !== flags.plan)
+          process.stderr.write(
+            `workspace ${flags.workspace} moved from plan ${previousPlan} to ${flags.plan}\n`,
+          );
+        process.stderr.write(
+          `created key ${keyId} for workspace ${flags.workspace} (plan ${flags.plan}); it is shown only once\n`,
+        );
+        process.stdout.write(`${key}\n`);
+      },
+    );
   keys
     .command("revoke")
     .description("revoke a key by its id")

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { compareCodePoints } from "../lib/canonical-json.js";
+import { CatalogError } from "../lib/errors.js";
 import { type Correction, CorrectionsFile, SourceDefinition } from "../schema/index.js";
 
 export const CaptureMeta = z.strictObject({
@@ -46,9 +47,17 @@ export function captureDir(
 export async function loadSourceDefinitions(sourcesDir: string): Promise<LoadedDefinitions> {
   const definitions: SourceDefinition[] = [];
   const errors: DefinitionError[] = [];
-  const providers = (await readdir(sourcesDir, { withFileTypes: true }))
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name);
+  const entries = await readdir(sourcesDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new CatalogError(
+      "io_failed",
+      error.code === "ENOENT"
+        ? `sources directory ${sourcesDir} does not exist`
+        : `cannot read sources directory ${sourcesDir}: ${error.message}`,
+      {},
+      { cause: error },
+    );
+  });
+  const providers = entries.filter((d) => d.isDirectory()).map((d) => d.name);
   for (const provider of providers.sort(compareCodePoints)) {
     const files = (await readdir(join(sourcesDir, provider)))
       .filter((f) => f.endsWith(".yaml") && f !== CORRECTIONS_FILE)

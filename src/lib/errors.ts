@@ -12,7 +12,8 @@ export type CatalogErrorCode =
   | "release_exists"
   | "too_many_sources_failed"
   | "invalid_argument"
-  | "io_failed";
+  | "io_failed"
+  | "locked";
 
 export class CatalogError extends Error {
   override readonly name = "CatalogError";

@@ -19,6 +19,8 @@ import { CatalogError } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
 import { applyCorrections, normalizeSource } from "../normalize/index.js";
 import {
+  cleanTemporary,
+  lockSnapshots,
   type ReleaseOutcome,
   readPreviousRelease,
   runRelease,
@@ -84,6 +86,24 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       `invalid corrections:\n${correctionErrors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
     );
 
+  // One build at a time per snapshots directory: from reading the previous release to
+  // publishing (two builds on one previous release would orphan one of their releases).
+  const unlock = await lockSnapshots(options.snapshotsDir);
+  try {
+    const removed = await cleanTemporary(options.snapshotsDir);
+    if (removed > 0) log.info({ removed }, "removed leftovers of an interrupted build");
+    return await buildLocked(options, definitions, now, log);
+  } finally {
+    await unlock();
+  }
+}
+
+async function buildLocked(
+  options: BuildOptions,
+  definitions: SourceDefinition[],
+  now: string,
+  log: Logger,
+): Promise<BuildSummary> {
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
   const previousStates = previous?.catalog.sources ?? [];

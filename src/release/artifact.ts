@@ -5,8 +5,9 @@
  *   snapshots/releases/<release_id>/manifest.json
  *   snapshots/LATEST                    the published release id
  *
- * The release id is `rel_` + SHA-256 of the canonical JSON of the file table (name -> sha256),
- * so it is derived from the content alone. Publishing writes objects first (each through a
+ * The release id is `rel_` + SHA-256 of the canonical JSON of the whole manifest except the
+ * id itself (format, created_at, previous_release_id, every file's sha256 and size, counts),
+ * so no field of a manifest can change without its id failing to match. Publishing writes objects first (each through a
  * temporary file and a rename, skipped when the object exists), then the release directory
  * under a temporary name, renamed into place in one step, then LATEST through a temporary file
  * and a rename. A crash at any step leaves the previous release and LATEST intact; the
@@ -17,6 +18,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { acquireLock, isProcessAlive } from "../lib/file-lock.js";
 import { sha256Hex } from "../lib/hash.js";
 import { RELEASE_ID } from "../lib/ids.js";
 import { CatalogContent, ReleaseManifest } from "../schema/index.js";
@@ -42,7 +44,14 @@ export type PublishHook = (
   step: "objects_written" | "release_dir_written" | "release_renamed",
 ) => void | Promise<void>;
 
-export function releaseIdFor(files: Record<string, { sha256: string }>): string {
+/** The id a manifest's content gives: every field but `release_id` is covered. */
+export function releaseIdFor(manifest: Omit<ReleaseManifest, "release_id">): string {
+  const { format, created_at, previous_release_id, files, counts } = manifest;
+  return `rel_${sha256Hex(canonicalJson({ format, created_at, previous_release_id, files, counts }))}`;
+}
+
+/** The first id rule (files table only), recognized to tell an old release from an altered one. */
+function legacyReleaseIdFor(files: ReleaseManifest["files"]): string {
   const table = Object.fromEntries(Object.entries(files).map(([name, f]) => [name, f.sha256]));
   return `rel_${sha256Hex(canonicalJson({ format: 1, files: table }))}`;
 }
@@ -87,15 +96,15 @@ export async function publishRelease(
   }
   await hook?.("objects_written");
 
-  const releaseId = releaseIdFor(files);
-  const manifest = ReleaseManifest.parse({
-    format: 1,
-    release_id: releaseId,
+  const content = {
+    format: 1 as const,
     created_at: input.createdAt,
     previous_release_id: input.previousReleaseId,
     files,
     counts: input.counts,
-  });
+  };
+  const releaseId = releaseIdFor(content);
+  const manifest = ReleaseManifest.parse({ release_id: releaseId, ...content });
   const finalDir = join(releasesDir, releaseId);
   if (await exists(finalDir)) {
     // A release that exists is never rewritten; the same content means the same release.
@@ -167,8 +176,18 @@ export async function readManifest(snapshotsDir: string, releaseId: string): Pro
       { cause: error },
     );
   }
-  if (manifest.release_id !== releaseId || releaseIdFor(manifest.files) !== releaseId)
-    throw new CatalogError("release_damaged", `release ${releaseId}: manifest does not match its id`);
+  if (manifest.release_id !== releaseId)
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId}: manifest.json names release_id ${manifest.release_id}`,
+    );
+  if (releaseIdFor(manifest) !== releaseId)
+    throw new CatalogError(
+      "release_damaged",
+      legacyReleaseIdFor(manifest.files) === releaseId
+        ? `release ${releaseId}: its id covers only the file table (the rule before ids covered the whole manifest), so created_at, previous_release_id and counts are unverified; rebuild it`
+        : `release ${releaseId}: manifest.json was altered: its content (created_at, previous_release_id, files, counts) does not hash to the release id`,
+    );
   return manifest;
 }
 
@@ -267,7 +286,34 @@ export async function loadRelease(snapshotsDir: string, releaseId?: string): Pro
   return { manifest, catalog };
 }
 
-/** Removes temporary leftovers of crashed publications (never a published release). */
+/** The lock a build holds on a snapshots directory from reading LATEST to publishing. */
+export const BUILD_LOCK = ".build.lock";
+
+/**
+ * Takes the snapshots directory's build lock, or fails at once with `locked` naming the
+ * build that holds it (a lock of a build that died, kill -9 included, is broken: its pid is
+ * gone). Resolves to the release function.
+ */
+export async function lockSnapshots(snapshotsDir: string): Promise<() => Promise<void>> {
+  await mkdir(snapshotsDir, { recursive: true });
+  return acquireLock(join(snapshotsDir, BUILD_LOCK), {
+    waitMs: 0,
+    what: `snapshots directory ${snapshotsDir} (another build is publishing into it)`,
+  });
+}
+
+/** `.tmp-<pid>-…` of another process that is still running (e.g. the server writing quota.json). */
+function ownedByLiveProcess(name: string): boolean {
+  const pid = Number(/^\.tmp-(\d+)-/.exec(name)?.[1]);
+  return Number.isSafeInteger(pid) && pid !== process.pid && isProcessAlive(pid);
+}
+
+/**
+ * Removes temporary leftovers of crashed publications (never a published release). Call it
+ * holding the build lock: under objects/ and releases/ only a publication writes temporary
+ * names; at the top level, temporary files of other live processes (the server's quota file)
+ * are kept.
+ */
 export async function cleanTemporary(snapshotsDir: string): Promise<number> {
   let removed = 0;
   for (const dir of [snapshotsDir, join(snapshotsDir, "objects"), join(snapshotsDir, "releases")]) {
@@ -277,7 +323,8 @@ export async function cleanTemporary(snapshotsDir: string): Promise<number> {
     } catch {
       continue;
     }
-    for (const name of names.filter((n) => n.startsWith(".tmp-"))) {
+    const topLevel = dir === snapshotsDir;
+    for (const name of names.filter((n) => n.startsWith(".tmp-") && !(topLevel && ownedByLiveProcess(n)))) {
       await rm(join(dir, name), { recursive: true, force: true });
       removed++;
     }

@@ -31,9 +31,20 @@ export const BooleanParam = z.preprocess(
 );
 
 /** A boundary: a calendar date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset. */
-export const DateBoundaryParam = z.union([IsoDate, z.iso.datetime({ offset: true })]).meta({
-  description: "ISO 8601 date (YYYY-MM-DD) or date-time (2026-01-31T00:00:00Z).",
-});
+/** A date-time whose offset carries it past year 9999 (or before year 0) in UTC has no UTC date. */
+function hasUtcDate(value: string): boolean {
+  const instant = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (!Number.isFinite(instant)) return false;
+  const year = new Date(instant).getUTCFullYear();
+  return year >= 0 && year <= 9999;
+}
+
+export const DateBoundaryParam = z
+  .union([IsoDate, z.iso.datetime({ offset: true })])
+  .refine(hasUtcDate, { message: "must fall within the years 0000 to 9999 in UTC" })
+  .meta({
+    description: "ISO 8601 date (YYYY-MM-DD) or date-time (2026-01-31T00:00:00Z).",
+  });
 
 export const LimitParam = intParam(1, 500).default(100).meta({ description: "1 to 500, default 100." });
 export const OffsetParam = intParam(0)

@@ -42,12 +42,13 @@ import {
   parseQuery,
   problemBody,
   requestIdFor,
+  reservedFieldErrors,
   STATUS,
 } from "./http.js";
 import type { KeyRing } from "./keys.js";
 import { ANONYMOUS_PLAN, type PlansFile } from "./plans.js";
 import { listDeployments, listEvents, listLifecycle, pageBody } from "./query.js";
-import { type QuotaPeriod, type QuotaStore, quotaPeriod } from "./quota.js";
+import { ANONYMOUS_PREFIX, type Consumed, type QuotaPeriod, type QuotaStore, quotaPeriod } from "./quota.js";
 import type { PreparedAnswer } from "./response-cache.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -123,6 +124,9 @@ function matchRoute(path: string): Route | null {
   }
   return null;
 }
+
+/** The client hung up (or was cut off) before its request ended: nothing to answer, not a server error. */
+class ClientGone extends Error {}
 
 /** Who is asking: a workspace (from a key) or the anonymous plan of a client address. */
 interface Caller {
@@ -222,9 +226,9 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
 
   /** Counts the request; throws 429 when the caller's plan quota is spent. */
   async function consume(reply: Reply, caller: Caller, period: QuotaPeriod): Promise<void> {
-    let count: number;
+    let consumed: Consumed;
     try {
-      count = await quota.increment(caller.subject, period);
+      consumed = await quota.consume(caller.subject, period, caller.limit);
     } catch (error) {
       logger.error(
         { err: (error as Error).message, request_id: reply.requestId },
@@ -234,8 +238,8 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
         "retry-after": "1",
       });
     }
-    setRateHeaders(reply, caller, count, period);
-    if (count > caller.limit)
+    setRateHeaders(reply, caller, consumed.count, period);
+    if (!consumed.allowed)
       throw new ProblemError(
         "quota_exhausted",
         `the monthly quota of ${caller.limit} requests of plan "${caller.plan}" is spent; it resets at ${period.resetIso}`,
@@ -247,7 +251,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   function anonymousCaller(req: IncomingMessage, plans: PlansFile): Caller {
     const plan = plans.plans[ANONYMOUS_PLAN];
     return {
-      subject: `anon:${clientAddress(req, trustedProxies)}`,
+      subject: `${ANONYMOUS_PREFIX}${clientAddress(req, trustedProxies)}`,
       plan: ANONYMOUS_PLAN,
       limit: plan?.monthly_quota ?? 0,
       workspace: null,
@@ -278,7 +282,11 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
           );
         else resolve(Buffer.concat(chunks, size));
       });
-      req.on("error", reject);
+      // a client that hangs up (or is cut off by the request timeout) before its body ends
+      req.on("error", (error: Error) => reject(new ClientGone(error.message)));
+      req.on("close", () => {
+        if (!req.complete) reject(new ClientGone("the connection closed before the body ended"));
+      });
     });
   }
 
@@ -297,6 +305,13 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     } catch {
       throw new ProblemError("invalid_body", "the body is not valid JSON");
     }
+    const reserved = reservedFieldErrors(value);
+    if (reserved.length > 0)
+      throw new ProblemError(
+        "invalid_body",
+        `invalid body field${reserved.length === 1 ? "" : "s"}: ${reserved.map((e) => e.parameter).join(", ")}`,
+        reserved,
+      );
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const errors = bodyErrors(parsed.error);
@@ -360,17 +375,20 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     caller: Caller,
     period: QuotaPeriod,
   ): Promise<void> {
-    const cacheKey = `${route.name} ${route.param ?? ""}?${rawQuery}`;
-    let prepared = release.answers.get(cacheKey);
+    // Validated every time: the cache is keyed on the normalized query (its ETag), never on
+    // the raw query string, so padding a query cannot add entries.
+    let fresh: PreparedAnswer;
+    try {
+      fresh = prepareGet(route, rawQuery, release);
+    } catch (error) {
+      // a bad query or an unknown id is still a request: it counts
+      if (error instanceof ProblemError) await consume(reply, caller, period);
+      throw error;
+    }
+    let prepared = release.answers.get(fresh.etag);
     if (!prepared) {
-      try {
-        prepared = prepareGet(route, rawQuery, release);
-      } catch (error) {
-        // a bad query or an unknown id is still a request: it counts
-        if (error instanceof ProblemError) await consume(reply, caller, period);
-        throw error;
-      }
-      release.answers.set(cacheKey, prepared);
+      prepared = fresh;
+      release.answers.set(fresh.etag, fresh);
     }
     reply.headers.etag = prepared.etag;
     reply.headers["cache-control"] = CACHE_GET;
@@ -592,6 +610,14 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
         if (!res.headersSent) send(res, reply);
       },
       (error: unknown) => {
+        if (error instanceof ClientGone) {
+          logger.debug(
+            { request_id: reply.requestId, reason: error.message },
+            "client went away mid-request",
+          );
+          res.destroy();
+          return;
+        }
         if (res.headersSent) {
           res.destroy();
           return;

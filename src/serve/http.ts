@@ -77,25 +77,60 @@ export function requestIdFor(header: string | string[] | undefined): string {
 }
 
 /**
+ * Names that could reach an object's prototype machinery. They are never API names, so they
+ * are refused like any unknown name, in queries and in bodies at any depth.
+ */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** `application/x-www-form-urlencoded` decoding of one name or value; null when malformed. */
+function decodeComponent(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Parses a raw query string (without `?`) against a strict zod object schema. Every query
  * parameter of the API is single-valued, so a repeated name is an error; unknown names are
- * errors too (a typo must not silently widen a filter). Each bad parameter is named.
+ * errors too (a typo must not silently widen a filter), and so is malformed percent-encoding
+ * (never decoded to U+FFFD). Empty pieces (`a=1&&b=2`, a trailing `&`) carry nothing and are
+ * skipped. Each bad parameter is named.
  */
 export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
   const values: Record<string, string> = {};
   const errors: FieldError[] = [];
+  const seen = new Set<string>();
   const repeated = new Set<string>();
-  if (rawQuery.length > 0) {
-    for (const [name, value] of new URLSearchParams(rawQuery)) {
-      if (Object.hasOwn(values, name)) {
-        if (!repeated.has(name)) {
-          repeated.add(name);
-          errors.push({ parameter: name, message: "must be given at most once" });
-        }
-        continue;
-      }
-      values[name] = value;
+  for (const piece of rawQuery.split("&")) {
+    if (piece === "") continue;
+    const eq = piece.indexOf("=");
+    const rawName = eq === -1 ? piece : piece.slice(0, eq);
+    const name = decodeComponent(rawName);
+    if (name === null) {
+      errors.push({ parameter: rawName, message: "is not valid percent-encoding" });
+      continue;
     }
+    if (seen.has(name)) {
+      if (!repeated.has(name)) {
+        repeated.add(name);
+        errors.push({ parameter: name, message: "must be given at most once" });
+      }
+      continue;
+    }
+    seen.add(name);
+    if (RESERVED_NAMES.has(name)) {
+      errors.push({ parameter: name, message: "is not a known parameter" });
+      continue;
+    }
+    const value = decodeComponent(eq === -1 ? "" : piece.slice(eq + 1));
+    if (value === null) {
+      repeated.add(name); // its schema issues would only repeat the problem
+      errors.push({ parameter: name, message: "has malformed percent-encoding" });
+      continue;
+    }
+    values[name] = value;
   }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
@@ -117,6 +152,19 @@ export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.
     );
   }
   return parsed.data as z.infer<S>;
+}
+
+/** Fields of a parsed JSON body named `__proto__`, `constructor` or `prototype`, at any depth. */
+export function reservedFieldErrors(value: unknown, path = ""): FieldError[] {
+  if (typeof value !== "object" || value === null) return [];
+  const errors: FieldError[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    const field = path ? `${path}.${key}` : key;
+    if (!Array.isArray(value) && RESERVED_NAMES.has(key))
+      errors.push({ parameter: field, message: "is not a known field" });
+    else errors.push(...reservedFieldErrors(inner, field));
+  }
+  return errors;
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {

@@ -9,6 +9,6 @@
  */
 export { indexRelease, type ServedRelease } from "./catalog-index.js";
 export { createKey, KEY_PREFIX, type KeyListing, listKeys, revokeKey } from "./keys.js";
-export { ANONYMOUS_PLAN, DEFAULT_PLANS, PlansFile } from "./plans.js";
+export { ANONYMOUS_PLAN, DEFAULT_PLANS, loadPlans, PlansFile } from "./plans.js";
 export { FileQuotaStore, type QuotaPeriod, type QuotaStore, quotaPeriod, RedisQuotaStore } from "./quota.js";
 export { loadServedRelease, type RunningServer, type StartServerOptions, startServer } from "./server.js";

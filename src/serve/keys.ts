@@ -8,7 +8,11 @@
  *   {"version":1,"workspaces":{"acme":{"plan":"pro"}},
  *    "keys":[{"key_id":"key_…","sha256":"…","workspace":"acme","created_at":"…","revoked_at":null}]}
  * A key belongs to a workspace and the workspace has a plan; creating a key for an existing
- * workspace with another plan moves the whole workspace to that plan.
+ * workspace with another plan is refused unless `changePlan` is set, and then moves the whole
+ * workspace to that plan.
+ *
+ * Every read-modify-write of the file (create, revoke) holds the lock file `<keys file>.lock`
+ * (src/lib/file-lock.ts), so concurrent `catalog keys` commands never lose each other's writes.
  */
 import { randomBytes } from "node:crypto";
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
@@ -16,8 +20,10 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { type Clock, systemClock, toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
+import { withLock } from "../lib/file-lock.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
+import { ANONYMOUS_PLAN, type PlansFile } from "./plans.js";
 
 export const KEY_PREFIX = "cat_live_";
 /** 32 bytes in base64url without padding are 43 characters. */
@@ -82,30 +88,62 @@ async function writeKeysFile(path: string, content: KeysFileContent): Promise<vo
   await rename(tmp, path);
 }
 
+/** How long a keys command waits for another one holding the keys file's lock. */
+const KEYS_LOCK_WAIT_MS = 15_000;
+
+function lockedKeysFile<T>(keysFile: string, fn: () => Promise<T>): Promise<T> {
+  return withLock(`${keysFile}.lock`, { waitMs: KEYS_LOCK_WAIT_MS, what: `keys file ${keysFile}` }, fn);
+}
+
+export interface CreateKeyOptions {
+  clock?: Clock;
+  /** When given, a plan these plans do not define is refused. */
+  plans?: PlansFile;
+  /** Allow moving an existing workspace to another plan (otherwise refused). */
+  changePlan?: boolean;
+}
+
 /** Creates a key for `workspace` on `plan`; returns the key itself (shown once) and its id. */
 export async function createKey(
   keysFile: string,
   workspace: string,
   plan: string,
-  clock: Clock = systemClock,
-): Promise<{ keyId: string; key: string }> {
+  options: CreateKeyOptions = {},
+): Promise<{ keyId: string; key: string; previousPlan: string | null }> {
   if (!WORKSPACE.test(workspace))
     throw new CatalogError("invalid_argument", "workspace must be 1-64 characters of [A-Za-z0-9._-]");
   if (!PLAN.test(plan))
     throw new CatalogError("invalid_argument", "plan must be 1-64 characters of [A-Za-z0-9._-]");
-  const content = await readKeysFile(keysFile);
-  const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const keyId = `key_${randomBytes(8).toString("hex")}`;
-  content.workspaces[workspace] = { plan };
-  content.keys.push({
-    key_id: keyId,
-    sha256: hashKey(key),
-    workspace,
-    created_at: toIsoSeconds(clock.now()),
-    revoked_at: null,
+  if (options.plans && (!Object.hasOwn(options.plans.plans, plan) || plan === ANONYMOUS_PLAN))
+    throw new CatalogError(
+      "invalid_argument",
+      `plan "${plan}" is not defined; plans: ${Object.keys(options.plans.plans)
+        .filter((p) => p !== ANONYMOUS_PLAN)
+        .join(", ")}`,
+    );
+  return lockedKeysFile(keysFile, async () => {
+    const content = await readKeysFile(keysFile);
+    const previousPlan = Object.hasOwn(content.workspaces, workspace)
+      ? (content.workspaces[workspace]?.plan ?? null)
+      : null;
+    if (previousPlan !== null && previousPlan !== plan && !options.changePlan)
+      throw new CatalogError(
+        "invalid_argument",
+        `workspace ${workspace} is on plan "${previousPlan}"; creating a key on plan "${plan}" would move the whole workspace (pass --change-plan to do that)`,
+      );
+    const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+    const keyId = `key_${randomBytes(8).toString("hex")}`;
+    content.workspaces[workspace] = { plan };
+    content.keys.push({
+      key_id: keyId,
+      sha256: hashKey(key),
+      workspace,
+      created_at: toIsoSeconds((options.clock ?? systemClock).now()),
+      revoked_at: null,
+    });
+    await writeKeysFile(keysFile, content);
+    return { keyId, key, previousPlan };
   });
-  await writeKeysFile(keysFile, content);
-  return { keyId, key };
 }
 
 /** Revokes an active key; false when no active key has that id. */
@@ -114,12 +152,14 @@ export async function revokeKey(
   keyId: string,
   clock: Clock = systemClock,
 ): Promise<boolean> {
-  const content = await readKeysFile(keysFile);
-  const record = content.keys.find((k) => k.key_id === keyId && k.revoked_at === null);
-  if (!record) return false;
-  record.revoked_at = toIsoSeconds(clock.now());
-  await writeKeysFile(keysFile, content);
-  return true;
+  return lockedKeysFile(keysFile, async () => {
+    const content = await readKeysFile(keysFile);
+    const record = content.keys.find((k) => k.key_id === keyId && k.revoked_at === null);
+    if (!record) return false;
+    record.revoked_at = toIsoSeconds(clock.now());
+    await writeKeysFile(keysFile, content);
+    return true;
+  });
 }
 
 /** Every key (never the key itself, nor its hash), in creation order. */

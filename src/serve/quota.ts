@@ -5,7 +5,12 @@
  * Two stores behind one interface:
  * - FileQuotaStore (default): counters in memory, written to one JSON file through a
  *   temporary file and a rename, debounced (at most one write per 250 ms) and flushed on
- *   close, so counts survive a restart. One process only.
+ *   close, so counts survive a restart. One process only. Anonymous counters (one per client
+ *   address) are capped: beyond `maxAnonymous` (default 100,000) addresses in a month, the
+ *   least recently seen address's counter is dropped (it starts again from zero), so a flood
+ *   of addresses cannot grow memory and the file without bound, while every address active
+ *   within the last 100,000 distinct addresses keeps an exact count. Workspace counters are
+ *   never dropped.
  * - RedisQuotaStore: `INCR quota:<subject>:<YYYY-MM>` plus its expiry in one Lua script
  *   (atomic), so several server processes share the counters.
  */
@@ -39,10 +44,21 @@ export function quotaPeriod(now: Date): QuotaPeriod {
   };
 }
 
+/** The outcome of counting one request against a quota. */
+export interface Consumed {
+  /** The subject's count in the period after this request (unchanged when refused). */
+  count: number;
+  /** False when the quota was already spent: the request is refused (429) and not counted. */
+  allowed: boolean;
+}
+
 export interface QuotaStore {
   readonly kind: "file" | "redis";
-  /** Counts one request; returns the subject's count in the period including this one. */
-  increment(subject: string, period: QuotaPeriod): Promise<number>;
+  /**
+   * Counts one request unless the subject's count already reached `limit`; a refused request
+   * (429) is not counted, so the count never passes the limit.
+   */
+  consume(subject: string, period: QuotaPeriod, limit: number): Promise<Consumed>;
   /** The subject's count in the period, without counting. */
   peek(subject: string, period: QuotaPeriod): Promise<number>;
   /** Persists what is pending and releases connections. */
@@ -64,6 +80,11 @@ const FileContent = {
   },
 };
 
+/** Subjects of keyless callers: `anon:<client address>`. */
+export const ANONYMOUS_PREFIX = "anon:";
+/** Anonymous counters the embedded store keeps before dropping the least recently seen. */
+export const DEFAULT_MAX_ANONYMOUS_COUNTERS = 100_000;
+
 export class FileQuotaStore implements QuotaStore {
   readonly kind = "file" as const;
   private dirty = false;
@@ -76,9 +97,20 @@ export class FileQuotaStore implements QuotaStore {
     private readonly counters: Map<string, number>,
     private readonly logger: Logger,
     private readonly debounceMs: number,
-  ) {}
+    private readonly maxAnonymous: number,
+  ) {
+    for (const key of counters.keys()) if (key.startsWith(ANONYMOUS_PREFIX)) this.anonymous++;
+  }
 
-  static async open(path: string, logger: Logger, debounceMs = 250): Promise<FileQuotaStore> {
+  /** Anonymous counters held (all periods). */
+  private anonymous = 0;
+
+  static async open(
+    path: string,
+    logger: Logger,
+    debounceMs = 250,
+    maxAnonymous = DEFAULT_MAX_ANONYMOUS_COUNTERS,
+  ): Promise<FileQuotaStore> {
     let counters: Record<string, number> = {};
     try {
       counters = FileContent.parse(await readFile(path, "utf8"));
@@ -92,13 +124,27 @@ export class FileQuotaStore implements QuotaStore {
         );
     }
     await mkdir(dirname(path), { recursive: true });
-    return new FileQuotaStore(path, new Map(Object.entries(counters)), logger, debounceMs);
+    return new FileQuotaStore(path, new Map(Object.entries(counters)), logger, debounceMs, maxAnonymous);
   }
 
-  async increment(subject: string, period: QuotaPeriod): Promise<number> {
+  /** Number of anonymous (per-address) counters held. */
+  get anonymousCounters(): number {
+    return this.anonymous;
+  }
+
+  async consume(subject: string, period: QuotaPeriod, limit: number): Promise<Consumed> {
     const key = `${subject}|${period.period}`;
-    const count = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, count);
+    const current = this.counters.get(key);
+    const allowed = (current ?? 0) < limit;
+    const count = allowed ? (current ?? 0) + 1 : (current ?? 0);
+    if (key.startsWith(ANONYMOUS_PREFIX)) {
+      // a refused address is active too: Map order (most recently seen last) is the eviction order
+      if (current === undefined) this.anonymous++;
+      else this.counters.delete(key);
+      this.counters.set(key, count);
+      this.evictAnonymous();
+    } else if (allowed) this.counters.set(key, count);
+    if (!allowed) return { count, allowed };
     if (period.period > this.latestPeriod) this.latestPeriod = period.period;
     this.dirty = true;
     if (!this.timer) {
@@ -108,7 +154,17 @@ export class FileQuotaStore implements QuotaStore {
       }, this.debounceMs);
       this.timer.unref();
     }
-    return count;
+    return { count, allowed };
+  }
+
+  private evictAnonymous(): void {
+    if (this.anonymous <= this.maxAnonymous) return;
+    for (const key of this.counters.keys()) {
+      if (this.anonymous <= this.maxAnonymous) break;
+      if (!key.startsWith(ANONYMOUS_PREFIX)) continue;
+      this.counters.delete(key);
+      this.anonymous--;
+    }
   }
 
   async peek(subject: string, period: QuotaPeriod): Promise<number> {
@@ -123,7 +179,10 @@ export class FileQuotaStore implements QuotaStore {
       const counters: Record<string, number> = {};
       for (const [key, count] of [...this.counters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (key.slice(key.lastIndexOf("|") + 1) >= this.latestPeriod) counters[key] = count;
-        else this.counters.delete(key);
+        else {
+          this.counters.delete(key);
+          if (key.startsWith(ANONYMOUS_PREFIX)) this.anonymous--;
+        }
       }
       const tmp = join(
         dirname(this.path),
@@ -147,13 +206,20 @@ export class FileQuotaStore implements QuotaStore {
   }
 }
 
-/** INCR and, on the first count of a period (or a key without expiry), set its expiry. */
-const INCREMENT_SCRIPT = `
+/**
+ * Unless the count already reached the limit (ARGV[2]): INCR and, on the first count of a
+ * period (or a key without expiry), set its expiry. Returns {count, 1 counted | 0 refused}.
+ */
+const CONSUME_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current >= tonumber(ARGV[2]) then
+  return {current, 0}
+end
 local count = redis.call('INCR', KEYS[1])
 if count == 1 or redis.call('TTL', KEYS[1]) < 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
-return count`;
+return {count, 1}`;
 
 /** Counters outlive their month by a day, then Redis drops them. */
 const EXPIRY_GRACE_SECONDS = 86_400;
@@ -191,10 +257,16 @@ export class RedisQuotaStore implements QuotaStore {
     return `quota:${subject}:${period.period}`;
   }
 
-  async increment(subject: string, period: QuotaPeriod): Promise<number> {
+  async consume(subject: string, period: QuotaPeriod, limit: number): Promise<Consumed> {
     const ttl = period.secondsToReset + EXPIRY_GRACE_SECONDS;
-    const count = await this.redis.eval(INCREMENT_SCRIPT, 1, RedisQuotaStore.keyFor(subject, period), ttl);
-    return Number(count);
+    const [count, counted] = (await this.redis.eval(
+      CONSUME_SCRIPT,
+      1,
+      RedisQuotaStore.keyFor(subject, period),
+      ttl,
+      limit,
+    )) as [number, number];
+    return { count: Number(count), allowed: Number(counted) === 1 };
   }
 
   async peek(subject: string, period: QuotaPeriod): Promise<number> {

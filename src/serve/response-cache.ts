@@ -1,9 +1,10 @@
 /**
- * Per-release memo of prepared GET answers, keyed by route and raw query string: the
- * validated query's ETag and, once built, the body. A release is immutable, so an entry
- * never goes stale; it dies with its ServedRelease on a switch. Bounded by entry count and
- * body bytes, evicting the oldest entries first, so arbitrary query strings cannot grow it
- * without limit.
+ * Per-release memo of prepared GET answers, keyed by the answer's ETag (a hash of the route
+ * and the validated, normalized query with defaults applied), so `?limit=100`, `?&&limit=100&`
+ * and no query share one entry. A release is immutable, so an entry never goes stale; it dies
+ * with its ServedRelease on a switch. Bounded by entry count and by bytes (keys and built
+ * bodies), evicting the least recently used entries first, so arbitrary query strings cannot
+ * grow it without limit.
  */
 export interface PreparedAnswer {
   etag: string;
@@ -13,6 +14,7 @@ export interface PreparedAnswer {
 
 export class ResponseCache {
   private readonly entries = new Map<string, PreparedAnswer>();
+  private readonly keyOf = new WeakMap<PreparedAnswer, string>();
   private bytes = 0;
 
   constructor(
@@ -21,12 +23,20 @@ export class ResponseCache {
   ) {}
 
   get(key: string): PreparedAnswer | undefined {
-    return this.entries.get(key);
+    const answer = this.entries.get(key);
+    if (answer) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, answer);
+    }
+    return answer;
   }
 
   set(key: string, answer: PreparedAnswer): void {
     if (this.entries.has(key)) return;
     this.entries.set(key, answer);
+    this.keyOf.set(answer, key);
+    this.bytes += key.length + (answer.body?.length ?? 0);
     this.evict();
   }
 
@@ -35,13 +45,22 @@ export class ResponseCache {
     if (answer.body) return answer.body;
     const body = answer.build();
     answer.body = body;
-    this.bytes += body.length;
-    this.evict();
+    const key = this.keyOf.get(answer);
+    // an answer evicted since it was set is still answered, but no longer held
+    if (key !== undefined && this.entries.get(key) === answer) {
+      this.bytes += body.length;
+      this.evict();
+    }
     return body;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held: keys and built bodies. */
+  get byteSize(): number {
+    return this.bytes;
   }
 
   private evict(): void {
@@ -50,7 +69,7 @@ export class ResponseCache {
       if (oldest.done) return;
       const entry = this.entries.get(oldest.value);
       this.entries.delete(oldest.value);
-      if (entry?.body) this.bytes -= entry.body.length;
+      this.bytes -= oldest.value.length + (entry?.body?.length ?? 0);
     }
   }
 }

@@ -44,6 +44,10 @@ export interface StartServerOptions {
   watchIntervalMs?: number;
   /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
   drainTimeoutMs?: number;
+  /** A client must send the whole request head within this time (default 10 s), else 408. */
+  headersTimeoutMs?: number;
+  /** A client must send the whole request, body included, within this time (default 30 s), else 408. */
+  requestTimeoutMs?: number;
   /**
    * Addresses of the proxies in front of the server (exact IPs). From these peers the
    * anonymous quota counts the client address in X-Forwarded-For; from anyone else the header
@@ -58,6 +62,8 @@ export interface RunningServer {
   releaseId(): string;
   /** Reloads plans, keys and the release (LATEST, or the pinned release); resolves to the release id served. */
   reload(): Promise<string>;
+  /** Prepared GET answers held for the served release: entries and bytes (keys and bodies). */
+  responseCache(): { entries: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -73,6 +79,13 @@ export async function loadServedRelease(snapshotsDir: string, releaseId?: string
       { problems },
     );
   return indexRelease(loaded);
+}
+
+/** A problem body of the generic type, for answers outside the router (RFC 9457 about:blank). */
+function rawProblem(status: number, title: string, detail: string): Buffer {
+  return Buffer.from(
+    JSON.stringify({ type: "about:blank", title, status, detail, request_id: requestIdFor(undefined) }),
+  );
 }
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
@@ -114,36 +127,84 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   let inFlight = 0;
   let drained: (() => void) | null = null;
-  const server: Server = createServer((req, res) => {
-    inFlight++;
-    res.on("close", () => {
-      inFlight--;
-      if (inFlight === 0 && drained) drained();
-    });
-    handler(req, res);
-  });
+  const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(opts.requestTimeoutMs ?? 30_000, headersTimeout);
+  const server: Server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // how often node checks those two timeouts (its default, 30 s, would let them overrun)
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      // answered below with a problem body instead of node's empty 400
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      inFlight++;
+      res.on("close", () => {
+        inFlight--;
+        if (inFlight === 0 && drained) drained();
+      });
+      if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+        res.shouldKeepAlive = false;
+        const body = rawProblem(400, "Bad Request", "an HTTP/1.1 request must carry a Host header");
+        res.writeHead(400, {
+          "content-type": "application/problem+json",
+          "content-length": String(body.length),
+          "cache-control": "no-store",
+        });
+        res.end(req.method === "HEAD" ? undefined : body);
+        return;
+      }
+      handler(req, res);
+    },
+  );
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || error.code === "ECONNRESET") {
+    // An answer already on its way (or a connection already gone) gets nothing more: bytes
+    // after a response would be read as the answer to the client's next request.
+    const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || error.code === "ECONNRESET" || pending?.headersSent) {
       socket.destroy();
       return;
     }
     // Not a request the router ever saw: an RFC 9457 problem of the generic type (about:blank).
-    const body = JSON.stringify({
-      type: "about:blank",
-      title: "Bad Request",
-      status: 400,
-      detail: "the request is not valid HTTP/1.1",
-      request_id: requestIdFor(undefined),
-    });
+    const [status, title, detail] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [
+            408,
+            "Request Timeout",
+            `the request was not received in time (head within ${headersTimeout} ms, whole request within ${requestTimeout} ms)`,
+          ]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request Header Fields Too Large", "the request head is too large"]
+          : [400, "Bad Request", "the request is not valid HTTP/1.1"];
+    logger.debug({ err: error.code ?? error.message, status }, "client error");
+    const body = rawProblem(status, title, detail);
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      Buffer.concat([
+        Buffer.from(
+          `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${body.length}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n`,
+        ),
+        body,
+      ]),
     );
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      void quota.close();
+      reject(
+        new CatalogError(
+          "io_failed",
+          error.code === "EADDRINUSE"
+            ? `cannot listen on ${opts.host}:${opts.port}: the port is in use`
+            : `cannot listen on ${opts.host}:${opts.port}: ${error.message}`,
+          {},
+          { cause: error },
+        ),
+      );
+    });
     server.listen(opts.port, opts.host, () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
@@ -173,18 +234,27 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
 
   let watchTimer: NodeJS.Timeout | null = null;
   if (opts.watchLatest && !opts.releaseId) {
+    // A LATEST that fails to load is retried on every tick (a sync may write LATEST before the
+    // release's objects arrive); the failure is logged once per release id and error.
     let lastFailure = "";
     watchTimer = setInterval(() => {
       readLatest(opts.snapshotsDir)
         .then((latest) => {
-          if (latest && latest !== state.release?.releaseId && latest !== lastFailure)
-            return reload().catch((error: Error) => {
-              lastFailure = latest;
-              logger.error(
-                { release: latest, err: error.message },
-                "cannot switch to the new LATEST; still serving the previous release",
-              );
-            });
+          if (latest && latest !== state.release?.releaseId)
+            return reload().then(
+              () => {
+                lastFailure = "";
+              },
+              (error: Error) => {
+                const failure = `${latest} ${error.message}`;
+                if (failure === lastFailure) return;
+                lastFailure = failure;
+                logger.error(
+                  { release: latest, err: error.message },
+                  "cannot switch to the new LATEST yet; still serving the previous release, retrying",
+                );
+              },
+            );
         })
         .catch((error: Error) => logger.error({ err: error.message }, "cannot read LATEST"));
     }, opts.watchIntervalMs ?? 1000);
@@ -232,6 +302,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     port: address.port,
     releaseId: () => state.release?.releaseId ?? "",
     reload,
+    responseCache: () => ({
+      entries: state.release?.answers.size ?? 0,
+      bytes: state.release?.answers.byteSize ?? 0,
+    }),
     close,
   };
 }

@@ -56,6 +56,8 @@ describe("catalog sources", () => {
       "--sources",
       join(REPO, "sources"),
     ]);
-    expect(text.stdout).toMatch(/^mistral +model-cards +official_lifecycle +mistral-model-cards +2026-08-21 +94 /m);
+    expect(text.stdout).toMatch(
+      /^mistral +model-cards +official_lifecycle +mistral-model-cards +2026-08-21 +94 /m,
+    );
   }, 60_000);
 });

@@ -199,9 +199,12 @@ describe("keys", () => {
     const text = await readFile(keysFile, "utf8");
     expect(text).not.toContain(created.key);
     expect(text).not.toContain(created.key.slice(9));
-    const second = await createKey(keysFile, "acme", "pro");
+    // a workspace has one plan: moving it takes an explicit changePlan
+    await expect(createKey(keysFile, "acme", "pro")).rejects.toThrow(/--change-plan/);
+    const second = await createKey(keysFile, "acme", "pro", { changePlan: true });
+    expect(second.previousPlan).toBe("free");
     const listed = await listKeys(keysFile);
-    // a workspace has one plan: the newest key moved acme to pro
+    // the newest key moved acme to pro
     expect(listed).toEqual([
       {
         key_id: created.keyId,

@@ -60,6 +60,15 @@ export function call(
   options: { headers?: Record<string, string>; body?: string | Buffer; agent?: Agent | false } = {},
 ): Promise<Answer> {
   const url = new URL(baseUrl);
+  // A body is always framed. Node's client sends a DELETE (or OPTIONS) body with neither
+  // Content-Length nor Transfer-Encoding; the server then rightly reads those bytes as the
+  // next request on the connection, answers them 400 and closes, and the client takes that
+  // answer for its next request on the pooled socket (a HEAD then fails with "Data after
+  // `Connection: close`").
+  const headers = { ...options.headers };
+  const named = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+  if (options.body !== undefined && !named.has("content-length") && !named.has("transfer-encoding"))
+    headers["content-length"] = String(Buffer.byteLength(options.body));
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -67,7 +76,7 @@ export function call(
         port: url.port,
         method,
         path,
-        headers: options.headers,
+        headers,
         agent: options.agent === undefined ? agent : options.agent,
       },
       (res) => {
