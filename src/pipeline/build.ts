@@ -26,7 +26,7 @@ import {
   runRelease,
   type SourceContribution,
 } from "../release/index.js";
-import type { CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
+import type { Correction, CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
 
 export interface BuildOptions {
   sourcesDir: string;
@@ -92,7 +92,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   try {
     const removed = await cleanTemporary(options.snapshotsDir);
     if (removed > 0) log.info({ removed }, "removed leftovers of an interrupted build");
-    return await buildLocked(options, definitions, now, log);
+    return await buildLocked(options, definitions, corrections, now, log);
   } finally {
     await unlock();
   }
@@ -101,6 +101,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
 async function buildLocked(
   options: BuildOptions,
   definitions: SourceDefinition[],
+  corrections: ReadonlyMap<string, readonly Correction[]>,
   now: string,
   log: Logger,
 ): Promise<BuildSummary> {
