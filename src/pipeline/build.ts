@@ -70,12 +70,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       "invalid_source_definition",
       `invalid source definitions:\n${errors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
     );
-  const definitions = options.only?.length
-    ? allDefinitions.filter(
-        (d) => options.only?.includes(d.source_id) || options.only?.includes(d.provider_id),
-      )
-    : allDefinitions;
+  const selected = (d: SourceDefinition) =>
+    !options.only?.length || options.only.includes(d.source_id) || options.only.includes(d.provider_id);
+  const definitions = allDefinitions.filter(selected);
   if (definitions.length === 0) throw new CatalogError("invalid_argument", "no sources to build");
+  // `--only` narrows what is checked, never what is published: every source it leaves out is
+  // skipped like an offline source without a capture, so it keeps its previous facts and state.
+  const notSelected = allDefinitions.filter((d) => !selected(d));
 
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
@@ -138,6 +139,20 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       error: skipped ? (result.skippedReason ?? null) : failed ? error : null,
       deployments: output?.deployments.length ?? 0,
       lifecycle_assertions: output?.lifecycle.length ?? 0,
+    });
+  }
+
+  for (const source of notSelected) {
+    contributions.push({ source, output: null, failed: false, observedAt: null });
+    summaries.push({
+      source_id: source.source_id,
+      provider_id: source.provider_id,
+      name: source.name,
+      url: source.url,
+      status: "skipped",
+      error: "not selected by --only; keeps its previous facts",
+      deployments: 0,
+      lifecycle_assertions: 0,
     });
   }
 
