@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { isCatalogError } from "../lib/errors.js";
 import { registerBuild } from "./build.js";
+import { registerCapture } from "./capture.js";
 import { registerDiff } from "./diff.js";
 import { registerKeys } from "./keys.js";
 import { registerOpenapi } from "./openapi.js";
@@ -36,6 +37,7 @@ registerServe(program);
 registerKeys(program);
 registerSources(program);
 registerOpenapi(program);
+registerCapture(program);
 
 try {
   await program.parseAsync(process.argv);
