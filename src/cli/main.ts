@@ -8,8 +8,10 @@ import { isCatalogError } from "../lib/errors.js";
 import { registerBuild } from "./build.js";
 import { registerCapture } from "./capture.js";
 import { registerDiff } from "./diff.js";
+import { registerExport } from "./export.js";
 import { registerKeys } from "./keys.js";
 import { registerOpenapi } from "./openapi.js";
+import { registerReleases } from "./releases.js";
 import { registerServe } from "./serve.js";
 import { registerSources } from "./sources.js";
 import { registerVerify } from "./verify.js";
@@ -38,6 +40,8 @@ registerKeys(program);
 registerSources(program);
 registerOpenapi(program);
 registerCapture(program);
+registerReleases(program);
+registerExport(program);
 
 try {
   await program.parseAsync(process.argv);

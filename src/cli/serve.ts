@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
+import { resolveReleaseId } from "../release/index.js";
 import { startServer } from "../serve/index.js";
 import { DEFAULT_KEYS_FILE, parsePort, snapshotsDir } from "./options.js";
 
@@ -45,9 +46,11 @@ export function registerServe(program: Command): void {
       const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
       const pick = (flag: string | undefined, name: string) => flag ?? env[name];
       const optionalPath = (value: string | undefined) => (value ? resolve(value) : undefined);
+      const snapshots = snapshotsDir(flags.snapshots);
+      const release = pick(flags.release, "CATALOG_RELEASE");
       const server = await startServer({
-        snapshotsDir: snapshotsDir(flags.snapshots),
-        releaseId: pick(flags.release, "CATALOG_RELEASE"),
+        snapshotsDir: snapshots,
+        releaseId: release ? await resolveReleaseId(snapshots, release) : undefined,
         host: pick(flags.host, "HOST") ?? "127.0.0.1",
         port: parsePort(pick(flags.port, "PORT") ?? "8080"),
         keysFile: resolve(pick(flags.keys, "CATALOG_KEYS") ?? DEFAULT_KEYS_FILE),
