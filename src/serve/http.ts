@@ -77,16 +77,27 @@ export function requestIdFor(header: string | string[] | undefined): string {
 }
 
 /**
- * Parses a raw query string (without `?`) against a strict zod object schema. Every query
- * parameter of the API is single-valued, so a repeated name is an error; unknown names are
+ * Parses a raw query string (without `?`) against a strict zod object schema. A query
+ * parameter is single-valued unless named `repeatable`, so a repeated name is an error; unknown names are
  * errors too (a typo must not silently widen a filter). Each bad parameter is named.
  */
-export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
-  const values: Record<string, string> = {};
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  rawQuery: string,
+  /** Names that may repeat (`status=a&status=b`); they always parse as an array. */
+  repeatable: readonly string[] = [],
+): z.infer<S> {
+  const values: Record<string, string | string[]> = {};
   const errors: FieldError[] = [];
   const repeated = new Set<string>();
   if (rawQuery.length > 0) {
     for (const [name, value] of new URLSearchParams(rawQuery)) {
+      if (repeatable.includes(name)) {
+        const list = values[name];
+        if (Array.isArray(list)) list.push(value);
+        else values[name] = [value];
+        continue;
+      }
       if (Object.hasOwn(values, name)) {
         if (!repeated.has(name)) {
           repeated.add(name);

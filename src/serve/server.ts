@@ -110,6 +110,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     openApiDocument: () => openApiDocument().body,
     openApiDigest: () => openApiDocument().digest,
     trustedProxies: new Set((opts.trustedProxies ?? []).map(plainAddress)),
+    snapshotsDir: opts.snapshotsDir,
   });
 
   let inFlight = 0;
