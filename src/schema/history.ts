@@ -16,17 +16,25 @@ export const Provider = z
     lifecycle: Lifecycle,
     summary: LifecycleSummary,
   })
-  .meta({ id: "Provider", description: "A provider with its lifecycle record and the summary of its deployments." });
+  .meta({
+    id: "Provider",
+    description: "A provider with its lifecycle record and the summary of its deployments.",
+  });
 export type Provider = z.infer<typeof Provider>;
 
 export const Model = z
   .strictObject({
     id: ModelId,
-    provider_ids: z.array(ProviderId).meta({ description: "Providers offering a deployment of the model, sorted." }),
+    provider_ids: z
+      .array(ProviderId)
+      .meta({ description: "Providers offering a deployment of the model, sorted." }),
     lifecycle: Lifecycle,
     summary: LifecycleSummary,
   })
-  .meta({ id: "Model", description: "A canonical model with its lifecycle record and the summary of its deployments." });
+  .meta({
+    id: "Model",
+    description: "A canonical model with its lifecycle record and the summary of its deployments.",
+  });
 export type Model = z.infer<typeof Model>;
 
 export const ProviderPage = pageOf(Provider, "ProviderPage");
@@ -113,7 +121,12 @@ export const ReleaseDiff = z
       }),
     ),
     status_changes: z.array(
-      z.strictObject({ deployment_id: z.string(), provider_id: z.string(), old: z.string(), new: z.string() }),
+      z.strictObject({
+        deployment_id: z.string(),
+        provider_id: z.string(),
+        old: z.string(),
+        new: z.string(),
+      }),
     ),
     lifecycle_changes: z.array(
       z.strictObject({
@@ -179,7 +192,9 @@ export const DeploymentHistoryEntry = z
       description:
         "What changed in this release: `added` / `removed`, or each of `rate_card` (prices, ignoring when they were observed), `limits`, `capabilities`, `status`, `lifecycle` (status, announcement, milestones, replacements, coverage status; not evidence or check times) that changed.",
     }),
-    before: Deployment.nullable().meta({ description: "The deployment in the previous release; null when added." }),
+    before: Deployment.nullable().meta({
+      description: "The deployment in the previous release; null when added.",
+    }),
     after: Deployment.nullable().meta({ description: "The deployment in this release; null when removed." }),
   })
   .meta({ id: "DeploymentHistoryEntry" });

@@ -26,6 +26,8 @@ import {
   Problem,
   type ProblemCode,
 } from "./api.js";
+import { DeploymentId, IsoDateTime, ReleaseId } from "./common.js";
+import { Deployment } from "./deployment.js";
 import {
   DeploymentHistoryPage,
   ListHistoryQuery,
@@ -39,8 +41,6 @@ import {
   ReleaseItem,
   ReleasePage,
 } from "./history.js";
-import { DeploymentId, IsoDateTime, ReleaseId } from "./common.js";
-import { Deployment } from "./deployment.js";
 
 /** The version of the /v1 contract this document describes (the path prefix is the major version). */
 export const API_VERSION = "1.0.0";
@@ -609,7 +609,8 @@ export function buildOpenApiDocument(): Json {
     name: "releaseId",
     in: "path",
     required: true,
-    description: "Full release id (`rel_` + 64 hex digits) of a release in the served release's chain; otherwise 404.",
+    description:
+      "Full release id (`rel_` + 64 hex digits) of a release in the served release's chain; otherwise 404.",
     schema: components.convert(ReleaseId, "output"),
   };
   const listProviders: ApiOperation = {
@@ -654,8 +655,7 @@ export function buildOpenApiDocument(): Json {
     operationId: "listReleases",
     tag: "releases",
     summary: "List releases",
-    description:
-      "The served release and its predecessors (following `previous_release_id`), newest first.",
+    description: "The served release and its predecessors (following `previous_release_id`), newest first.",
     security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListReleasesQuery, PAGING_DOCS),
     success: components.convert(ReleasePage, "output"),
