@@ -22,6 +22,7 @@ interface ServeFlags {
   quotaFile?: string;
   watch?: boolean;
   trustProxy?: string[];
+  quota?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -35,7 +36,11 @@ export function registerServe(program: Command): void {
     .option("--keys <file>", `API keys file (env CATALOG_KEYS, default ${DEFAULT_KEYS_FILE})`)
     .option("--plans <file>", "plans JSON file (env CATALOG_PLANS)")
     .option("--redis <url>", "share quota counters through Redis (env REDIS_URL)")
-    .option("--quota-file <file>", "embedded quota store file (env CATALOG_QUOTA_FILE)")
+    .option(
+      "--quota-file <file>",
+      "embedded quota store file (env CATALOG_QUOTA_FILE; default $XDG_STATE_HOME/catalog/quota.json, else ./quota.json)",
+    )
+    .option("--no-quota", "apply no quota (internal deployments; env CATALOG_NO_QUOTA=1): no rate-limit headers")
     .option("--no-watch", "do not switch releases when snapshots/LATEST changes")
     .option(
       "--trust-proxy <addresses...>",
@@ -57,6 +62,7 @@ export function registerServe(program: Command): void {
         plansFile: optionalPath(pick(flags.plans, "CATALOG_PLANS")),
         redisUrl: pick(flags.redis, "REDIS_URL"),
         quotaFile: optionalPath(pick(flags.quotaFile, "CATALOG_QUOTA_FILE")),
+        noQuota: flags.quota === false || env.CATALOG_NO_QUOTA === "1",
         watchLatest: flags.watch !== false && !pick(flags.release, "CATALOG_RELEASE"),
         trustedProxies:
           flags.trustProxy ??

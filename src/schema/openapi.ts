@@ -188,6 +188,9 @@ function queryParameters(
 // Headers, problem responses, security
 // ---------------------------------------------------------------------------------------------
 
+const NO_QUOTA_NOTE =
+  "Sent on every /v1 answer of a server that applies quota; absent only when the server runs with `--no-quota` (an internal deployment where no quota applies, so there is no limit to report).";
+
 function headerComponents(components: SchemaComponents): Record<string, Json> {
   const header = (description: string, schema: Json, required = true): Json => ({
     description,
@@ -215,17 +218,20 @@ function headerComponents(components: SchemaComponents): Record<string, Json> {
       'RFC 6750 challenge: `Bearer`, with `error="invalid_token"` when a key was sent. The key is never echoed.',
       { type: "string" },
     ),
-    "x-ratelimit-limit": header("Blocking monthly request quota of the workspace plan.", {
-      type: "integer",
-      minimum: 0,
-    }),
-    "x-ratelimit-remaining": header("Requests remaining in the current monthly period.", {
-      type: "integer",
-      minimum: 0,
-    }),
+    "x-ratelimit-limit": header(
+      `Blocking monthly request quota of the workspace plan. ${NO_QUOTA_NOTE}`,
+      { type: "integer", minimum: 0 },
+      false,
+    ),
+    "x-ratelimit-remaining": header(
+      `Requests remaining in the current monthly period. ${NO_QUOTA_NOTE}`,
+      { type: "integer", minimum: 0 },
+      false,
+    ),
     "x-ratelimit-reset": header(
-      "ISO 8601 instant the next quota period (UTC calendar month) starts.",
+      `ISO 8601 instant the next quota period (UTC calendar month) starts. ${NO_QUOTA_NOTE}`,
       components.convert(IsoDateTime, "output"),
+      false,
     ),
     "x-request-id": header(
       "Unique request identifier for logs and support. A sane client-sent `x-request-id` is echoed; it also appears in problem bodies and in the server's log line.",

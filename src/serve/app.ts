@@ -235,13 +235,18 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   const { state, keys, quota, clock, logger } = deps;
   const trustedProxies: ReadonlySet<string> = deps.trustedProxies ?? new Set();
 
+  // --no-quota: nothing counted, no rate-limit headers (src/serve/no-quota.ts).
+  const unmetered = quota.kind === "none";
+
   function setRateHeaders(reply: Reply, caller: Caller, count: number, period: QuotaPeriod): void {
+    if (unmetered) return;
     reply.headers["x-ratelimit-limit"] = String(caller.limit);
     reply.headers["x-ratelimit-remaining"] = String(Math.max(0, caller.limit - count));
     reply.headers["x-ratelimit-reset"] = period.resetIso;
   }
 
   async function peekInto(reply: Reply, caller: Caller, period: QuotaPeriod): Promise<void> {
+    if (unmetered) return;
     let count: number;
     try {
       count = await quota.peek(caller.subject, period);
@@ -256,6 +261,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
 
   /** Counts the request; throws 429 when the caller's plan quota is spent. */
   async function consume(reply: Reply, caller: Caller, period: QuotaPeriod): Promise<void> {
+    if (unmetered) return;
     let count: number;
     try {
       count = await quota.increment(caller.subject, period);

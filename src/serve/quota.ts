@@ -40,7 +40,7 @@ export function quotaPeriod(now: Date): QuotaPeriod {
 }
 
 export interface QuotaStore {
-  readonly kind: "file" | "redis";
+  readonly kind: "file" | "redis" | "none";
   /** Counts one request; returns the subject's count in the period including this one. */
   increment(subject: string, period: QuotaPeriod): Promise<number>;
   /** The subject's count in the period, without counting. */
