@@ -40,7 +40,10 @@ export function registerServe(program: Command): void {
       "--quota-file <file>",
       "embedded quota store file (env CATALOG_QUOTA_FILE; default $XDG_STATE_HOME/catalog/quota.json, else ./quota.json)",
     )
-    .option("--no-quota", "apply no quota (internal deployments; env CATALOG_NO_QUOTA=1): no rate-limit headers")
+    .option(
+      "--no-quota",
+      "apply no quota (internal deployments; env CATALOG_NO_QUOTA=1): no rate-limit headers",
+    )
     .option("--no-watch", "do not switch releases when snapshots/LATEST changes")
     .option(
       "--trust-proxy <addresses...>",
