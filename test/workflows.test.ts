@@ -165,6 +165,7 @@ describe("GitHub workflows", () => {
     expect(build).toContain('npx --no catalog export --release "$RELEASE_ID" --out export');
     expect(build).toContain("cp diff.md export/diff.md");
     const publish = runScripts({ jobs: { publish: doc.jobs.publish } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     expect(publish).toContain('gh release create "$RELEASE_ID" "${export_dir}"/*');
     expect(publish).toContain("--clobber");
   });
@@ -174,6 +175,7 @@ describe("GitHub workflows", () => {
     expect(doc.jobs.tidy.needs).toBe("build");
     expect(doc.jobs.tidy.if).toContain("needs.build.outputs.status == 'unchanged'");
     const tidy = runScripts({ jobs: { tidy: doc.jobs.tidy } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     expect(tidy).toContain('gh pr list --head "${NIGHTLY_BRANCH}"');
     expect(tidy).toContain('gh pr close "$number"');
   });
