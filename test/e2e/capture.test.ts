@@ -4,29 +4,16 @@
  * reports a damaged capture; a damaged capture fails its source, and the published files name
  * it by a path relative to the sources directory, never by a path of the building machine.
  */
-import { execFile } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractMonitored, loadSourceDefinitions } from "../../src/collect/index.js";
 import { sha256Hex } from "../../src/lib/hash.js";
 import { loadRelease, readManifest, readReleaseFile } from "../../src/release/index.js";
+import { REPO, runCatalog } from "../helpers/cli.js";
 
-const run = promisify(execFile);
-const REPO = join(import.meta.dirname, "..", "..");
-const CLI = join(REPO, "src", "cli", "bin.mjs");
-
-async function catalog(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: REPO, maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const catalog = runCatalog;
 
 describe("catalog capture and damaged captures", () => {
   let work: string;

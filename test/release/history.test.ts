@@ -1,27 +1,15 @@
 /** Release ids by unique prefix, and the release chain newest first. */
-import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CatalogError } from "../../src/lib/errors.js";
 import { listReleases, readManifest, releaseHistory, resolveReleaseId } from "../../src/release/index.js";
+import { REPO, runCatalog } from "../helpers/cli.js";
 
-const run = promisify(execFile);
-const REPO = join(import.meta.dirname, "..", "..");
 const SNAPSHOTS = join(REPO, "snapshots");
-const CLI = join(REPO, "src", "cli", "bin.mjs");
 
-async function catalog(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: REPO, maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const catalog = runCatalog;
 
 const A = `rel_0123abcd${"1".repeat(56)}`;
 const B = `rel_0123abcd${"2".repeat(56)}`;
