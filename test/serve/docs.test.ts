@@ -5,6 +5,8 @@
  * errors and requests nothing from another origin; and it costs no quota.
  */
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,11 +35,12 @@ describe.skipIf(!RUN)("GET /docs in headless Chromium", () => {
       watchLatest: false,
       logger: silentLogger,
       plansFile: undefined,
-      quotaFile: join(import.meta.dirname, "..", "..", ".tmp", `docs-quota-${process.pid}.json`),
+      quotaFile: join(tmpdir(), `catalog-docs-quota-${process.pid}.json`),
     });
   }, 60_000);
   afterAll(async () => {
     await server?.close();
+    await rm(join(tmpdir(), `catalog-docs-quota-${process.pid}.json`), { force: true });
   });
 
   it("renders the API reference from the server's own files, shows the endpoints and logs no console errors", async () => {
