@@ -122,14 +122,15 @@ describe("GitHub workflows", () => {
     expect(input.default).toBe("pull-request");
   });
 
-  it("nightly grants write access only to the job that publishes", () => {
+  it("nightly grants contents: write only to the job that publishes, and pull-requests: write to the job that closes a stale one", () => {
     const { doc } = workflow("nightly.yml");
     expect(doc.permissions).toEqual({});
     const writers = Object.entries(doc.jobs as Yaml).filter(([, job]) =>
       Object.values((job as Yaml).permissions ?? {}).includes("write"),
     );
-    expect(writers.map(([name]) => name)).toEqual(["publish"]);
+    expect(writers.map(([name]) => name)).toEqual(["publish", "tidy"]);
     expect(doc.jobs.publish.permissions).toEqual({ contents: "write", "pull-requests": "write" });
+    expect(doc.jobs.tidy.permissions).toEqual({ "pull-requests": "write" });
     expect(doc.jobs.build.permissions).toEqual({ contents: "read" });
     expect(doc.jobs.publish.needs).toBe("build");
   });
@@ -138,9 +139,11 @@ describe("GitHub workflows", () => {
     const { doc } = workflow("nightly.yml");
     const scripts = runScripts(doc);
     expect(scripts).toContain("npm ci && npm run build");
-    expect(scripts).toMatch(/npx catalog build --json(?![^\n]*--offline)/);
+    // `npx --no`: the registry's `catalog` is an unrelated package and must never be fetched.
+    expect(scripts).not.toMatch(/npx (?!--no )catalog/);
+    expect(scripts).toMatch(/npx --no catalog build --json(?![^\n]*--offline)/);
     expect(scripts).toContain("|| status=$?");
-    expect(scripts).toContain("npx catalog diff --format markdown");
+    expect(scripts).toContain("npx --no catalog diff --format markdown");
     expect(scripts).toContain("$GITHUB_STEP_SUMMARY");
     expect(scripts).toContain("::warning title=source failed::");
     expect(scripts).toContain("failed_sources");
@@ -154,5 +157,26 @@ describe("GitHub workflows", () => {
     expect(uploads.some((s) => String(s.with?.name).includes("steps.build.outputs.release_id"))).toBe(true);
     const failStep = steps(doc).find((s) => String(s.if ?? "").includes("exit_code != '0'"));
     expect(failStep?.run).toContain("exit 1");
+  });
+
+  it("nightly attaches the exports and the Markdown diff to a GitHub Release named after the release id", () => {
+    const { doc } = workflow("nightly.yml");
+    const build = runScripts({ jobs: { build: doc.jobs.build } });
+    expect(build).toContain('npx --no catalog export --release "$RELEASE_ID" --out export');
+    expect(build).toContain("cp diff.md export/diff.md");
+    const publish = runScripts({ jobs: { publish: doc.jobs.publish } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    expect(publish).toContain('gh release create "$RELEASE_ID" "${export_dir}"/*');
+    expect(publish).toContain("--clobber");
+  });
+
+  it("nightly closes an open nightly pull request on a night with no change (its diff is stale)", () => {
+    const { doc } = workflow("nightly.yml");
+    expect(doc.jobs.tidy.needs).toBe("build");
+    expect(doc.jobs.tidy.if).toContain("needs.build.outputs.status == 'unchanged'");
+    const tidy = runScripts({ jobs: { tidy: doc.jobs.tidy } });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    expect(tidy).toContain('gh pr list --head "${NIGHTLY_BRANCH}"');
+    expect(tidy).toContain('gh pr close "$number"');
   });
 });

@@ -1,15 +1,15 @@
 /** `catalog diff [FROM] [TO]`: defaults are the release before the latest, and the latest. */
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { diffReleases, listReleases } from "../release/index.js";
+import { diffReleases, listReleases, resolveReleaseId } from "../release/index.js";
 import { snapshotsDir } from "./options.js";
 
 export function registerDiff(program: Command): void {
   program
     .command("diff")
     .description("show what changed between two releases")
-    .argument("[from]", "release id (default: the release before the latest)")
-    .argument("[to]", "release id (default: the latest release)")
+    .argument("[from]", "release id or unique prefix (default: the release before the latest)")
+    .argument("[to]", "release id or unique prefix (default: the latest release)")
     .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
     .option("--format <format>", "markdown or json", "markdown")
     .action(
@@ -24,6 +24,8 @@ export function registerDiff(program: Command): void {
             `--format must be markdown or json, got "${flags.format}"`,
           );
         const dir = snapshotsDir(flags.snapshots);
+        if (from !== undefined) from = await resolveReleaseId(dir, from);
+        if (to !== undefined) to = await resolveReleaseId(dir, to);
         const chain = await listReleases(dir);
         const toId = to ?? chain.at(-1);
         const fromId = from ?? (to ? chain[chain.indexOf(to) - 1] : chain.at(-2));

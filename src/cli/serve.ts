@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
+import { resolveReleaseId } from "../release/index.js";
 import { startServer } from "../serve/index.js";
 import { DEFAULT_KEYS_FILE, parsePort, snapshotsDir } from "./options.js";
 
@@ -21,6 +22,7 @@ interface ServeFlags {
   quotaFile?: string;
   watch?: boolean;
   trustProxy?: string[];
+  quota?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -34,7 +36,14 @@ export function registerServe(program: Command): void {
     .option("--keys <file>", `API keys file (env CATALOG_KEYS, default ${DEFAULT_KEYS_FILE})`)
     .option("--plans <file>", "plans JSON file (env CATALOG_PLANS)")
     .option("--redis <url>", "share quota counters through Redis (env REDIS_URL)")
-    .option("--quota-file <file>", "embedded quota store file (env CATALOG_QUOTA_FILE)")
+    .option(
+      "--quota-file <file>",
+      "embedded quota store file (env CATALOG_QUOTA_FILE; default $XDG_STATE_HOME/catalog/quota.json, else ./quota.json)",
+    )
+    .option(
+      "--no-quota",
+      "apply no quota (internal deployments; env CATALOG_NO_QUOTA=1): no rate-limit headers",
+    )
     .option("--no-watch", "do not switch releases when snapshots/LATEST changes")
     .option(
       "--trust-proxy <addresses...>",
@@ -45,15 +54,18 @@ export function registerServe(program: Command): void {
       const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
       const pick = (flag: string | undefined, name: string) => flag ?? env[name];
       const optionalPath = (value: string | undefined) => (value ? resolve(value) : undefined);
+      const snapshots = snapshotsDir(flags.snapshots);
+      const release = pick(flags.release, "CATALOG_RELEASE");
       const server = await startServer({
-        snapshotsDir: snapshotsDir(flags.snapshots),
-        releaseId: pick(flags.release, "CATALOG_RELEASE"),
+        snapshotsDir: snapshots,
+        releaseId: release ? await resolveReleaseId(snapshots, release) : undefined,
         host: pick(flags.host, "HOST") ?? "127.0.0.1",
         port: parsePort(pick(flags.port, "PORT") ?? "8080"),
         keysFile: resolve(pick(flags.keys, "CATALOG_KEYS") ?? DEFAULT_KEYS_FILE),
         plansFile: optionalPath(pick(flags.plans, "CATALOG_PLANS")),
         redisUrl: pick(flags.redis, "REDIS_URL"),
         quotaFile: optionalPath(pick(flags.quotaFile, "CATALOG_QUOTA_FILE")),
+        noQuota: flags.quota === false || env.CATALOG_NO_QUOTA === "1",
         watchLatest: flags.watch !== false && !pick(flags.release, "CATALOG_RELEASE"),
         trustedProxies:
           flags.trustProxy ??

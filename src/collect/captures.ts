@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { SourceDefinition, SourceFormat } from "../schema/index.js";
@@ -44,6 +44,8 @@ export interface NewCapture {
   contentType: string;
   etag: string | null;
   lastModified: string | null;
+  /** How the capture was made (provenance); recorded in CURRENT.json. */
+  note?: string;
 }
 
 type CaptureSource = Pick<SourceDefinition, "provider_id" | "name" | "format">;
@@ -58,13 +60,16 @@ export async function readCapture(
   source: SourceDefinition,
 ): Promise<StoredCapture | null> {
   const dir = captureDir(sourcesDir, source);
+  // Messages name paths relative to the sources directory: a failed source's error is published
+  // (events, report, diff), and a published file never holds a path of the building machine.
+  const shown = (name: string) => relative(sourcesDir, join(dir, name));
   let meta: CaptureMeta | null;
   try {
     meta = await readCaptureMeta(sourcesDir, source);
   } catch (error) {
     throw new CatalogError(
       "io_failed",
-      `${join(dir, "CURRENT.json")} is not a valid capture record: ${(error as Error).message}`,
+      `${shown("CURRENT.json")} is not a valid capture record: ${reason(error)}`,
       undefined,
       { cause: error },
     );
@@ -76,7 +81,7 @@ export async function readCapture(
   } catch (error) {
     throw new CatalogError(
       "io_failed",
-      `capture file ${join(dir, meta.file)} named by CURRENT.json cannot be read: ${(error as Error).message}`,
+      `capture file ${shown(meta.file)} named by CURRENT.json cannot be read: ${reason(error)}`,
       undefined,
       { cause: error },
     );
@@ -85,20 +90,15 @@ export async function readCapture(
   if (sha256 !== meta.sha256 || !meta.file.startsWith(meta.sha256))
     throw new CatalogError(
       "io_failed",
-      `capture file ${join(dir, meta.file)} is damaged: its SHA-256 is ${sha256}, CURRENT.json says ${meta.sha256}`,
+      `capture file ${shown(meta.file)} is damaged: its SHA-256 is ${sha256}, CURRENT.json says ${meta.sha256}`,
     );
   let content: string;
   try {
     content = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new CatalogError(
-      "io_failed",
-      `capture file ${join(dir, meta.file)} is not valid UTF-8`,
-      undefined,
-      {
-        cause: error,
-      },
-    );
+    throw new CatalogError("io_failed", `capture file ${shown(meta.file)} is not valid UTF-8`, undefined, {
+      cause: error,
+    });
   }
   return { meta, content, sha256 };
 }
@@ -115,7 +115,12 @@ export async function writeCapture(
   const dir = captureDir(sourcesDir, source);
   const file = `${capture.sha256}.${CAPTURE_EXTENSION[source.format]}`;
   const existing = await currentIfIntact(dir);
-  if (existing && existing.sha256 === capture.sha256 && existing.file === file)
+  if (
+    existing &&
+    existing.sha256 === capture.sha256 &&
+    existing.file === file &&
+    (capture.note === undefined || capture.note === existing.note)
+  )
     return { written: false, meta: existing };
   const bytes = Buffer.from(capture.content, "utf8");
   if (sha256Hex(bytes) !== capture.sha256)
@@ -132,6 +137,7 @@ export async function writeCapture(
     content_type: capture.contentType,
     etag: capture.etag,
     last_modified: capture.lastModified,
+    ...(capture.note === undefined ? {} : { note: capture.note }),
   });
   try {
     await mkdir(dir, { recursive: true });
@@ -143,7 +149,7 @@ export async function writeCapture(
   } catch (error) {
     throw new CatalogError(
       "io_failed",
-      `cannot write the capture in ${dir}: ${(error as Error).message}`,
+      `cannot write the capture in ${relative(sourcesDir, dir)}: ${reason(error)}`,
       undefined,
       {
         cause: error,
@@ -151,6 +157,12 @@ export async function writeCapture(
     );
   }
   return { written: true, meta };
+}
+
+/** Why an operation failed, without the absolute path Node's file-system errors carry. */
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code) ? code : (error as Error).message;
 }
 
 async function currentIfIntact(dir: string): Promise<CaptureMeta | null> {

@@ -9,6 +9,8 @@
  * states and events are derived afterwards by the orchestrator (states.ts), once parsing has
  * said whether each source really succeeded.
  */
+
+import { relative } from "node:path";
 import { type Clock, toIsoSeconds } from "../lib/clock.js";
 import { isCatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
@@ -111,7 +113,7 @@ async function collectOffline(
     return {
       source,
       status: "skipped",
-      skippedReason: `no recorded capture (${captureDir(opts.sourcesDir, source)}/CURRENT.json)`,
+      skippedReason: `no recorded capture (${relative(opts.sourcesDir, captureDir(opts.sourcesDir, source))}/CURRENT.json)`,
     };
   const monitored = extractMonitored(source, stored.content, opts.extract);
   return {

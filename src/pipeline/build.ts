@@ -73,11 +73,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       "invalid_source_definition",
       `invalid source definitions:\n${errors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
     );
-  const definitions = options.only?.length
-    ? allDefinitions.filter(
-        (d) => options.only?.includes(d.source_id) || options.only?.includes(d.provider_id),
-      )
-    : allDefinitions;
+  const selected = (d: SourceDefinition) =>
+    !options.only?.length || options.only.includes(d.source_id) || options.only.includes(d.provider_id);
+  const definitions = allDefinitions.filter(selected);
   if (definitions.length === 0) throw new CatalogError("invalid_argument", "no sources to build");
   const { corrections, errors: correctionErrors } = await loadCorrections(options.sourcesDir, allDefinitions);
   if (correctionErrors.length > 0)
@@ -85,6 +83,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
       "invalid_source_definition",
       `invalid corrections:\n${correctionErrors.map((e) => `  ${e.file}: ${e.message}`).join("\n")}`,
     );
+  // `--only` narrows what is checked, never what is published: every source it leaves out is
+  // skipped like an offline source without a capture, so it keeps its previous facts and state.
+  const notSelected = allDefinitions.filter((d) => !selected(d));
 
   // One build at a time per snapshots directory: from reading the previous release to
   // publishing (two builds on one previous release would orphan one of their releases).
@@ -92,7 +93,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
   try {
     const removed = await cleanTemporary(options.snapshotsDir);
     if (removed > 0) log.info({ removed }, "removed leftovers of an interrupted build");
-    return await buildLocked(options, definitions, corrections, now, log);
+    return await buildLocked(options, { definitions, notSelected, corrections }, now, log);
   } finally {
     await unlock();
   }
@@ -100,11 +101,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildSummary> {
 
 async function buildLocked(
   options: BuildOptions,
-  definitions: SourceDefinition[],
-  corrections: ReadonlyMap<string, readonly Correction[]>,
+  selection: {
+    definitions: SourceDefinition[];
+    notSelected: SourceDefinition[];
+    corrections: ReadonlyMap<string, readonly Correction[]>;
+  },
   now: string,
   log: Logger,
 ): Promise<BuildSummary> {
+  const { definitions, notSelected, corrections } = selection;
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
   const previousStates = previous?.catalog.sources ?? [];
@@ -175,6 +180,20 @@ async function buildLocked(
       error: skipped ? (result.skippedReason ?? null) : failed ? error : null,
       deployments: output?.deployments.length ?? 0,
       lifecycle_assertions: output?.lifecycle.length ?? 0,
+    });
+  }
+
+  for (const source of notSelected) {
+    contributions.push({ source, output: null, failed: false, observedAt: null });
+    summaries.push({
+      source_id: source.source_id,
+      provider_id: source.provider_id,
+      name: source.name,
+      url: source.url,
+      status: "skipped",
+      error: "not selected by --only; keeps its previous facts",
+      deployments: 0,
+      lifecycle_assertions: 0,
     });
   }
 

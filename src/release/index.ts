@@ -7,7 +7,9 @@ export * from "./artifact.js";
 export { CHECKS, type CheckContext, type CheckDefinition } from "./checks/index.js";
 export { computeDiff, formatMicroUsd, percentChange, renderDiffMarkdown } from "./diff.js";
 export { ReleaseDatabase, withDatabase } from "./duckdb.js";
+export * from "./export.js";
 export { FACTS_FILE, FactsFile, gatherFacts, SourceFacts } from "./facts.js";
+export * from "./history.js";
 export { type MergeInput, type MergeResult, mergeCatalog, summarize } from "./merge.js";
 export { buildReport, formatBuildReport } from "./report.js";
 export {

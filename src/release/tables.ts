@@ -263,11 +263,51 @@ export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): P
   await db.loadTable("facts", FACT_COLUMNS, rows);
 }
 
-/** Parquet exports: flat, explicitly ordered, so the bytes depend on the content alone. */
+/**
+ * Columns the tables hold as ISO text and the exports type: milestone days as DATE, instants
+ * (always UTC, `...Z`) as TIMESTAMP, so Parquet readers get date and time types, not strings.
+ */
+const DATE_COLUMNS = new Set(["deprecation_date", "end_of_life_date"]);
+const TIMESTAMP_COLUMNS = new Set([
+  "announced_at",
+  "last_checked_at",
+  "last_changed_at",
+  "rate_card_observed_at",
+]);
+
+function exportColumns(columns: ColumnSpec): string {
+  return columns
+    .map(([n]) =>
+      DATE_COLUMNS.has(n)
+        ? `CAST(${n} AS DATE) AS ${n}`
+        : TIMESTAMP_COLUMNS.has(n)
+          ? `CAST(${n} AS TIMESTAMP) AS ${n}`
+          : n,
+    )
+    .join(", ");
+}
+
+/** Parquet exports: flat, typed, explicitly ordered, so the bytes depend on the content alone. */
 export function deploymentsParquetQuery(prefix = ""): string {
-  return `SELECT ${DEPLOYMENT_COLUMNS.map(([n]) => n).join(", ")} FROM ${prefix}deployments ORDER BY id`;
+  return `SELECT ${exportColumns(DEPLOYMENT_COLUMNS)} FROM ${prefix}deployments ORDER BY id`;
 }
 
 export function lifecycleParquetQuery(prefix = ""): string {
-  return `SELECT ${LIFECYCLE_RECORD_COLUMNS.map(([n]) => n).join(", ")} FROM ${prefix}lifecycle ORDER BY resource_type, resource_id`;
+  return `SELECT ${exportColumns(LIFECYCLE_RECORD_COLUMNS)} FROM ${prefix}lifecycle ORDER BY resource_type, resource_id`;
+}
+
+/** CSV has no lists: list columns become their items joined by one space (URLs, ids and UUIDs hold none). */
+function csvQuery(columns: ColumnSpec, typedQuery: string): string {
+  const lists = columns
+    .filter(([, t]) => t.endsWith("[]"))
+    .map(([n]) => `array_to_string(${n}, ' ') AS ${n}`);
+  return `SELECT * REPLACE (${lists.join(", ")}) FROM (${typedQuery})`;
+}
+
+export function deploymentsCsvQuery(prefix = ""): string {
+  return csvQuery(DEPLOYMENT_COLUMNS, deploymentsParquetQuery(prefix));
+}
+
+export function lifecycleCsvQuery(prefix = ""): string {
+  return csvQuery(LIFECYCLE_RECORD_COLUMNS, lifecycleParquetQuery(prefix));
 }

@@ -51,6 +51,19 @@ export const OffsetParam = intParam(0)
   .default(0)
   .meta({ description: "Zero-based number of matching records to skip." });
 
+/** Sort keys of GET /v1/deployments: a `-` prefix sorts descending; nulls last in both orders. */
+export const DeploymentSort = z.enum([
+  "id",
+  "-id",
+  "input_price",
+  "-input_price",
+  "output_price",
+  "-output_price",
+  "context_tokens",
+  "-context_tokens",
+]);
+export type DeploymentSort = z.infer<typeof DeploymentSort>;
+
 export const ListDeploymentsQuery = z.strictObject({
   q: z.string().min(1).max(200).optional(),
   provider: ProviderId.optional(),
@@ -59,6 +72,9 @@ export const ListDeploymentsQuery = z.strictObject({
   mode: z.string().min(1).optional(),
   capability: CapabilityName.optional(),
   has_pricing: BooleanParam.optional(),
+  /** Repeatable (`status=deprecated&status=retired`): any of the given statuses. */
+  status: z.array(LifecycleStatus).min(1).optional(),
+  sort: DeploymentSort.default("id"),
   limit: LimitParam,
   offset: OffsetParam,
 });

@@ -6,6 +6,7 @@ export * from "./corrections.js";
 export * from "./deployment.js";
 export * from "./events.js";
 export * from "./evidence.js";
+export * from "./history.js";
 export * from "./lifecycle.js";
 export * from "./records.js";
 export * from "./release.js";

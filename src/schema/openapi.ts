@@ -28,6 +28,19 @@ import {
 } from "./api.js";
 import { DeploymentId, IsoDateTime, ReleaseId } from "./common.js";
 import { Deployment } from "./deployment.js";
+import {
+  DeploymentHistoryPage,
+  ListHistoryQuery,
+  ListModelsQuery,
+  ListProvidersQuery,
+  ListReleasesQuery,
+  Model,
+  ModelPage,
+  ProviderPage,
+  ReleaseDiff,
+  ReleaseItem,
+  ReleasePage,
+} from "./history.js";
 
 /** The version of the /v1 contract this document describes (the path prefix is the major version). */
 export const API_VERSION = "1.0.0";
@@ -106,6 +119,9 @@ const DEPLOYMENT_QUERY_DOCS: Record<string, string> = {
   capability:
     "A capability name. Keeps only deployments whose status for that capability is `supported`; `conditional` results are excluded.",
   has_pricing: "Filters by whether normalized pricing (a rate card) is present.",
+  status:
+    "Lifecycle status; repeatable (`status=deprecated&status=retired` keeps deployments with any of them).",
+  sort: "`id` (default), `input_price`, `output_price` or `context_tokens` (micro-USD per million tokens; tokens); a `-` prefix sorts descending. Deployments without the value come last in both orders; ties by `id`.",
   ...PAGING_DOCS,
 };
 
@@ -172,6 +188,9 @@ function queryParameters(
 // Headers, problem responses, security
 // ---------------------------------------------------------------------------------------------
 
+const NO_QUOTA_NOTE =
+  "Sent on every /v1 answer of a server that applies quota; absent only when the server runs with `--no-quota` (an internal deployment where no quota applies, so there is no limit to report).";
+
 function headerComponents(components: SchemaComponents): Record<string, Json> {
   const header = (description: string, schema: Json, required = true): Json => ({
     description,
@@ -199,17 +218,20 @@ function headerComponents(components: SchemaComponents): Record<string, Json> {
       'RFC 6750 challenge: `Bearer`, with `error="invalid_token"` when a key was sent. The key is never echoed.',
       { type: "string" },
     ),
-    "x-ratelimit-limit": header("Blocking monthly request quota of the workspace plan.", {
-      type: "integer",
-      minimum: 0,
-    }),
-    "x-ratelimit-remaining": header("Requests remaining in the current monthly period.", {
-      type: "integer",
-      minimum: 0,
-    }),
+    "x-ratelimit-limit": header(
+      `Blocking monthly request quota of the workspace plan. ${NO_QUOTA_NOTE}`,
+      { type: "integer", minimum: 0 },
+      false,
+    ),
+    "x-ratelimit-remaining": header(
+      `Requests remaining in the current monthly period. ${NO_QUOTA_NOTE}`,
+      { type: "integer", minimum: 0 },
+      false,
+    ),
     "x-ratelimit-reset": header(
-      "ISO 8601 instant the next quota period (UTC calendar month) starts.",
+      `ISO 8601 instant the next quota period (UTC calendar month) starts. ${NO_QUOTA_NOTE}`,
       components.convert(IsoDateTime, "output"),
+      false,
     ),
     "x-request-id": header(
       "Unique request identifier for logs and support. A sane client-sent `x-request-id` is echoed; it also appears in problem bodies and in the server's log line.",
@@ -581,6 +603,107 @@ export function buildOpenApiDocument(): Json {
     errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
 
+  const modelIdParam: Json = {
+    name: "modelId",
+    in: "path",
+    required: true,
+    description:
+      "Canonical model ID `<lab>/<model>`; its slash may be sent as is (`/v1/models/anthropic/claude-opus-4-7`) or encoded (`anthropic%2Fclaude-opus-4-7`). Unknown is 404.",
+    schema: { type: "string" },
+  };
+  const releaseIdParam: Json = {
+    name: "releaseId",
+    in: "path",
+    required: true,
+    description:
+      "Full release id (`rel_` + 64 hex digits) of a release in the served release's chain; otherwise 404.",
+    schema: components.convert(ReleaseId, "output"),
+  };
+  const listProviders: ApiOperation = {
+    operationId: "listProviders",
+    tag: "browse",
+    summary: "List providers",
+    description:
+      "Every provider of the release with its lifecycle record and summary (deployment counts, known and unknown milestones, next scheduled end of life). Ordered by `id`.",
+    security: OPTIONAL_AUTH,
+    parameters: queryParameters(components, ListProvidersQuery, PAGING_DOCS),
+    success: components.convert(ProviderPage, "output"),
+    successDescription: "A page of providers.",
+    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
+  };
+  const listModels: ApiOperation = {
+    operationId: "listModels",
+    tag: "browse",
+    summary: "List models",
+    description:
+      "Canonical models with their lifecycle record, summary and the providers that deploy them. Ordered by `id`.",
+    security: OPTIONAL_AUTH,
+    parameters: queryParameters(components, ListModelsQuery, {
+      provider: "Only models with a deployment at this provider.",
+      ...PAGING_DOCS,
+    }),
+    success: components.convert(ModelPage, "output"),
+    successDescription: "A page of models.",
+    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
+  };
+  const getModel: ApiOperation = {
+    operationId: "getModel",
+    tag: "browse",
+    summary: "Retrieve a model",
+    description: "One Model object, not wrapped. No query parameters are accepted.",
+    security: OPTIONAL_AUTH,
+    parameters: [modelIdParam],
+    success: components.convert(Model, "output"),
+    successDescription: "The model.",
+    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
+  };
+  const listReleases: ApiOperation = {
+    operationId: "listReleases",
+    tag: "releases",
+    summary: "List releases",
+    description: "The served release and its predecessors (following `previous_release_id`), newest first.",
+    security: OPTIONAL_AUTH,
+    parameters: queryParameters(components, ListReleasesQuery, PAGING_DOCS),
+    success: components.convert(ReleasePage, "output"),
+    successDescription: "A page of releases.",
+    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
+  };
+  const getRelease: ApiOperation = {
+    operationId: "getRelease",
+    tag: "releases",
+    summary: "Retrieve a release",
+    description: "One release of the served chain: id, creation time, previous release and counts.",
+    security: OPTIONAL_AUTH,
+    parameters: [releaseIdParam],
+    success: components.convert(ReleaseItem, "output"),
+    successDescription: "The release.",
+    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
+  };
+  const getReleaseDiff: ApiOperation = {
+    operationId: "getReleaseDiff",
+    tag: "releases",
+    summary: "What changed in a release",
+    description:
+      "The release's diff against its previous release, the JSON `catalog diff --format json` prints: added and removed deployments, price changes (old, new, percent), limit, capability and status changes, lifecycle changes (dates moved, with days), and source events. For the first release everything is added.",
+    security: OPTIONAL_AUTH,
+    parameters: [releaseIdParam],
+    success: components.convert(ReleaseDiff, "output"),
+    successDescription: "The diff.",
+    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
+  };
+  const getDeploymentHistory: ApiOperation = {
+    operationId: "getDeploymentHistory",
+    tag: "deployments",
+    summary: "A deployment's history",
+    description:
+      "One entry per release of the served chain in which the deployment was added or removed or its rate card, limits, capabilities, status or lifecycle changed, newest first; `change` names which, `before` and `after` are the deployment in the previous release and in that release. 404 when no release of the chain ever held the id (a removed deployment still has its history).",
+    security: OPTIONAL_AUTH,
+    parameters: [deploymentIdParam, ...queryParameters(components, ListHistoryQuery, PAGING_DOCS)],
+    success: components.convert(DeploymentHistoryPage, "output"),
+    successDescription: "A page of history entries.",
+    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
+  };
+
   const plain = (description: string, headers: readonly string[] = ["x-request-id"]): Json => ({
     description,
     headers: headerRefs(headers),
@@ -596,7 +719,35 @@ export function buildOpenApiDocument(): Json {
       get: getOperation(getDeployment, specs),
       head: headOperation(getDeployment, specs),
     },
+    "/v1/deployments/{deploymentId}/history": {
+      get: getOperation(getDeploymentHistory, specs),
+      head: headOperation(getDeploymentHistory, specs),
+    },
     "/v1/deployments/compare": { post: postOperation(compareDeployments, specs) },
+    "/v1/providers": {
+      get: getOperation(listProviders, specs),
+      head: headOperation(listProviders, specs),
+    },
+    "/v1/models": {
+      get: getOperation(listModels, specs),
+      head: headOperation(listModels, specs),
+    },
+    "/v1/models/{modelId}": {
+      get: getOperation(getModel, specs),
+      head: headOperation(getModel, specs),
+    },
+    "/v1/releases": {
+      get: getOperation(listReleases, specs),
+      head: headOperation(listReleases, specs),
+    },
+    "/v1/releases/{releaseId}": {
+      get: getOperation(getRelease, specs),
+      head: headOperation(getRelease, specs),
+    },
+    "/v1/releases/{releaseId}/diff": {
+      get: getOperation(getReleaseDiff, specs),
+      head: headOperation(getReleaseDiff, specs),
+    },
     "/v1/pricing/calculate": { post: postOperation(calculatePrice, specs) },
     "/v1/lifecycle": {
       get: getOperation(listLifecycle, specs),
@@ -615,6 +766,25 @@ export function buildOpenApiDocument(): Json {
         responses: {
           "200": plain("The OpenAPI 3.1 document of the /v1 API."),
           ...errorResponses(["MethodNotAllowed"], specs),
+        },
+      },
+    },
+    "/docs": {
+      get: {
+        tags: ["service"],
+        summary: "API reference (HTML)",
+        description:
+          "This document rendered as an HTML page by Redoc, whose script the server serves from its own files (`/docs/redoc.standalone.js`). Not counted against quota.",
+        operationId: "getDocs",
+        security: NO_AUTH,
+        responses: {
+          "200": {
+            description: "The API reference page.",
+            headers: headerRefs(["x-request-id", "ETag", "Cache-Control"]),
+            content: { "text/html": { schema: { type: "string" } } },
+          },
+          "304": { description: "The `If-None-Match` validator matched." },
+          ...errorResponses(["InvalidParameter", "MethodNotAllowed"], specs),
         },
       },
     },
@@ -678,6 +848,8 @@ export function buildOpenApiDocument(): Json {
       { name: "deployments", description: "Catalog of provider deployments." },
       { name: "pricing", description: "Exact pricing of a usage profile." },
       { name: "lifecycle", description: "Lifecycle records and source events." },
+      { name: "browse", description: "Providers and models with their lifecycle record and summary." },
+      { name: "releases", description: "The chain of published releases and what changed in each." },
       { name: "service", description: "Service metadata and probes." },
     ],
     paths,

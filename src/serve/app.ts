@@ -34,6 +34,7 @@ import {
   ListLifecycleQuery,
 } from "../schema/index.js";
 import type { ServedRelease } from "./catalog-index.js";
+import { DOCS_PATH, DOCS_SCRIPT_PATH, docsPage, docsScript } from "./docs.js";
 import {
   bodyErrors,
   etagFor,
@@ -50,6 +51,7 @@ import { ANONYMOUS_PLAN, type PlansFile } from "./plans.js";
 import { listDeployments, listEvents, listLifecycle, pageBody } from "./query.js";
 import { ANONYMOUS_PREFIX, type Consumed, type QuotaPeriod, type QuotaStore, quotaPeriod } from "./quota.js";
 import type { PreparedAnswer } from "./response-cache.js";
+import { type BrowseRouteName, prepareBrowseGet } from "./routes.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const CACHE_GET = "no-cache";
@@ -77,6 +79,8 @@ export interface AppDeps {
   openApiDigest: () => string;
   /** Peers whose X-Forwarded-For is believed (the load balancers in front of the server). */
   trustedProxies?: ReadonlySet<string>;
+  /** Where the served release's chain is read from (release history routes). */
+  snapshotsDir?: string;
 }
 
 type RouteName =
@@ -87,8 +91,11 @@ type RouteName =
   | "lifecycle"
   | "events"
   | "openapi"
+  | "docs"
+  | "docs_script"
   | "healthz"
-  | "readyz";
+  | "readyz"
+  | BrowseRouteName;
 
 interface Route {
   name: RouteName;
@@ -106,21 +113,48 @@ const ROUTES: Record<string, Route> = {
   "/v1/pricing/calculate": { name: "calculate", methods: POST_METHODS, requiresKey: true, metered: true },
   "/v1/lifecycle": { name: "lifecycle", methods: GET_METHODS, requiresKey: false, metered: true },
   "/v1/lifecycle/events": { name: "events", methods: GET_METHODS, requiresKey: false, metered: true },
+  "/v1/providers": { name: "providers", methods: GET_METHODS, requiresKey: false, metered: true },
+  "/v1/models": { name: "models", methods: GET_METHODS, requiresKey: false, metered: true },
+  "/v1/releases": { name: "releases", methods: GET_METHODS, requiresKey: false, metered: true },
   "/v1/openapi.json": { name: "openapi", methods: GET_METHODS, requiresKey: false, metered: false },
+  [DOCS_PATH]: { name: "docs", methods: GET_METHODS, requiresKey: false, metered: false },
+  [DOCS_SCRIPT_PATH]: { name: "docs_script", methods: GET_METHODS, requiresKey: false, metered: false },
   "/healthz": { name: "healthz", methods: GET_METHODS, requiresKey: false, metered: false },
   "/readyz": { name: "readyz", methods: GET_METHODS, requiresKey: false, metered: false },
 };
 
 const DEPLOYMENT_PREFIX = "/v1/deployments/";
+const MODEL_PREFIX = "/v1/models/";
+const RELEASE_PREFIX = "/v1/releases/";
+const ONE_SEGMENT = /^[^/]+$/;
 
 function matchRoute(path: string): Route | null {
   const exact = ROUTES[path];
   if (exact) return exact;
+  const get = (name: RouteName, param: string): Route => ({
+    name,
+    methods: GET_METHODS,
+    requiresKey: false,
+    metered: true,
+    param,
+  });
   if (path.startsWith(DEPLOYMENT_PREFIX)) {
     const segment = path.slice(DEPLOYMENT_PREFIX.length);
-    // one non-empty segment; `/v1/deployments/x/` and `/v1/deployments/x/y` are unknown paths
-    if (segment.length > 0 && !segment.includes("/"))
-      return { name: "deployment", methods: GET_METHODS, requiresKey: false, metered: true, param: segment };
+    // one non-empty segment, or `<id>/history`; `/v1/deployments/x/` is an unknown path
+    if (ONE_SEGMENT.test(segment)) return get("deployment", segment);
+    const history = /^([^/]+)\/history$/.exec(segment);
+    if (history) return get("deployment_history", history[1] as string);
+  }
+  if (path.startsWith(MODEL_PREFIX)) {
+    // a model id is `<lab>/<model>`: its slash may be sent as is or encoded (%2F)
+    const rest = path.slice(MODEL_PREFIX.length);
+    if (/^[^/]+(\/[^/]+)?$/.test(rest)) return get("model", rest);
+  }
+  if (path.startsWith(RELEASE_PREFIX)) {
+    const rest = path.slice(RELEASE_PREFIX.length);
+    if (ONE_SEGMENT.test(rest)) return get("release", rest);
+    const diff = /^([^/]+)\/diff$/.exec(rest);
+    if (diff) return get("release_diff", diff[1] as string);
   }
   return null;
 }
@@ -205,13 +239,18 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   const { state, keys, quota, clock, logger } = deps;
   const trustedProxies: ReadonlySet<string> = deps.trustedProxies ?? new Set();
 
+  // --no-quota: nothing counted, no rate-limit headers (src/serve/no-quota.ts).
+  const unmetered = quota.kind === "none";
+
   function setRateHeaders(reply: Reply, caller: Caller, count: number, period: QuotaPeriod): void {
+    if (unmetered) return;
     reply.headers["x-ratelimit-limit"] = String(caller.limit);
     reply.headers["x-ratelimit-remaining"] = String(Math.max(0, caller.limit - count));
     reply.headers["x-ratelimit-reset"] = period.resetIso;
   }
 
   async function peekInto(reply: Reply, caller: Caller, period: QuotaPeriod): Promise<void> {
+    if (unmetered) return;
     let count: number;
     try {
       count = await quota.peek(caller.subject, period);
@@ -226,6 +265,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
 
   /** Counts the request; throws 429 when the caller's plan quota is spent. */
   async function consume(reply: Reply, caller: Caller, period: QuotaPeriod): Promise<void> {
+    if (unmetered) return;
     let consumed: Consumed;
     try {
       consumed = await quota.consume(caller.subject, period, caller.limit);
@@ -329,7 +369,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
    * is built only when needed. Throws invalid_parameter, or not_found for an unknown id
    * (preconditions apply only where the answer would be 2xx, so an unknown id never gets 304).
    */
-  function prepareGet(route: Route, rawQuery: string, release: ServedRelease): PreparedAnswer {
+  async function prepareGet(route: Route, rawQuery: string, release: ServedRelease): Promise<PreparedAnswer> {
     const prepared = (normalized: unknown, build: () => Buffer): PreparedAnswer => ({
       etag: etagFor(release.releaseId, route.name, normalized),
       build,
@@ -337,7 +377,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     });
     switch (route.name) {
       case "deployments": {
-        const query = parseQuery(ListDeploymentsQuery, rawQuery);
+        const query = parseQuery(ListDeploymentsQuery, rawQuery, ["status"]);
         return prepared(query, () => pageBody(release.deploymentJson, listDeployments(release, query)));
       }
       case "lifecycle": {
@@ -348,6 +388,14 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
         const query = parseQuery(ListEventsQuery, rawQuery);
         return prepared(query, () => pageBody(release.eventJson, listEvents(release, query)));
       }
+      case "providers":
+      case "models":
+      case "model":
+      case "releases":
+      case "release":
+      case "release_diff":
+      case "deployment_history":
+        return prepareBrowseGet(route.name, route.param ?? "", rawQuery, release, deps.snapshotsDir);
       default: {
         parseQuery(EMPTY_QUERY, rawQuery);
         let id: string;
@@ -379,7 +427,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     // the raw query string, so padding a query cannot add entries.
     let fresh: PreparedAnswer;
     try {
-      fresh = prepareGet(route, rawQuery, release);
+      fresh = await prepareGet(route, rawQuery, release);
     } catch (error) {
       // a bad query or an unknown id is still a request: it counts
       if (error instanceof ProblemError) await consume(reply, caller, period);
@@ -463,9 +511,21 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     rawQuery: string,
     release: ServedRelease | null,
   ): void {
-    reply.headers["cache-control"] = route.name === "openapi" ? CACHE_GET : CACHE_NONE;
-    // probes ignore query strings (load balancers add their own); the document rejects them
-    if (route.name === "openapi") parseQuery(EMPTY_QUERY, rawQuery);
+    const isDocument = route.name === "openapi" || route.name === "docs" || route.name === "docs_script";
+    reply.headers["cache-control"] = isDocument ? CACHE_GET : CACHE_NONE;
+    // probes ignore query strings (load balancers add their own); the documents reject them
+    if (isDocument) parseQuery(EMPTY_QUERY, rawQuery);
+    if (route.name === "docs" || route.name === "docs_script") {
+      const asset = route.name === "docs" ? docsPage() : docsScript();
+      reply.headers.etag = etagFor("docs", route.name, asset.digest);
+      if (ifNoneMatchMatches(req.headers["if-none-match"], reply.headers.etag)) {
+        reply.status = 304;
+        return;
+      }
+      reply.headers["content-type"] = asset.contentType;
+      reply.body = asset.body;
+      return;
+    }
     reply.headers["content-type"] = JSON_TYPE;
     if (route.name === "healthz") {
       reply.body = Buffer.from(JSON.stringify({ status: "ok" }));

@@ -77,6 +77,7 @@ export function requestIdFor(header: string | string[] | undefined): string {
 }
 
 /**
+/**
  * Names that could reach an object's prototype machinery. They are never API names, so they
  * are refused like any unknown name, in queries and in bodies at any depth.
  */
@@ -92,14 +93,19 @@ function decodeComponent(raw: string): string | null {
 }
 
 /**
- * Parses a raw query string (without `?`) against a strict zod object schema. Every query
- * parameter of the API is single-valued, so a repeated name is an error; unknown names are
- * errors too (a typo must not silently widen a filter), and so is malformed percent-encoding
- * (never decoded to U+FFFD). Empty pieces (`a=1&&b=2`, a trailing `&`) carry nothing and are
- * skipped. Each bad parameter is named.
+ * Parses a raw query string (without `?`) against a strict zod object schema. A query
+ * parameter is single-valued unless named `repeatable`, so a repeated name is an error; unknown
+ * names are errors too (a typo must not silently widen a filter), and so is malformed
+ * percent-encoding (never decoded to U+FFFD). Empty pieces (`a=1&&b=2`, a trailing `&`) carry
+ * nothing and are skipped. Each bad parameter is named.
  */
-export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
-  const values: Record<string, string> = {};
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  rawQuery: string,
+  /** Names that may repeat (`status=a&status=b`); they always parse as an array. */
+  repeatable: readonly string[] = [],
+): z.infer<S> {
+  const values: Record<string, string | string[]> = {};
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   const repeated = new Set<string>();
@@ -112,7 +118,13 @@ export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.
       errors.push({ parameter: rawName, message: "is not valid percent-encoding" });
       continue;
     }
-    if (seen.has(name)) {
+    if (RESERVED_NAMES.has(name)) {
+      if (!seen.has(name)) errors.push({ parameter: name, message: "is not a known parameter" });
+      seen.add(name);
+      continue;
+    }
+    const isList = repeatable.includes(name);
+    if (seen.has(name) && !isList) {
       if (!repeated.has(name)) {
         repeated.add(name);
         errors.push({ parameter: name, message: "must be given at most once" });
@@ -120,17 +132,17 @@ export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.
       continue;
     }
     seen.add(name);
-    if (RESERVED_NAMES.has(name)) {
-      errors.push({ parameter: name, message: "is not a known parameter" });
-      continue;
-    }
     const value = decodeComponent(eq === -1 ? "" : piece.slice(eq + 1));
     if (value === null) {
       repeated.add(name); // its schema issues would only repeat the problem
       errors.push({ parameter: name, message: "has malformed percent-encoding" });
       continue;
     }
-    values[name] = value;
+    if (isList) {
+      const list = values[name];
+      if (Array.isArray(list)) list.push(value);
+      else values[name] = [value];
+    } else values[name] = value;
   }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {

@@ -4,6 +4,7 @@
  * bytes, concatenated from the records' pre-serialized JSON.
  */
 import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
+import { sortDeployments } from "./browse.js";
 import type { ServedRelease } from "./catalog-index.js";
 
 export interface PageResult {
@@ -68,13 +69,14 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
     if (query.mode !== undefined && d.mode !== query.mode) continue;
     if (query.capability !== undefined && d.capabilities[query.capability]?.status !== "supported") continue;
     if (query.has_pricing !== undefined && (d.rate_card !== null) !== query.has_pricing) continue;
+    if (query.status !== undefined && !query.status.includes(d.status)) continue;
     if (terms.length > 0) {
       const text = release.deploymentSearch[i] as string;
       if (!terms.every((t) => text.includes(t))) continue;
     }
     matches.push(i);
   }
-  return paginate(matches, query.limit, query.offset);
+  return paginate(sortDeployments(release, matches, query.sort), query.limit, query.offset);
 }
 
 /**

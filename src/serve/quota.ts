@@ -53,7 +53,7 @@ export interface Consumed {
 }
 
 export interface QuotaStore {
-  readonly kind: "file" | "redis";
+  readonly kind: "file" | "redis" | "none";
   /**
    * Counts one request unless the subject's count already reached `limit`; a refused request
    * (429) is not counted, so the count never passes the limit.

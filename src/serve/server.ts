@@ -9,7 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Clock, systemClock } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
@@ -21,6 +21,7 @@ import { type AppState, createHandler, plainAddress } from "./app.js";
 import { indexRelease, type ServedRelease } from "./catalog-index.js";
 import { requestIdFor } from "./http.js";
 import { KeyRing } from "./keys.js";
+import { NO_QUOTA } from "./no-quota.js";
 import { loadPlans } from "./plans.js";
 import { FileQuotaStore, type QuotaStore, RedisQuotaStore } from "./quota.js";
 
@@ -34,8 +35,13 @@ export interface StartServerOptions {
   plansFile?: string;
   /** Share quota counters through Redis; otherwise the embedded file store. */
   redisUrl?: string;
-  /** Embedded quota store file; default `<snapshotsDir>/quota.json`. */
+  /**
+   * Embedded quota store file; default `$XDG_STATE_HOME/catalog/quota.json`, else `quota.json`
+   * in the working directory (never inside the snapshots directory, which the server only reads).
+   */
   quotaFile?: string;
+  /** Apply no quota at all (internal deployments): nothing counted, no rate-limit headers. */
+  noQuota?: boolean;
   /** Switch to a new release when snapshots/LATEST changes. */
   watchLatest: boolean;
   logger: Logger;
@@ -65,6 +71,11 @@ export interface RunningServer {
   /** Prepared GET answers held for the served release: entries and bytes (keys and bodies). */
   responseCache(): { entries: number; bytes: number };
   close(): Promise<void>;
+}
+
+/** Where the embedded quota store lives by default: state, not part of any release. */
+export function defaultQuotaFile(env: NodeJS.ProcessEnv = process.env): string {
+  return env.XDG_STATE_HOME ? join(env.XDG_STATE_HOME, "catalog", "quota.json") : resolve("quota.json");
 }
 
 /** Loads, verifies (every file's SHA-256) and indexes a release. */
@@ -100,9 +111,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const plans = await loadPlans(opts.plansFile);
   const keys = new KeyRing(opts.keysFile, logger);
   await keys.load();
-  const quota: QuotaStore = opts.redisUrl
-    ? await RedisQuotaStore.connect(opts.redisUrl, logger)
-    : await FileQuotaStore.open(opts.quotaFile ?? join(opts.snapshotsDir, "quota.json"), logger);
+  const quota: QuotaStore = opts.noQuota
+    ? NO_QUOTA
+    : opts.redisUrl
+      ? await RedisQuotaStore.connect(opts.redisUrl, logger)
+      : await FileQuotaStore.open(opts.quotaFile ?? defaultQuotaFile(), logger);
 
   let openApi: { body: Buffer; digest: string } | null = null;
   const openApiDocument = () => {
@@ -123,6 +136,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     openApiDocument: () => openApiDocument().body,
     openApiDigest: () => openApiDocument().digest,
     trustedProxies: new Set((opts.trustedProxies ?? []).map(plainAddress)),
+    snapshotsDir: opts.snapshotsDir,
   });
 
   let inFlight = 0;

@@ -7,9 +7,11 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSourceDefinitions } from "../../src/collect/index.js";
+import type { CaptureMeta } from "../../src/collect/definitions.js";
+import { loadSourceDefinitions, writeCapture } from "../../src/collect/index.js";
 import { fixedClock } from "../../src/lib/clock.js";
 import { CatalogError } from "../../src/lib/errors.js";
+import { sha256Hex } from "../../src/lib/hash.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { runBuild } from "../../src/pipeline/build.js";
 import { loadRelease, readLatest, verifyRelease } from "../../src/release/index.js";
@@ -29,7 +31,7 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const build = (now: string, failureThreshold?: number) =>
+const build = (now: string, failureThreshold?: number, only?: string[]) =>
   runBuild({
     sourcesDir: sources,
     snapshotsDir: snapshots,
@@ -37,6 +39,7 @@ const build = (now: string, failureThreshold?: number) =>
     clock: fixedClock(now),
     logger: silentLogger,
     ...(failureThreshold !== undefined ? { failureThreshold } : {}),
+    ...(only ? { only } : {}),
   });
 
 describe("runBuild", () => {
@@ -188,5 +191,48 @@ describe("runBuild", () => {
       (d) => d.rate_card !== null && d.evidence_urls.every((u) => u === litellm.url),
     );
     expect(communityOnly).toBeDefined();
+  }, 90_000);
+
+  it("--only never publishes a partial catalog: the sources it leaves out keep their previous facts", async () => {
+    await build("2026-11-23T00:00:00Z");
+    const before = await loadRelease(snapshots);
+    // Nothing changed in anthropic's pages: nothing is published (no release dropping the rest).
+    const unchanged = await build("2026-11-24T00:00:00Z", undefined, ["anthropic"]);
+    expect(unchanged.status).toBe("unchanged");
+    expect(await readLatest(snapshots)).toBe(before.manifest.release_id);
+    const skipped = unchanged.sources.filter((s) => s.status === "skipped");
+    expect(new Set(skipped.map((s) => s.provider_id)).has("openai")).toBe(true);
+    expect(skipped.some((s) => s.provider_id === "anthropic")).toBe(false);
+
+    // A real change in an anthropic page publishes that change and nothing else.
+    const { definitions } = await loadSourceDefinitions(sources);
+    const pricing = definitions.find((d) => d.provider_id === "anthropic" && d.name === "pricing");
+    if (!pricing) throw new Error("no anthropic pricing source");
+    const dir = join(sources, "anthropic", "captures", "pricing");
+    const meta = JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")) as CaptureMeta;
+    const text = await readFile(join(dir, meta.file), "utf8");
+    const opusRow = /^\| Claude Opus 4\.7 +\| \$5 \/ MTok /m;
+    expect(text).toMatch(opusRow);
+    const changed = text.replace(opusRow, (row) => row.replace("$5 / MTok", "$6 / MTok"));
+    await writeCapture(sources, pricing, {
+      ...meta,
+      content: changed,
+      sha256: sha256Hex(changed),
+      fetchedAt: "2026-11-24T00:00:00Z",
+      httpStatus: meta.http_status,
+      contentType: meta.content_type,
+      lastModified: meta.last_modified,
+    });
+    const published = await build("2026-11-24T00:00:00Z", undefined, ["anthropic"]);
+    expect(published.status).toBe("published");
+    const after = await loadRelease(snapshots);
+    expect(after.catalog.deployments.map((d) => d.id)).toEqual(before.catalog.deployments.map((d) => d.id));
+    const diff = published.outcome.diff;
+    expect(diff?.counts.deployments_removed).toBe(0);
+    expect(diff?.price_changes.map((c) => `${c.deployment_id} ${c.component} ${c.old} ${c.new}`)).toContain(
+      "dep_anthropic_claude-opus-4-7_api_global input 5000000 6000000",
+    );
+    const others = (c: typeof after.catalog) => c.deployments.filter((d) => d.provider_id !== "anthropic");
+    expect(others(after.catalog)).toEqual(others(before.catalog));
   }, 90_000);
 });

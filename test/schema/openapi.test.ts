@@ -39,7 +39,19 @@ function operation(path: string, method: string): Json {
   return op;
 }
 
-const GETS = ["/v1/deployments", "/v1/deployments/{deploymentId}", "/v1/lifecycle", "/v1/lifecycle/events"];
+const GETS = [
+  "/v1/deployments",
+  "/v1/deployments/{deploymentId}",
+  "/v1/deployments/{deploymentId}/history",
+  "/v1/lifecycle",
+  "/v1/lifecycle/events",
+  "/v1/providers",
+  "/v1/models",
+  "/v1/models/{modelId}",
+  "/v1/releases",
+  "/v1/releases/{releaseId}",
+  "/v1/releases/{releaseId}/diff",
+];
 const POSTS = ["/v1/deployments/compare", "/v1/pricing/calculate"];
 
 /** Error statuses each endpoint must document (decisions.md, Errors). */
@@ -96,15 +108,15 @@ describe("OpenAPI document", () => {
     expect(generated).not.toContain('"$schema"');
   });
 
-  it("documents the five endpoints of the spec, calculate, the document itself and the probes", () => {
+  it("documents the five endpoints of the spec, calculate, history and browsing, the document, its HTML page and the probes", () => {
     for (const path of GETS) {
       operation(path, "get");
       operation(path, "head");
     }
     for (const path of POSTS) operation(path, "post");
-    for (const path of ["/v1/openapi.json", "/healthz", "/readyz"]) operation(path, "get");
+    for (const path of ["/v1/openapi.json", "/docs", "/healthz", "/readyz"]) operation(path, "get");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      [...GETS, ...POSTS, "/v1/openapi.json", "/healthz", "/readyz"].sort(),
+      [...GETS, ...POSTS, "/v1/openapi.json", "/docs", "/healthz", "/readyz"].sort(),
     );
     const ids = Object.values(doc.paths).flatMap((item) =>
       Object.values(item as Json).map((op) => (op as Json).operationId),

@@ -1,0 +1,156 @@
+/**
+ * Browsing a served release: providers and models (each with its lifecycle record and
+ * summary), and the sort orders of GET /v1/deployments. Built on first use per release and
+ * kept beside it (a WeakMap keyed by the ServedRelease), so a release switch drops them with
+ * the release and the shared index stays as it is.
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type {
+  Deployment,
+  DeploymentSort,
+  ListModelsQuery,
+  ListProvidersQuery,
+  Model,
+  Provider,
+} from "../schema/index.js";
+import type { ServedRelease } from "./catalog-index.js";
+import type { PageResult } from "./query.js";
+
+export interface BrowseIndex {
+  /** Sorted by id. */
+  providers: Provider[];
+  providerJson: Buffer[];
+  /** Sorted by id. */
+  models: Model[];
+  modelJson: Buffer[];
+  modelById: Map<string, number>;
+  modelsByProvider: Map<string, number[]>;
+}
+
+const browseIndexes = new WeakMap<ServedRelease, BrowseIndex>();
+
+function json(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), "utf8");
+}
+
+export function browseIndex(release: ServedRelease): BrowseIndex {
+  const cached = browseIndexes.get(release);
+  if (cached) return cached;
+  const providersOf = new Map<string, Set<string>>();
+  for (const d of release.deployments) {
+    const set = providersOf.get(d.model_id) ?? new Set<string>();
+    set.add(d.provider_id);
+    providersOf.set(d.model_id, set);
+  }
+  const providers: Provider[] = [];
+  const models: Model[] = [];
+  // Lifecycle records are sorted by (resource_type, resource_id), so each list is in id order.
+  for (const record of release.lifecycle) {
+    if (!record.summary) continue;
+    if (record.resource_type === "provider")
+      providers.push({ id: record.resource_id, lifecycle: record.lifecycle, summary: record.summary });
+    else if (record.resource_type === "model")
+      models.push({
+        id: record.resource_id,
+        provider_ids: [...(providersOf.get(record.resource_id) ?? [])].sort(compareCodePoints),
+        lifecycle: record.lifecycle,
+        summary: record.summary,
+      });
+  }
+  const modelsByProvider = new Map<string, number[]>();
+  models.forEach((m, i) => {
+    for (const p of m.provider_ids) {
+      const list = modelsByProvider.get(p);
+      if (list) list.push(i);
+      else modelsByProvider.set(p, [i]);
+    }
+  });
+  const index: BrowseIndex = {
+    providers,
+    providerJson: providers.map(json),
+    models,
+    modelJson: models.map(json),
+    modelById: new Map(models.map((m, i) => [m.id, i])),
+    modelsByProvider,
+  };
+  browseIndexes.set(release, index);
+  return index;
+}
+
+function page(matches: readonly number[], limit: number, offset: number): PageResult {
+  return {
+    meta: { total: matches.length, limit, offset, has_more: offset + limit < matches.length },
+    positions: matches.slice(offset, offset + limit),
+  };
+}
+
+export function listProviders(index: BrowseIndex, query: ListProvidersQuery): PageResult {
+  return page(
+    index.providers.map((_, i) => i),
+    query.limit,
+    query.offset,
+  );
+}
+
+export function listModels(index: BrowseIndex, query: ListModelsQuery): PageResult {
+  const matches =
+    query.provider === undefined
+      ? index.models.map((_, i) => i)
+      : (index.modelsByProvider.get(query.provider) ?? []);
+  return page(matches, query.limit, query.offset);
+}
+
+// --- Deployment sort orders -----------------------------------------------------------------
+
+type SortKey = "input_price" | "output_price" | "context_tokens";
+
+const SORT_VALUE: Record<SortKey, (d: Deployment) => number | null> = {
+  input_price: (d) => d.rate_card?.input_micro_usd ?? null,
+  output_price: (d) => d.rate_card?.output_micro_usd ?? null,
+  context_tokens: (d) => d.context_tokens,
+};
+
+/** Per release and sort: the rank of every deployment position (nulls last, ties by id). */
+const sortRanks = new WeakMap<ServedRelease, Map<DeploymentSort, Uint32Array>>();
+
+function ranks(release: ServedRelease, sort: DeploymentSort): Uint32Array {
+  let byRelease = sortRanks.get(release);
+  if (!byRelease) {
+    byRelease = new Map();
+    sortRanks.set(release, byRelease);
+  }
+  const cached = byRelease.get(sort);
+  if (cached) return cached;
+  const descending = sort.startsWith("-");
+  const key = (descending ? sort.slice(1) : sort) as SortKey | "id";
+  const positions = release.deployments.map((_, i) => i);
+  if (key === "id") {
+    // positions are id order already
+    if (descending) positions.reverse();
+  } else {
+    const values = release.deployments.map(SORT_VALUE[key]);
+    positions.sort((a, b) => {
+      const va = values[a] ?? null;
+      const vb = values[b] ?? null;
+      if (va !== vb) {
+        if (va === null) return 1;
+        if (vb === null) return -1;
+        return descending ? vb - va : va - vb;
+      }
+      return a - b;
+    });
+  }
+  const rank = new Uint32Array(positions.length);
+  positions.forEach((position, r) => {
+    rank[position] = r;
+  });
+  byRelease.set(sort, rank);
+  return rank;
+}
+
+/** Orders matching deployment positions (given in id order) by the requested sort. */
+export function sortDeployments(release: ServedRelease, matches: number[], sort: DeploymentSort): number[] {
+  if (sort === "id") return matches;
+  const rank = ranks(release, sort);
+  return matches.sort((a, b) => (rank[a] as number) - (rank[b] as number));
+}
