@@ -104,14 +104,14 @@ describe("catalog capture and damaged captures", () => {
       "2026-11-23T00:00:00Z",
     ]);
     expect(first.code).toBe(0);
-    const dir = join(sources, "mistral", "captures", "models");
+    const dir = join(sources, "mistral", "captures", "model-cards");
     const meta = JSON.parse(await readFile(join(dir, "CURRENT.json"), "utf8")) as { file: string };
     await writeFile(join(dir, meta.file), "damaged\n");
 
     const listed = await catalog(["sources", "--sources", sources]);
     expect(listed.code).toBe(6);
     expect(listed.stdout).toMatch(
-      /mistral +models .*DAMAGED CAPTURE: capture file mistral\/captures\/models\/[0-9a-f]{64}\.md is damaged/,
+      /mistral +model-cards .*DAMAGED CAPTURE: capture file mistral\/captures\/model-cards\/[0-9a-f]{64}\.json is damaged/,
     );
     expect(listed.stderr).toContain("1 damaged capture(s)");
 
@@ -132,7 +132,7 @@ describe("catalog capture and damaged captures", () => {
     };
     expect(summary.failed_sources.map((s) => s.provider_id)).toEqual(["mistral"]);
     expect(summary.failed_sources[0]?.error).toMatch(
-      /^capture file mistral\/captures\/models\/[0-9a-f]{64}\.md is damaged/,
+      /^capture file mistral\/captures\/model-cards\/[0-9a-f]{64}\.json is damaged/,
     );
 
     const { manifest, catalog: content } = await loadRelease(snapshots);
@@ -148,6 +148,6 @@ describe("catalog capture and damaged captures", () => {
       expect(bytes.includes(work), `${name} holds the path ${work}`).toBe(false);
     }
     const diff = await readReleaseFile(snapshots, manifest, "diff.md");
-    expect(diff.toString()).toContain("mistral/captures/models/");
+    expect(diff.toString()).toContain("mistral/captures/model-cards/");
   }, 120_000);
 });

@@ -196,8 +196,9 @@ describe("runBuild", () => {
   it("--only never publishes a partial catalog: the sources it leaves out keep their previous facts", async () => {
     await build("2026-11-23T00:00:00Z");
     const before = await loadRelease(snapshots);
-    // Nothing changed in anthropic's pages: nothing is published (no release dropping the rest).
-    const unchanged = await build("2026-11-24T00:00:00Z", undefined, ["anthropic"]);
+    // Nothing changed in anthropic's pages (same clock, so no status moves): nothing is
+    // published (no release dropping the rest).
+    const unchanged = await build("2026-11-23T00:00:00Z", undefined, ["anthropic"]);
     expect(unchanged.status).toBe("unchanged");
     expect(await readLatest(snapshots)).toBe(before.manifest.release_id);
     const skipped = unchanged.sources.filter((s) => s.status === "skipped");
@@ -218,12 +219,13 @@ describe("runBuild", () => {
       ...meta,
       content: changed,
       sha256: sha256Hex(changed),
-      fetchedAt: "2026-11-24T00:00:00Z",
+      fetchedAt: "2026-11-23T12:00:00Z",
       httpStatus: meta.http_status,
       contentType: meta.content_type,
       lastModified: meta.last_modified,
     });
-    const published = await build("2026-11-24T00:00:00Z", undefined, ["anthropic"]);
+    // Later the same day: statuses derive from the day, so only the page change can show.
+    const published = await build("2026-11-23T12:00:00Z", undefined, ["anthropic"]);
     expect(published.status).toBe("published");
     const after = await loadRelease(snapshots);
     expect(after.catalog.deployments.map((d) => d.id)).toEqual(before.catalog.deployments.map((d) => d.id));
