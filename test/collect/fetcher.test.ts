@@ -465,7 +465,7 @@ describe("conditional GET", () => {
 });
 
 describe("concurrency and pacing", () => {
-  it("runs 200 sources on 8 hosts in about (sources / concurrency) x latency, within the per-host limit", async () => {
+  it("runs 200 sources on 8 hosts with up to the global limit in flight, never more, and never over the per-host limit", async () => {
     const gauge: Gauge = { now: 0, max: 0 };
     const hosts = await Promise.all(
       Array.from({ length: 8 }, (_, i) => startServer(`127.0.0.${i + 1}`, gauge)),
@@ -482,10 +482,11 @@ describe("concurrency and pacing", () => {
           fetcher.fetch({ url: `${hosts[i % 8]?.origin}/page?n=${i}`, format: "html" }),
         ),
       );
+      // No faster than the limits allow (an upper bound would time the machine, not the
+      // fetcher: speed lives in the bench); the gauge shows the limit is used, not just kept.
       const elapsed = performance.now() - started;
       const ideal = (200 / 16) * 50;
       expect(elapsed).toBeGreaterThanOrEqual(ideal * 0.9);
-      expect(elapsed).toBeLessThan(ideal * 2.5);
       for (const host of hosts) expect(host.maxInFlight).toBeLessThanOrEqual(4);
       expect(gauge.max).toBeLessThanOrEqual(16);
       expect(gauge.max).toBeGreaterThanOrEqual(12);
@@ -500,7 +501,9 @@ describe("concurrency and pacing", () => {
     await Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(req("/paced"))));
     const starts = server.received.filter((r) => r.path === "/paced").map((r) => r.at);
     expect(starts).toHaveLength(4);
+    // Arrival times at the server: a loaded machine can delay one arrival by a few ms, so the
+    // margin is wide; without pacing the four requests arrive within a few ms of each other.
     for (let i = 1; i < starts.length; i++)
-      expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(90);
+      expect((starts[i] ?? 0) - (starts[i - 1] ?? 0)).toBeGreaterThanOrEqual(70);
   });
 });
