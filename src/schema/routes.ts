@@ -56,7 +56,11 @@ export interface RouteContract {
   /** Counted against the caller's monthly quota, with rate-limit headers on every answer. */
   metered: boolean;
   cache: CachePolicy;
-  /** The problem codes the route answers with (besides `internal_error`, which any route may). */
+  /**
+   * The problem codes the route answers with; the document lists their responses. Metered
+   * routes list `internal_error`; the service routes leave it out, as their documentation
+   * always has (an unexpected failure there is still a 500 problem).
+   */
   problems: readonly ProblemCode[];
   /** False only for a file of the HTML reference that the document does not describe. */
   documented: boolean;
@@ -69,6 +73,7 @@ const METERED_PROBLEMS: readonly ProblemCode[] = [
   "method_not_allowed",
   "quota_exhausted",
   "unavailable",
+  "internal_error",
 ];
 const BODY_PROBLEMS: readonly ProblemCode[] = [
   ...METERED_PROBLEMS,
