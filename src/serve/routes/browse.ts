@@ -5,7 +5,7 @@
 import { ListModelsQuery, ListProvidersQuery } from "../../schema/index.js";
 import { browseIndex, listModels, listProviders } from "../browse.js";
 import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http.js";
-import { pageBody } from "../query.js";
+import { pageBody } from "../page.js";
 import { lazyAnswer, type RouteHandler, readyAnswer } from "./handler.js";
 
 export const providers: RouteHandler = {

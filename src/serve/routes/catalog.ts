@@ -1,7 +1,8 @@
 /** The GET routes of the catalog itself: deployments, one deployment, lifecycle records, source events. */
 import { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery } from "../../schema/index.js";
 import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http.js";
-import { listDeployments, listEvents, listLifecycle, pageBody } from "../query.js";
+import { pageBody } from "../page.js";
+import { listDeployments, listEvents, listLifecycle } from "../query.js";
 import { lazyAnswer, type RouteHandler, readyAnswer } from "./handler.js";
 
 export const deployments: RouteHandler = {

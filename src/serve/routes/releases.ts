@@ -6,14 +6,8 @@
 import { ListHistoryQuery, ListReleasesQuery } from "../../schema/index.js";
 import { releaseDiffJson, type ServedHistory, servedHistory } from "../history.js";
 import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http.js";
-import { type PageResult, pageBody } from "../query.js";
+import { allPositions, pageBody, paginate } from "../page.js";
 import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
-
-function paginate(total: number, limit: number, offset: number): PageResult {
-  const positions: number[] = [];
-  for (let i = offset; i < Math.min(total, offset + limit); i++) positions.push(i);
-  return { meta: { total, limit, offset, has_more: offset + limit < total }, positions };
-}
 
 /** The snapshots directory and the served chain; 404 on a server started without a snapshots directory. */
 async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedHistory }> {
@@ -29,7 +23,10 @@ export const releases: RouteHandler = {
     const { history } = await chain(input);
     const query = parseQuery(ListReleasesQuery, input.rawQuery);
     return lazyAnswer(input, query, () =>
-      pageBody(history.releaseJson, paginate(history.releases.length, query.limit, query.offset)),
+      pageBody(
+        history.releaseJson,
+        paginate(allPositions(history.releases.length), query.limit, query.offset),
+      ),
     );
   },
 };
@@ -76,7 +73,7 @@ export const deploymentHistory: RouteHandler = {
     if (!entries)
       throw new ProblemError("not_found", `no release of the served chain ever held a deployment "${id}"`);
     return lazyAnswer(input, { id, ...query }, () =>
-      pageBody(entries, paginate(entries.length, query.limit, query.offset)),
+      pageBody(entries, paginate(allPositions(entries.length), query.limit, query.offset)),
     );
   },
 };
