@@ -82,6 +82,7 @@ const BODY_PROBLEMS: readonly ProblemCode[] = [
   "unsupported_media_type",
 ];
 
+/** A metered GET (and HEAD): an optional key, counted, revalidated with its ETag. */
 const get = (
   id: RouteId,
   path: string,
@@ -98,6 +99,37 @@ const get = (
 });
 const byId = [...METERED_PROBLEMS, "not_found"] as const;
 
+/** A metered POST: a key required (spec section 5), counted, never stored by caches. */
+const post = (id: RouteId, path: string, problems: readonly ProblemCode[]): RouteContract => ({
+  id,
+  method: "POST",
+  path,
+  auth: "required",
+  metered: true,
+  cache: "no-store",
+  problems,
+  documented: true,
+});
+
+/** A service endpoint: GET, never authenticated, never counted. */
+const service = (
+  id: RouteId,
+  path: string,
+  cache: CachePolicy,
+  problems: readonly ProblemCode[],
+): RouteContract => ({
+  id,
+  method: "GET",
+  path,
+  auth: "none",
+  metered: false,
+  cache,
+  problems,
+  documented: true,
+});
+/** The documents refuse any query parameter. */
+const DOCUMENT_PROBLEMS: readonly ProblemCode[] = ["invalid_parameter", "method_not_allowed"];
+
 /**
  * Every route, in the order of the OpenAPI document's paths. A literal path segment wins over a
  * `{name}` segment (`/v1/deployments/compare` is compare, never a deployment id).
@@ -106,53 +138,22 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   get("deployments", "/v1/deployments"),
   get("deployment", "/v1/deployments/{deploymentId}", byId),
   get("deployment_history", "/v1/deployments/{deploymentId}/history", byId),
-  {
-    id: "compare",
-    method: "POST",
-    path: "/v1/deployments/compare",
-    auth: "required",
-    metered: true,
-    cache: "no-store",
-    problems: BODY_PROBLEMS,
-    documented: true,
-  },
+  post("compare", "/v1/deployments/compare", BODY_PROBLEMS),
   get("providers", "/v1/providers"),
   get("models", "/v1/models"),
   get("model", "/v1/models/{modelId}", byId),
   get("releases", "/v1/releases"),
   get("release", "/v1/releases/{releaseId}", byId),
   get("release_diff", "/v1/releases/{releaseId}/diff", byId),
-  {
-    id: "calculate",
-    method: "POST",
-    path: "/v1/pricing/calculate",
-    auth: "required",
-    metered: true,
-    cache: "no-store",
-    problems: [...BODY_PROBLEMS, "not_found", "not_priceable"],
-    documented: true,
-  },
+  post("calculate", "/v1/pricing/calculate", [...BODY_PROBLEMS, "not_found", "not_priceable"]),
   get("lifecycle", "/v1/lifecycle"),
   get("events", "/v1/lifecycle/events"),
-  service("openapi", "/v1/openapi.json", "no-cache", ["invalid_parameter", "method_not_allowed"]),
-  service("docs", "/docs", "no-cache", ["invalid_parameter", "method_not_allowed"]),
+  service("openapi", "/v1/openapi.json", "no-cache", DOCUMENT_PROBLEMS),
+  service("docs", "/docs", "no-cache", DOCUMENT_PROBLEMS),
   {
-    ...service("docs_script", "/docs/redoc.standalone.js", "no-cache", [
-      "invalid_parameter",
-      "method_not_allowed",
-    ]),
+    ...service("docs_script", "/docs/redoc.standalone.js", "no-cache", DOCUMENT_PROBLEMS),
     documented: false,
   },
   service("healthz", "/healthz", "no-store", ["method_not_allowed"]),
   service("readyz", "/readyz", "no-store", ["method_not_allowed", "unavailable"]),
 ];
-
-/** A service endpoint: GET, never authenticated, never counted. */
-function service(
-  id: RouteId,
-  path: string,
-  cache: CachePolicy,
-  problems: readonly ProblemCode[],
-): RouteContract {
-  return { id, method: "GET", path, auth: "none", metered: false, cache, problems, documented: true };
-}
