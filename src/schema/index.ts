@@ -10,4 +10,5 @@ export * from "./history.js";
 export * from "./lifecycle.js";
 export * from "./records.js";
 export * from "./release.js";
+export * from "./routes.js";
 export * from "./source-definition.js";

@@ -41,6 +41,7 @@ import {
   ReleaseItem,
   ReleasePage,
 } from "./history.js";
+import { ROUTE_CONTRACTS, type RouteAuth, type RouteContract, type RouteId } from "./routes.js";
 
 /** The version of the /v1 contract this document describes (the path prefix is the major version). */
 export const API_VERSION = "1.0.0";
@@ -377,48 +378,76 @@ function problemResponseComponents(specs: ProblemResponseSpec[]): Record<string,
   return out;
 }
 
-const OPTIONAL_AUTH = [{}, { bearerAuth: [] }];
-const REQUIRED_AUTH = [{ bearerAuth: [] }];
-const NO_AUTH: Json[] = [];
+/** The `security` of an operation, from the route table's `auth`. */
+const SECURITY: Record<RouteAuth, Json[]> = {
+  optional: [{}, { bearerAuth: [] }],
+  required: [{ bearerAuth: [] }],
+  none: [],
+};
 
 // ---------------------------------------------------------------------------------------------
 // Operations
 // ---------------------------------------------------------------------------------------------
 
+/** What the document says about a metered route beyond the route table. */
 interface ApiOperation {
   operationId: string;
   tag: string;
   summary: string;
   description: string;
-  security: Json[];
   parameters: Json[];
   requestBody?: Json;
   /** Response schema of the 200. */
   success: Json;
   successDescription: string;
-  errors: string[];
 }
 
-const GET_ERRORS = ["InvalidParameter", "Unauthorized", "MethodNotAllowed", "QuotaExhausted"];
-const SERVICE_ERRORS = ["InternalError", "Unavailable"];
+/** What the document says about a service route beyond the route table. */
+interface ServiceOperation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The 200, and the 304 when the route answers one. */
+  ok: Json;
+  notModified?: Json;
+}
 
-function errorResponses(names: string[], specs: ProblemResponseSpec[]): Record<string, Json> {
+/**
+ * The error responses of a route, from the problem codes the route table gives it: per status,
+ * the response component whose codes the route answers and that names the most of them (a
+ * POST's 400 is InvalidBody, which also covers `invalid_parameter`).
+ */
+function errorResponses(route: RouteContract, specs: ProblemResponseSpec[]): Record<string, Json> {
+  const byStatus = new Map<number, ProblemResponseSpec>();
+  for (const spec of specs) {
+    if (!spec.codes.every((code) => route.problems.includes(code))) continue;
+    const chosen = byStatus.get(spec.status);
+    if (!chosen || spec.codes.length > chosen.codes.length) byStatus.set(spec.status, spec);
+  }
+  const uncovered = route.problems.filter(
+    (code) => ![...byStatus.values()].some((s) => s.codes.includes(code)),
+  );
+  if (uncovered.length > 0)
+    throw new CatalogError(
+      "validation_failed",
+      `route ${route.method} ${route.path} answers ${uncovered.join(", ")}, which no problem response documents`,
+    );
   const out: Record<string, Json> = {};
-  const chosen = specs
-    .filter((s) => names.includes(s.name))
-    .sort((a, b) => a.status - b.status || a.name.localeCompare(b.name));
-  for (const spec of chosen) out[String(spec.status)] = ref("responses", spec.name);
+  for (const status of [...byStatus.keys()].sort((x, y) => x - y)) {
+    const spec = byStatus.get(status);
+    if (spec) out[String(status)] = ref("responses", spec.name);
+  }
   return out;
 }
 
-function getOperation(op: ApiOperation, specs: ProblemResponseSpec[]): Json {
+function getOperation(route: RouteContract, op: ApiOperation, specs: ProblemResponseSpec[]): Json {
   const headers = [ref("parameters", "IfNoneMatch"), ref("parameters", "RequestId")];
   return {
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
     operationId: op.operationId,
-    security: op.security,
+    security: SECURITY[route.auth],
     parameters: [...op.parameters, ...headers],
     responses: {
       "200": {
@@ -427,35 +456,35 @@ function getOperation(op: ApiOperation, specs: ProblemResponseSpec[]): Json {
         content: { "application/json": { schema: op.success } },
       },
       "304": ref("responses", "NotModified"),
-      ...errorResponses(op.errors, specs),
+      ...errorResponses(route, specs),
     },
   };
 }
 
 /** HEAD is answered on every GET route with the GET's headers and no body (decisions: caching). */
-function headOperation(op: ApiOperation, specs: ProblemResponseSpec[]): Json {
+function headOperation(route: RouteContract, op: ApiOperation, specs: ProblemResponseSpec[]): Json {
   return {
     tags: [op.tag],
     summary: `Headers of: ${op.summary.charAt(0).toLowerCase()}${op.summary.slice(1)}`,
     description: "The same answer as the GET, headers only, without a body.",
     operationId: `head${op.operationId.charAt(0).toUpperCase()}${op.operationId.slice(1)}`,
-    security: op.security,
+    security: SECURITY[route.auth],
     parameters: [...op.parameters, ref("parameters", "IfNoneMatch"), ref("parameters", "RequestId")],
     responses: {
       "200": { description: "Headers of the GET answer.", headers: headerRefs(GET_SUCCESS_HEADERS) },
       "304": ref("responses", "NotModified"),
-      ...errorResponses(op.errors, specs),
+      ...errorResponses(route, specs),
     },
   };
 }
 
-function postOperation(op: ApiOperation, specs: ProblemResponseSpec[]): Json {
+function postOperation(route: RouteContract, op: ApiOperation, specs: ProblemResponseSpec[]): Json {
   return {
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
     operationId: op.operationId,
-    security: op.security,
+    security: SECURITY[route.auth],
     parameters: [ref("parameters", "RequestId")],
     requestBody: op.requestBody,
     responses: {
@@ -464,9 +493,36 @@ function postOperation(op: ApiOperation, specs: ProblemResponseSpec[]): Json {
         headers: headerRefs(SUCCESS_HEADERS),
         content: { "application/json": { schema: op.success } },
       },
-      ...errorResponses(op.errors, specs),
+      ...errorResponses(route, specs),
     },
   };
+}
+
+/** Service routes are documented as GET only (HEAD works there too, as on every GET route). */
+function serviceOperation(route: RouteContract, op: ServiceOperation, specs: ProblemResponseSpec[]): Json {
+  return {
+    tags: ["service"],
+    summary: op.summary,
+    description: op.description,
+    operationId: op.operationId,
+    security: SECURITY[route.auth],
+    responses: {
+      "200": op.ok,
+      ...(op.notModified ? { "304": op.notModified } : {}),
+      ...errorResponses(route, specs),
+    },
+  };
+}
+
+/** The path item of one route of the table. */
+function pathItem(
+  route: RouteContract,
+  op: ApiOperation | ServiceOperation,
+  specs: ProblemResponseSpec[],
+): Json {
+  if (!("tag" in op)) return { get: serviceOperation(route, op, specs) };
+  if (route.method === "POST") return { post: postOperation(route, op, specs) };
+  return { get: getOperation(route, op, specs), head: headOperation(route, op, specs) };
 }
 
 const INFO_DESCRIPTION = [
@@ -508,22 +564,18 @@ export function buildOpenApiDocument(): Json {
     summary: "List deployments",
     description:
       "Search deployments by model, provider, region, mode, price availability and required capability. Ordered by `id`.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListDeploymentsQuery, DEPLOYMENT_QUERY_DOCS),
     success: components.convert(DeploymentPage, "output"),
     successDescription: "A page of deployments.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
   const getDeployment: ApiOperation = {
     operationId: "getDeployment",
     tag: "deployments",
     summary: "Retrieve a deployment",
     description: "One Deployment object, not wrapped in an envelope. No query parameters are accepted.",
-    security: OPTIONAL_AUTH,
     parameters: [deploymentIdParam],
     success: components.convert(Deployment, "output"),
     successDescription: "The deployment.",
-    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
   };
   const compareDeployments: ApiOperation = {
     operationId: "compareDeployments",
@@ -537,7 +589,6 @@ export function buildOpenApiDocument(): Json {
       "3. Candidates that fail any entry of `requires` are omitted; requiring `conditional` also accepts `supported`.",
       "4. When no candidate qualifies the answer is 200 with an empty `data` array, not an error.",
     ].join("\n"),
-    security: REQUIRED_AUTH,
     parameters: [],
     requestBody: jsonBody(
       CompareRequest,
@@ -545,15 +596,6 @@ export function buildOpenApiDocument(): Json {
     ),
     success: components.convert(CompareResponse, "output"),
     successDescription: "Qualifying candidates, cheapest first.",
-    errors: [
-      "InvalidBody",
-      "Unauthorized",
-      "MethodNotAllowed",
-      "PayloadTooLarge",
-      "UnsupportedMediaType",
-      "QuotaExhausted",
-      ...SERVICE_ERRORS,
-    ],
   };
   const calculatePrice: ApiOperation = {
     operationId: "calculatePrice",
@@ -561,22 +603,10 @@ export function buildOpenApiDocument(): Json {
     summary: "Price one deployment for a usage profile",
     description:
       "Returns the per-component breakdown (tokens x micro-USD per million tokens, exact integer arithmetic, rounded half-up to whole micro-USD only when shown). Compare uses the same function.",
-    security: REQUIRED_AUTH,
     parameters: [],
     requestBody: jsonBody(CalculateRequest, "The deployment to price and the usage profile."),
     success: components.convert(CalculateResponse, "output"),
     successDescription: "The price breakdown.",
-    errors: [
-      "InvalidBody",
-      "Unauthorized",
-      "NotFound",
-      "MethodNotAllowed",
-      "PayloadTooLarge",
-      "UnsupportedMediaType",
-      "NotPriceable",
-      "QuotaExhausted",
-      ...SERVICE_ERRORS,
-    ],
   };
   const listLifecycle: ApiOperation = {
     operationId: "listLifecycle",
@@ -584,11 +614,9 @@ export function buildOpenApiDocument(): Json {
     summary: "List lifecycle records",
     description:
       "Normalized lifecycle assertions for providers, models and deployments. A date boundary matches only records with a parseable date; to find unannounced risk, query separately with `end_of_life_state=unknown`. Provider and model records carry a `summary`, an aggregation over their deployments, not a lifecycle assertion at the parent scope.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListLifecycleQuery, LIFECYCLE_QUERY_DOCS),
     success: components.convert(LifecyclePage, "output"),
     successDescription: "A page of lifecycle records.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
   const listEvents: ApiOperation = {
     operationId: "listLifecycleEvents",
@@ -596,11 +624,9 @@ export function buildOpenApiDocument(): Json {
     summary: "List source events",
     description:
       "Changes to the monitored upstream lifecycle sources, to be polled with `since` set to the last processed `detected_at`. `lifecycle.source_changed` is a re-check signal only (a hash change does not prove a date changed); on `lifecycle.source_recovered` re-fetch affected records; on `lifecycle.source_failed` raise a coverage warning. Ordered by `detected_at`, then `id`.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListEventsQuery, EVENT_QUERY_DOCS),
     success: components.convert(EventPage, "output"),
     successDescription: "A page of source events.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
 
   const modelIdParam: Json = {
@@ -625,11 +651,9 @@ export function buildOpenApiDocument(): Json {
     summary: "List providers",
     description:
       "Every provider of the release with its lifecycle record and summary (deployment counts, known and unknown milestones, next scheduled end of life). Ordered by `id`.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListProvidersQuery, PAGING_DOCS),
     success: components.convert(ProviderPage, "output"),
     successDescription: "A page of providers.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
   const listModels: ApiOperation = {
     operationId: "listModels",
@@ -637,47 +661,39 @@ export function buildOpenApiDocument(): Json {
     summary: "List models",
     description:
       "Canonical models with their lifecycle record, summary and the providers that deploy them. Ordered by `id`.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListModelsQuery, {
       provider: "Only models with a deployment at this provider.",
       ...PAGING_DOCS,
     }),
     success: components.convert(ModelPage, "output"),
     successDescription: "A page of models.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
   const getModel: ApiOperation = {
     operationId: "getModel",
     tag: "browse",
     summary: "Retrieve a model",
     description: "One Model object, not wrapped. No query parameters are accepted.",
-    security: OPTIONAL_AUTH,
     parameters: [modelIdParam],
     success: components.convert(Model, "output"),
     successDescription: "The model.",
-    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
   };
   const listReleases: ApiOperation = {
     operationId: "listReleases",
     tag: "releases",
     summary: "List releases",
     description: "The served release and its predecessors (following `previous_release_id`), newest first.",
-    security: OPTIONAL_AUTH,
     parameters: queryParameters(components, ListReleasesQuery, PAGING_DOCS),
     success: components.convert(ReleasePage, "output"),
     successDescription: "A page of releases.",
-    errors: [...GET_ERRORS, ...SERVICE_ERRORS],
   };
   const getRelease: ApiOperation = {
     operationId: "getRelease",
     tag: "releases",
     summary: "Retrieve a release",
     description: "One release of the served chain: id, creation time, previous release and counts.",
-    security: OPTIONAL_AUTH,
     parameters: [releaseIdParam],
     success: components.convert(ReleaseItem, "output"),
     successDescription: "The release.",
-    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
   };
   const getReleaseDiff: ApiOperation = {
     operationId: "getReleaseDiff",
@@ -685,11 +701,9 @@ export function buildOpenApiDocument(): Json {
     summary: "What changed in a release",
     description:
       "The release's diff against its previous release, the JSON `catalog diff --format json` prints: added and removed deployments, price changes (old, new, percent), limit, capability and status changes, lifecycle changes (dates moved, with days), and source events. For the first release everything is added.",
-    security: OPTIONAL_AUTH,
     parameters: [releaseIdParam],
     success: components.convert(ReleaseDiff, "output"),
     successDescription: "The diff.",
-    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
   };
   const getDeploymentHistory: ApiOperation = {
     operationId: "getDeploymentHistory",
@@ -697,11 +711,9 @@ export function buildOpenApiDocument(): Json {
     summary: "A deployment's history",
     description:
       "One entry per release of the served chain in which the deployment was added or removed or its rate card, limits, capabilities, status or lifecycle changed, newest first; `change` names which, `before` and `after` are the deployment in the previous release and in that release. 404 when no release of the chain ever held the id (a removed deployment still has its history).",
-    security: OPTIONAL_AUTH,
     parameters: [deploymentIdParam, ...queryParameters(components, ListHistoryQuery, PAGING_DOCS)],
     success: components.convert(DeploymentHistoryPage, "output"),
     successDescription: "A page of history entries.",
-    errors: [...GET_ERRORS, "NotFound", ...SERVICE_ERRORS],
   };
 
   const plain = (description: string, headers: readonly string[] = ["x-request-id"]): Json => ({
@@ -710,111 +722,65 @@ export function buildOpenApiDocument(): Json {
     content: { "application/json": { schema: { type: "object" } } },
   });
 
-  const paths: Json = {
-    "/v1/deployments": {
-      get: getOperation(listDeployments, specs),
-      head: headOperation(listDeployments, specs),
+  const operations: Partial<Record<RouteId, ApiOperation | ServiceOperation>> = {
+    deployments: listDeployments,
+    deployment: getDeployment,
+    deployment_history: getDeploymentHistory,
+    compare: compareDeployments,
+    providers: listProviders,
+    models: listModels,
+    model: getModel,
+    releases: listReleases,
+    release: getRelease,
+    release_diff: getReleaseDiff,
+    calculate: calculatePrice,
+    lifecycle: listLifecycle,
+    events: listEvents,
+    openapi: {
+      summary: "This OpenAPI document",
+      operationId: "getOpenApiDocument",
+      ok: plain("The OpenAPI 3.1 document of the /v1 API."),
     },
-    "/v1/deployments/{deploymentId}": {
-      get: getOperation(getDeployment, specs),
-      head: headOperation(getDeployment, specs),
-    },
-    "/v1/deployments/{deploymentId}/history": {
-      get: getOperation(getDeploymentHistory, specs),
-      head: headOperation(getDeploymentHistory, specs),
-    },
-    "/v1/deployments/compare": { post: postOperation(compareDeployments, specs) },
-    "/v1/providers": {
-      get: getOperation(listProviders, specs),
-      head: headOperation(listProviders, specs),
-    },
-    "/v1/models": {
-      get: getOperation(listModels, specs),
-      head: headOperation(listModels, specs),
-    },
-    "/v1/models/{modelId}": {
-      get: getOperation(getModel, specs),
-      head: headOperation(getModel, specs),
-    },
-    "/v1/releases": {
-      get: getOperation(listReleases, specs),
-      head: headOperation(listReleases, specs),
-    },
-    "/v1/releases/{releaseId}": {
-      get: getOperation(getRelease, specs),
-      head: headOperation(getRelease, specs),
-    },
-    "/v1/releases/{releaseId}/diff": {
-      get: getOperation(getReleaseDiff, specs),
-      head: headOperation(getReleaseDiff, specs),
-    },
-    "/v1/pricing/calculate": { post: postOperation(calculatePrice, specs) },
-    "/v1/lifecycle": {
-      get: getOperation(listLifecycle, specs),
-      head: headOperation(listLifecycle, specs),
-    },
-    "/v1/lifecycle/events": {
-      get: getOperation(listEvents, specs),
-      head: headOperation(listEvents, specs),
-    },
-    "/v1/openapi.json": {
-      get: {
-        tags: ["service"],
-        summary: "This OpenAPI document",
-        operationId: "getOpenApiDocument",
-        security: NO_AUTH,
-        responses: {
-          "200": plain("The OpenAPI 3.1 document of the /v1 API."),
-          ...errorResponses(["MethodNotAllowed"], specs),
-        },
+    docs: {
+      summary: "API reference (HTML)",
+      description:
+        "This document rendered as an HTML page by Redoc, whose script the server serves from its own files (`/docs/redoc.standalone.js`). Not counted against quota.",
+      operationId: "getDocs",
+      ok: {
+        description: "The API reference page.",
+        headers: headerRefs(["x-request-id", "ETag", "Cache-Control"]),
+        content: { "text/html": { schema: { type: "string" } } },
       },
+      notModified: { description: "The `If-None-Match` validator matched." },
     },
-    "/docs": {
-      get: {
-        tags: ["service"],
-        summary: "API reference (HTML)",
-        description:
-          "This document rendered as an HTML page by Redoc, whose script the server serves from its own files (`/docs/redoc.standalone.js`). Not counted against quota.",
-        operationId: "getDocs",
-        security: NO_AUTH,
-        responses: {
-          "200": {
-            description: "The API reference page.",
-            headers: headerRefs(["x-request-id", "ETag", "Cache-Control"]),
-            content: { "text/html": { schema: { type: "string" } } },
-          },
-          "304": { description: "The `If-None-Match` validator matched." },
-          ...errorResponses(["InvalidParameter", "MethodNotAllowed"], specs),
-        },
-      },
+    healthz: {
+      summary: "Liveness",
+      description: "200 while the process serves requests, whether or not a release is loaded.",
+      operationId: "healthz",
+      ok: plain("The process is alive."),
     },
-    "/healthz": {
-      get: {
-        tags: ["service"],
-        summary: "Liveness",
-        description: "200 while the process serves requests, whether or not a release is loaded.",
-        operationId: "healthz",
-        security: NO_AUTH,
-        responses: {
-          "200": plain("The process is alive."),
-          ...errorResponses(["MethodNotAllowed"], specs),
-        },
-      },
-    },
-    "/readyz": {
-      get: {
-        tags: ["service"],
-        summary: "Readiness",
-        description: "200 when a verified catalog release is loaded; 503 otherwise.",
-        operationId: "readyz",
-        security: NO_AUTH,
-        responses: {
-          "200": plain("A release is loaded and requests are served."),
-          ...errorResponses(["MethodNotAllowed", "Unavailable"], specs),
-        },
-      },
+    readyz: {
+      summary: "Readiness",
+      description: "200 when a verified catalog release is loaded; 503 otherwise.",
+      operationId: "readyz",
+      ok: plain("A release is loaded and requests are served."),
     },
   };
+
+  // One path per documented route of the table, in the table's order; security and error
+  // responses come from the table.
+  const paths: Json = {};
+  for (const route of ROUTE_CONTRACTS) {
+    const op = operations[route.id];
+    if (route.documented !== (op !== undefined))
+      throw new CatalogError(
+        "validation_failed",
+        route.documented
+          ? `route ${route.method} ${route.path} is in the route table but the document does not describe it`
+          : `route ${route.method} ${route.path} is undocumented in the route table but the document describes it`,
+      );
+    if (op) paths[route.path] = pathItem(route, op, specs);
+  }
 
   const responses: Json = {
     NotModified: {

@@ -14,7 +14,7 @@ import type {
   Provider,
 } from "../schema/index.js";
 import type { ServedRelease } from "./catalog-index.js";
-import type { PageResult } from "./query.js";
+import { allPositions, type PageResult, paginate } from "./page.js";
 
 export interface BrowseIndex {
   /** Sorted by id. */
@@ -77,27 +77,16 @@ export function browseIndex(release: ServedRelease): BrowseIndex {
   return index;
 }
 
-function page(matches: readonly number[], limit: number, offset: number): PageResult {
-  return {
-    meta: { total: matches.length, limit, offset, has_more: offset + limit < matches.length },
-    positions: matches.slice(offset, offset + limit),
-  };
-}
-
 export function listProviders(index: BrowseIndex, query: ListProvidersQuery): PageResult {
-  return page(
-    index.providers.map((_, i) => i),
-    query.limit,
-    query.offset,
-  );
+  return paginate(allPositions(index.providers.length), query.limit, query.offset);
 }
 
 export function listModels(index: BrowseIndex, query: ListModelsQuery): PageResult {
   const matches =
     query.provider === undefined
-      ? index.models.map((_, i) => i)
+      ? allPositions(index.models.length)
       : (index.modelsByProvider.get(query.provider) ?? []);
-  return page(matches, query.limit, query.offset);
+  return paginate(matches, query.limit, query.offset);
 }
 
 // --- Deployment sort orders -----------------------------------------------------------------

@@ -1,12 +1,14 @@
 /**
- * HTTP details shared by the routes: RFC 9457 problem bodies, strict query-string parsing
- * against the zod query schemas, request ids, ETags and If-None-Match evaluation (RFC 9110).
+ * HTTP details shared by the routes: the answer under construction and the one way to send it
+ * (or a problem), cache headers, RFC 9457 problem bodies, strict query-string parsing against
+ * the zod query schemas, request ids, ETags and If-None-Match evaluation (RFC 9110).
  */
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
+import type { ServerResponse } from "node:http";
+import { z } from "zod";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { sha256Hex } from "../lib/hash.js";
-import type { Problem, ProblemCode } from "../schema/index.js";
+import type { CachePolicy, Problem, ProblemCode } from "../schema/index.js";
 
 export const PROBLEM_TYPE_BASE = "urn:catalog:problem:";
 
@@ -55,6 +57,65 @@ export class ProblemError extends Error {
   }
 }
 
+export const JSON_TYPE = "application/json; charset=utf-8";
+const PROBLEM_TYPE = "application/problem+json";
+
+/** Per-request answer under construction. */
+export class Reply {
+  status = 200;
+  headers: Record<string, string> = {};
+  body: Buffer | null = null;
+  constructor(
+    readonly requestId: string,
+    readonly isHead: boolean,
+  ) {
+    this.headers["x-request-id"] = requestId;
+  }
+
+  /** The one way an answer gets its Cache-Control (RFC 9111). */
+  cache(policy: CachePolicy): void {
+    this.headers["cache-control"] = policy;
+  }
+
+  /** A 200 with a body of `contentType` (JSON unless told). */
+  ok(body: Buffer, contentType = JSON_TYPE): void {
+    this.headers["content-type"] = contentType;
+    this.body = body;
+  }
+
+  /** The If-None-Match validator matched: 304 without a body. */
+  notModified(): void {
+    this.status = 304;
+    this.body = null;
+  }
+}
+
+/** Writes the answer; `closing` (the server drains) adds `Connection: close`. HEAD gets no body. */
+export function sendReply(res: ServerResponse, reply: Reply, closing: boolean): void {
+  if (closing) reply.headers.connection = "close";
+  if (reply.status === 304 || reply.body === null) {
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+    return;
+  }
+  reply.headers["content-length"] = String(reply.body.length);
+  res.writeHead(reply.status, reply.headers);
+  if (reply.isHead) res.end();
+  else res.end(reply.body);
+}
+
+/** The one way to answer with a problem: its status and headers, `no-store`, no ETag. */
+export function sendProblem(res: ServerResponse, reply: Reply, error: ProblemError, closing: boolean): void {
+  reply.status = STATUS[error.code];
+  Object.assign(reply.headers, error.headers);
+  if (error.code === "quota_exhausted") reply.headers["x-ratelimit-remaining"] = "0";
+  reply.cache("no-store");
+  reply.headers["content-type"] = PROBLEM_TYPE;
+  delete reply.headers.etag;
+  reply.body = problemBody(error, reply.requestId);
+  sendReply(res, reply, closing);
+}
+
 export function problemBody(error: ProblemError, requestId: string): Buffer {
   const problem: Problem = {
     type: `${PROBLEM_TYPE_BASE}${error.code}`,
@@ -76,7 +137,6 @@ export function requestIdFor(header: string | string[] | undefined): string {
   return `req_${randomUUID().replaceAll("-", "")}`;
 }
 
-/**
 /**
  * Names that could reach an object's prototype machinery. They are never API names, so they
  * are refused like any unknown name, in queries and in bodies at any depth.
@@ -164,6 +224,23 @@ export function parseQuery<S extends z.ZodType>(
     );
   }
   return parsed.data as z.infer<S>;
+}
+
+/** Routes without query parameters still reject unknown ones. */
+const EMPTY_QUERY = z.strictObject({});
+
+/** Refuses any query parameter (400 naming each). */
+export function parseNoQuery(rawQuery: string): void {
+  parseQuery(EMPTY_QUERY, rawQuery);
+}
+
+/** A path parameter percent-decoded; malformed encoding is the empty string (an id no record has). */
+export function decodePathParam(param: string): string {
+  try {
+    return decodeURIComponent(param);
+  } catch {
+    return "";
+  }
 }
 
 /** Fields of a parsed JSON body named `__proto__`, `constructor` or `prototype`, at any depth. */

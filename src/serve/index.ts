@@ -1,14 +1,13 @@
 /**
- * The serve stage's public entry: the read-only /v1 server over a published release, and the
- * API-key file operations the `catalog keys` command uses.
+ * The serve stage's public entry, only what other stages use: the read-only /v1 server over a
+ * published release (`catalog serve`, the bench), and the plans and API-key file operations
+ * of `catalog keys`. Tests of the stage import its files directly.
  *
  * @example
  * const server = await startServer({ snapshotsDir: "snapshots", host: "127.0.0.1", port: 8080,
  *   watchLatest: true, logger });
  * // ... server.reload() on SIGHUP, server.close() on SIGTERM
  */
-export { indexRelease, type ServedRelease } from "./catalog-index.js";
-export { createKey, KEY_PREFIX, type KeyListing, listKeys, revokeKey } from "./keys.js";
-export { ANONYMOUS_PLAN, DEFAULT_PLANS, loadPlans, PlansFile } from "./plans.js";
-export { FileQuotaStore, type QuotaPeriod, type QuotaStore, quotaPeriod, RedisQuotaStore } from "./quota.js";
-export { loadServedRelease, type RunningServer, type StartServerOptions, startServer } from "./server.js";
+export { createKey, listKeys, revokeKey } from "./keys.js";
+export { loadPlans } from "./plans.js";
+export { type RunningServer, type StartServerOptions, startServer } from "./server.js";

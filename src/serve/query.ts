@@ -3,38 +3,10 @@
  * returns the matching record positions in the response order plus the page envelope as
  * bytes, concatenated from the records' pre-serialized JSON.
  */
-import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
+import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
 import type { ServedRelease } from "./catalog-index.js";
-
-export interface PageResult {
-  meta: PageMeta;
-  /** Positions of the records on this page. */
-  positions: number[];
-}
-
-const DATA_OPEN = Buffer.from('{"data":[');
-const COMMA = Buffer.from(",");
-const META_OPEN = Buffer.from('],"meta":');
-const CLOSE = Buffer.from("}");
-
-/** `{"data":[...],"meta":{...}}` from pre-built record buffers. */
-export function pageBody(records: Buffer[], result: PageResult): Buffer {
-  const pieces: Buffer[] = [DATA_OPEN];
-  result.positions.forEach((position, i) => {
-    if (i > 0) pieces.push(COMMA);
-    pieces.push(records[position] as Buffer);
-  });
-  pieces.push(META_OPEN, Buffer.from(JSON.stringify(result.meta)), CLOSE);
-  return Buffer.concat(pieces);
-}
-
-function paginate(matches: number[], limit: number, offset: number): PageResult {
-  return {
-    meta: { total: matches.length, limit, offset, has_more: offset + limit < matches.length },
-    positions: matches.slice(offset, offset + limit),
-  };
-}
+import { type PageResult, paginate } from "./page.js";
 
 function smallest(lists: number[][]): number[] {
   let best = lists[0] as number[];

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyRelease } from "../../src/release/index.js";
-import { loadServedRelease } from "../../src/serve/index.js";
+import { loadServedRelease } from "../../src/serve/server.js";
 import { isOneLine, runCli } from "../e2e/support/cli.js";
 import { DEPLOYMENTS, fixtureCatalog, publishFixture } from "../serve/support/fixture.js";
 

@@ -8,7 +8,8 @@ import { cp, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createKey, FileQuotaStore, quotaPeriod } from "../../src/serve/index.js";
+import { createKey } from "../../src/serve/index.js";
+import { FileQuotaStore, quotaPeriod } from "../../src/serve/quota.js";
 import { DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
 import { captureLogger, makeTempDir, startTestServer, type TestServer } from "./support/harness.js";
 

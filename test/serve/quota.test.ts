@@ -6,7 +6,8 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKey, listKeys, quotaPeriod, revokeKey, startServer } from "../../src/serve/index.js";
+import { createKey, listKeys, revokeKey, startServer } from "../../src/serve/index.js";
+import { quotaPeriod } from "../../src/serve/quota.js";
 import { dep } from "./support/fixture.js";
 import {
   call,

@@ -10,7 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, quotaPeriod } from "../../src/serve/index.js";
+import { createKey } from "../../src/serve/index.js";
+import { quotaPeriod } from "../../src/serve/quota.js";
 import { publishFixture } from "./support/fixture.js";
 import { call, makeTempDir, startTestServer } from "./support/harness.js";
 

@@ -1,0 +1,79 @@
+/**
+ * The release history routes (decisions.md, "Release history, browsing and exports"):
+ * /v1/releases, /v1/releases/{id}, /v1/releases/{id}/diff and /v1/deployments/{id}/history,
+ * read from the served release's chain in the snapshots directory.
+ */
+import { ListHistoryQuery, ListReleasesQuery } from "../../schema/index.js";
+import { releaseDiffJson, type ServedHistory, servedHistory } from "../history.js";
+import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http.js";
+import { allPositions, pageBody, paginate } from "../page.js";
+import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
+
+/** The snapshots directory and the served chain; 404 on a server started without a snapshots directory. */
+async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedHistory }> {
+  const { snapshotsDir } = input;
+  if (snapshotsDir === undefined)
+    throw new ProblemError("not_found", "release history is not available on this server");
+  return { snapshotsDir, history: await servedHistory(snapshotsDir, input.release) };
+}
+
+export const releases: RouteHandler = {
+  kind: "resource",
+  prepare: async (input) => {
+    const { history } = await chain(input);
+    const query = parseQuery(ListReleasesQuery, input.rawQuery);
+    return lazyAnswer(input, query, () =>
+      pageBody(
+        history.releaseJson,
+        paginate(allPositions(history.releases.length), query.limit, query.offset),
+      ),
+    );
+  },
+};
+
+/** The position of the release named by the path in the served chain, or 404. */
+async function releaseAt(
+  input: ResourceInput,
+): Promise<{ id: string; position: number; snapshotsDir: string; history: ServedHistory }> {
+  const { snapshotsDir, history } = await chain(input);
+  parseNoQuery(input.rawQuery);
+  const id = decodePathParam(input.param);
+  const position = history.releaseIndex.get(id);
+  if (position === undefined)
+    throw new ProblemError("not_found", `no release "${id}" in the chain of the served release`);
+  return { id, position, snapshotsDir, history };
+}
+
+export const release: RouteHandler = {
+  kind: "resource",
+  prepare: async (input) => {
+    const { id, position, history } = await releaseAt(input);
+    const body = history.releaseJson[position];
+    if (body === undefined)
+      throw new ProblemError("not_found", `no release "${id}" in the chain of the served release`);
+    return readyAnswer(input, { id }, body);
+  },
+};
+
+export const releaseDiff: RouteHandler = {
+  kind: "resource",
+  prepare: async (input) => {
+    const { id, snapshotsDir } = await releaseAt(input);
+    return readyAnswer(input, { id }, await releaseDiffJson(snapshotsDir, id));
+  },
+};
+
+export const deploymentHistory: RouteHandler = {
+  kind: "resource",
+  prepare: async (input) => {
+    const { history } = await chain(input);
+    const query = parseQuery(ListHistoryQuery, input.rawQuery);
+    const id = decodePathParam(input.param);
+    const entries = history.deploymentEntries.get(id);
+    if (!entries)
+      throw new ProblemError("not_found", `no release of the served chain ever held a deployment "${id}"`);
+    return lazyAnswer(input, { id, ...query }, () =>
+      pageBody(entries, paginate(allPositions(entries.length), query.limit, query.offset)),
+    );
+  },
+};
