@@ -9,7 +9,7 @@ import { z } from "zod";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, LifecycleAssertion, ModelFact } from "../schema/index.js";
 import { IsoDateTime, ParseOutput, ProviderId, SourceType, Url } from "../schema/index.js";
-import type { SourceContribution } from "./types.js";
+import type { SourceContribution } from "./contribution.js";
 
 export const FACTS_FILE = "facts.json";
 

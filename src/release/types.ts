@@ -6,23 +6,14 @@
 import type {
   CatalogContent,
   CorrectionOutcome,
-  ParseOutput,
-  SourceDefinition,
   SourceEvent,
   SourceState,
 } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
+import type { SourceContribution } from "./contribution.js";
 import type { FactsFile } from "./facts.js";
 
-export interface SourceContribution {
-  source: SourceDefinition;
-  /** The parse output of this build, or null when the source failed (fetch or parse) or was skipped. */
-  output: ParseOutput | null;
-  /** true = failed this build (its last good facts are carried forward from the previous release). */
-  failed: boolean;
-  /** Capture time. */
-  observedAt: string | null;
-}
+export type { SourceContribution };
 
 export interface ReleaseThresholds {
   /** A price that moved by more than this fraction since the previous release is a warning (default 0.5). */

@@ -14,7 +14,7 @@ import type {
   Provider,
 } from "../schema/index.js";
 import type { ServedRelease } from "./catalog-index.js";
-import type { PageResult } from "./query.js";
+import type { PageResult } from "./page-result.js";
 
 export interface BrowseIndex {
   /** Sorted by id. */

@@ -6,12 +6,9 @@
 import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
 import type { ServedRelease } from "./catalog-index.js";
+import type { PageResult } from "./page-result.js";
 
-export interface PageResult {
-  meta: PageMeta;
-  /** Positions of the records on this page. */
-  positions: number[];
-}
+export type { PageResult };
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(",");
