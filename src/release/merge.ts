@@ -44,6 +44,7 @@ import {
   type RateCard,
   type ResourceType,
   type SourceState,
+  TOKEN_PRICE_FIELDS,
   UNKNOWN_MILESTONE,
 } from "../schema/index.js";
 import type { FactsFile, SourceFacts } from "./facts.js";
@@ -220,7 +221,7 @@ function firstSpeaking<K extends keyof DeploymentFact>(
  */
 const SUPERSEDED: ReadonlySet<LifecycleStatus> = new Set(["legacy", "deprecated", "retired"]);
 
-const RATE_FIELDS = ["input_micro_usd", "cached_input_micro_usd", "output_micro_usd"] as const;
+const RATE_FIELDS = TOKEN_PRICE_FIELDS;
 
 export function mergeCatalog(input: MergeInput): MergeResult {
   const today = input.now.slice(0, 10);

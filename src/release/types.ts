@@ -3,12 +3,7 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type {
-  CatalogContent,
-  CorrectionOutcome,
-  SourceEvent,
-  SourceState,
-} from "../schema/index.js";
+import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { FactsFile } from "./facts.js";
@@ -144,7 +139,9 @@ export interface BuildReport {
   corrections: CorrectionOutcome[];
 }
 
-export type PriceComponent = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";
+import type { RateComponent } from "../schema/index.js";
+
+export type PriceComponent = RateComponent;
 
 export interface DeploymentRef {
   id: string;

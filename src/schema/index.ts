@@ -8,6 +8,7 @@ export * from "./events.js";
 export * from "./evidence.js";
 export * from "./history.js";
 export * from "./lifecycle.js";
+export * from "./price-components.js";
 export * from "./records.js";
 export * from "./release.js";
 export * from "./source-definition.js";

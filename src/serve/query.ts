@@ -3,7 +3,7 @@
  * returns the matching record positions in the response order plus the page envelope as
  * bytes, concatenated from the records' pre-serialized JSON.
  */
-import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
+import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
 import type { ServedRelease } from "./catalog-index.js";
 import type { PageResult } from "./page-result.js";
