@@ -31,8 +31,7 @@ export interface ReleaseInput {
   hook?: PublishHook;
   /**
    * The latest release as `readPreviousRelease` returned it, when the caller has read it
-   * already (null: there is none); absent, runRelease reads it. runRelease empties its
-   * catalog and facts as it goes, to hold two catalogs no longer than it must.
+   * already (null: there is none); absent, runRelease reads it. runRelease only reads it.
    */
   previous?: PreviousRelease | null;
   /** What became of each reviewed upstream correction in this build (listed in the report). */
