@@ -11,4 +11,5 @@ export * from "./lifecycle.js";
 export * from "./price-components.js";
 export * from "./records.js";
 export * from "./release.js";
+export * from "./release-files.js";
 export * from "./source-definition.js";
