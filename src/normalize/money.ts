@@ -2,7 +2,9 @@
  * Exact money parsing for the parsers: printed US dollar amounts and per-token JSON numbers to
  * integer micro-USD (decimal arithmetic, never floating point), and a per-million-tokens rate card.
  */
+
 import { CatalogError } from "../lib/errors.js";
+import { group } from "../lib/regex.js";
 import type { RateCard, SourceDefinition } from "../schema/index.js";
 
 const NO_PRICE = /^(?:-|–|—|n\/?a|not available|not supported|none|tbd|free\*?|)$/i;
@@ -22,7 +24,7 @@ export function usdToMicro(text: string, scale: 1 | 1000 | 1_000_000 = 1): numbe
       cleaned,
     );
   if (!match) throw new CatalogError("parse_failed", `"${text}" is not a US dollar amount`);
-  const whole = (match[1] as string).replace(/,/g, "");
+  const whole = group(match, 1).replace(/,/g, "");
   const fraction = match[2] ?? "";
   // amount * 1e6 * scale as an exact integer: shift the decimal point.
   const shift = 6 + Math.log10(scale);
@@ -63,7 +65,7 @@ export function perTokenToMicroPerMillion(value: unknown): PriceConversion {
   const text = String(value);
   const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
   if (!m) return { ok: false, reason: "invalid" };
-  const intDigits = m[1] as string;
+  const intDigits = group(m, 1);
   const fracDigits = m[2] ?? "";
   const exponent = Number.parseInt(m[3] ?? "0", 10);
   const digits = (intDigits + fracDigits).replace(/^0+/, "");

@@ -1,4 +1,5 @@
 /** Token counts as models pages print them. */
+import { group } from "../lib/regex.js";
 import type { SourceDefinition } from "../schema/index.js";
 import { parseFailure } from "./failure.js";
 
@@ -11,7 +12,7 @@ export function tokenCount(text: string): number | null {
   const m = /^(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([km])?(?:\s*tokens?)?$/i.exec(text.trim());
   if (!m) return null;
   const scale = m[2] === undefined ? 1 : m[2].toLowerCase() === "m" ? 1_000_000 : 1000;
-  const value = Math.round(Number((m[1] as string).replace(/,/g, "")) * scale);
+  const value = Math.round(Number(group(m, 1).replace(/,/g, "")) * scale);
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 

@@ -142,11 +142,13 @@ export function endOfLifeConflict(assertions: readonly RankedAssertion[]): Field
   const communityDate = assertions.find((r) => !r.official && scheduled(r));
   const official = officialDate?.assertion.end_of_life?.date;
   const community = communityDate?.assertion.end_of_life?.date;
-  if (!officialDate || !communityDate || official === community) return null;
+  // A scheduled milestone always has a date (the schema requires it).
+  if (!officialDate || !communityDate || official == null || community == null || official === community)
+    return null;
   return {
     field: "end_of_life.date",
-    official: { source_id: officialDate.source.source_id, value: official as string },
-    community: { source_id: communityDate.source.source_id, value: community as string },
+    official: { source_id: officialDate.source.source_id, value: official },
+    community: { source_id: communityDate.source.source_id, value: community },
   };
 }
 
