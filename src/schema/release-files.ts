@@ -1,16 +1,15 @@
 /**
  * Schemas of the JSON files of a published release that have no schema elsewhere: facts.json
- * (each source's facts, for the next build's carry-forward), diff.json (the changes against the
- * previous release) and report.json (the build report). catalog.json is `CatalogContent` and
- * manifest.json `ReleaseManifest` (release.ts). `RELEASE_FILE_SCHEMAS` maps each file name to its
+ * (each source's facts, for the next build's carry-forward) and report.json (the build report).
+ * catalog.json is `CatalogContent` and manifest.json `ReleaseManifest` (release.ts), diff.json
+ * `ReleaseDiff` (history.ts, also served by the API). `RELEASE_FILE_SCHEMAS` maps each file name to its
  * schema; the JSON Schemas under src/schema/json-schema/ are generated from it (`npm run json-schema`).
  */
 import { z } from "zod";
-import { IsoDateTime, ProviderId, ReleaseId, Sha256, Url } from "./common.js";
+import { IsoDateTime, ProviderId, ReleaseId, Url } from "./common.js";
 import { Correction } from "./corrections.js";
-import { SourceEventType } from "./events.js";
 import { SourceType } from "./evidence.js";
-import { PRICE_COMPONENTS } from "./price-components.js";
+import { ReleaseDiff } from "./history.js";
 import { ParseOutput } from "./records.js";
 import { CatalogContent, ReleaseManifest } from "./release.js";
 
@@ -33,107 +32,6 @@ export const FactsFile = z.strictObject({
 export type FactsFile = z.infer<typeof FactsFile>;
 
 const Count = z.int().nonnegative();
-const ResourceKind = z.enum(["provider", "model", "deployment"]);
-
-const DeploymentRef = z.strictObject({
-  id: z.string(),
-  provider_id: z.string(),
-  model_id: z.string(),
-  status: z.string(),
-});
-
-export const ReleaseDiffFile = z
-  .strictObject({
-    from_release_id: ReleaseId.nullable(),
-    /** null inside a release's own diff.json (the release that holds it). */
-    to_release_id: ReleaseId.nullable(),
-    counts: z.strictObject({
-      deployments_added: Count,
-      deployments_removed: Count,
-      price_changes: Count,
-      price_increases: Count,
-      limit_changes: Count,
-      capability_changes: Count,
-      status_changes: Count,
-      lifecycle_changes: Count,
-      end_of_life_earlier: Count,
-      source_events: Count,
-    }),
-    deployments_added: z.array(DeploymentRef),
-    deployments_removed: z.array(DeploymentRef),
-    price_changes: z.array(
-      z.strictObject({
-        deployment_id: z.string(),
-        provider_id: z.string(),
-        component: z.enum(PRICE_COMPONENTS),
-        old: z.int().nullable(),
-        new: z.int().nullable(),
-        percent: z.number().nullable(),
-      }),
-    ),
-    limit_changes: z.array(
-      z.strictObject({
-        deployment_id: z.string(),
-        provider_id: z.string(),
-        field: z.enum(["context_tokens", "max_output_tokens"]),
-        old: z.int().nullable(),
-        new: z.int().nullable(),
-      }),
-    ),
-    capability_changes: z.array(
-      z.strictObject({
-        deployment_id: z.string(),
-        provider_id: z.string(),
-        capability: z.string(),
-        old: z.string().nullable(),
-        new: z.string().nullable(),
-      }),
-    ),
-    status_changes: z.array(
-      z.strictObject({
-        deployment_id: z.string(),
-        provider_id: z.string(),
-        old: z.string(),
-        new: z.string(),
-      }),
-    ),
-    lifecycle_changes: z.array(
-      z.strictObject({
-        resource_type: ResourceKind,
-        resource_id: z.string(),
-        provider_id: z.string().nullable(),
-        kind: z.enum([
-          "end_of_life_earlier",
-          "end_of_life_later",
-          "end_of_life_scheduled",
-          "end_of_life_unscheduled",
-          "deprecation_earlier",
-          "deprecation_later",
-          "deprecation_scheduled",
-          "deprecation_unscheduled",
-          "replacement_added",
-          "replacement_removed",
-        ]),
-        old: z.string().nullable(),
-        new: z.string().nullable(),
-        days: z.int().nullable(),
-      }),
-    ),
-    source_events: z.array(
-      z.strictObject({
-        event_id: z.string(),
-        event_type: SourceEventType,
-        provider_id: z.string(),
-        source_id: z.string(),
-        source_url: z.string(),
-        detected_at: IsoDateTime,
-        previous_sha256: Sha256.nullable(),
-        current_sha256: Sha256.nullable(),
-        error: z.string().nullable(),
-      }),
-    ),
-  })
-  .meta({ id: "ReleaseDiff", description: "diff.json: what changed since the previous release." });
 
 const CoverageCounts = z.strictObject({ monitored: Count, partial: Count, unmonitored: Count });
 const CheckRow = z.record(z.string(), z.unknown());
@@ -206,7 +104,7 @@ export const BuildReportFile = z
 export const RELEASE_FILE_SCHEMAS = {
   "catalog.json": CatalogContent,
   "facts.json": FactsFile,
-  "diff.json": ReleaseDiffFile,
+  "diff.json": ReleaseDiff,
   "report.json": BuildReportFile,
   "manifest.json": ReleaseManifest,
 } as const;
