@@ -9,9 +9,9 @@
  * never leaves a CURRENT.json pointing at a half-written file; superseded capture files of the
  * source are removed afterwards.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { writeFileAtomic } from "../lib/atomic-write.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { SourceDefinition, SourceFormat } from "../schema/index.js";
@@ -141,8 +141,8 @@ export async function writeCapture(
   });
   try {
     await mkdir(dir, { recursive: true });
-    await writeAtomically(join(dir, file), bytes);
-    await writeAtomically(join(dir, "CURRENT.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    await writeFileAtomic(join(dir, file), bytes);
+    await writeFileAtomic(join(dir, "CURRENT.json"), `${JSON.stringify(meta, null, 2)}\n`);
     for (const name of await readdir(dir))
       if (name !== file && (CAPTURE_FILE.test(name) || TEMP_FILE.test(name)))
         await rm(join(dir, name), { force: true });
@@ -172,16 +172,5 @@ async function currentIfIntact(dir: string): Promise<CaptureMeta | null> {
   } catch {
     // Absent or damaged: either way the new capture replaces it.
     return null;
-  }
-}
-
-async function writeAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  const temp = join(dirname(path), `.tmp-${randomBytes(6).toString("hex")}`);
-  try {
-    await writeFile(temp, data);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
   }
 }

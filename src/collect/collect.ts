@@ -21,29 +21,12 @@ import { readCapture, type StoredCapture, writeCapture } from "./captures.js";
 import { captureDir } from "./definitions.js";
 import { Fetcher, type FetcherOptions } from "./fetcher.js";
 import { type ExtractOptions, extractMonitored } from "./monitor.js";
-import { fetchPages } from "./pagination.js";
-import { fetchAllPages } from "./paging.js";
+import { fetchAllPages, fetchPages } from "./pagination.js";
 import { CollectProgress, type ProgressStream } from "./progress.js";
+import type { CollectResult } from "./result.js";
 import { applySecrets, redactError, type SecretEnv } from "./secrets.js";
 
-export interface CollectResult {
-  source: SourceDefinition;
-  status: "ok" | "not_modified" | "failed" | "skipped";
-  /** The monitored content, for the parser. */
-  content?: string;
-  /** When the content was read: the capture's fetched_at (offline) or the fetch time (live). */
-  observedAt?: string;
-  rawSha256?: string;
-  monitoredSha256?: string;
-  httpStatus?: number;
-  error?: string;
-  skippedReason?: string;
-  /** True when the monitored hash differs from the previous release's state of the source. */
-  changed?: boolean;
-  /** Live only: whether a new capture file was written. */
-  captureWritten?: boolean;
-  durationMs?: number;
-}
+export type { CollectResult } from "./result.js";
 
 export interface CollectOptions {
   sourcesDir: string;

@@ -3,7 +3,7 @@
  * line per finished source plus one live status line rewritten in place (`\r`); elsewhere (CI,
  * files) plain lines only, one per finished source. A summary table closes the collect stage.
  */
-import type { CollectResult } from "./collect.js";
+import type { CollectResult } from "./result.js";
 
 export interface ProgressStream {
   write(chunk: string): unknown;

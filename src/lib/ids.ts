@@ -8,11 +8,14 @@
  * names, so they are stable across builds.
  */
 export const ID_PART = /^[a-z0-9.-]+$/;
-export const PROVIDER_ID = /^[a-z0-9][a-z0-9-]*$/;
+/** A lowercase slug: provider ids, source names, parser names. */
+export const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+export const PROVIDER_ID = SLUG;
 export const DEPLOYMENT_ID = /^dep_[a-z0-9.-]+_[a-z0-9.-]+_[a-z0-9.-]+_[a-z0-9.-]+$/;
 export const MODEL_ID = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9.-]*$/;
 export const EVENT_ID = /^evt_[a-z0-9]+$/;
 export const RELEASE_ID = /^rel_[0-9a-f]{64}$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 export const DEFAULT_MODE = "standard";
 
 /** Lowercase a provider's name and replace every run of characters outside `[a-z0-9.-]` by `-`. */

@@ -2,6 +2,7 @@
  * GitHub-flavoured Markdown pipe tables, as the providers' Markdown pages publish them, and the
  * cell cleaning the parsers share. Pure functions; what a cell means is the parser's business.
  */
+import { group } from "../lib/regex.js";
 import type { SourceDefinition } from "../schema/index.js";
 import { parseFailure } from "./helpers.js";
 
@@ -46,11 +47,11 @@ export function markdownTables(text: string): MarkdownTable[] {
   let heading = "";
   const tables: MarkdownTable[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
+    const line = lines[i] ?? "";
     const h = HEADING.exec(line);
     if (h) {
-      const level = (h[1] as string).length;
-      heading = h[2] as string;
+      const level = group(h, 1).length;
+      heading = group(h, 2);
       headings[level] = heading;
       for (let deeper = level + 1; deeper <= 6; deeper++) delete headings[deeper];
       continue;
@@ -59,8 +60,8 @@ export function markdownTables(text: string): MarkdownTable[] {
     const headers = splitTableRow(line);
     const rows: string[][] = [];
     let j = i + 2;
-    for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
-      const cells = splitTableRow(lines[j] as string);
+    for (let row = lines[j]; row?.trim().startsWith("|"); row = lines[++j]) {
+      const cells = splitTableRow(row);
       if (cells.some((c) => c !== "")) rows.push(cells);
     }
     tables.push({ headers, rows, heading, headings: { ...headings } });

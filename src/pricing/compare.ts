@@ -3,6 +3,7 @@
  * pure functions of the loaded deployments and the request. The server maps the results to
  * HTTP; nothing here knows about requests, releases or errors.
  */
+
 import { compareCodePoints } from "../lib/canonical-json.js";
 import type {
   CalculateResponse,
@@ -13,7 +14,7 @@ import type {
   Deployment,
   Usage,
 } from "../schema/index.js";
-import { type PriceComponentName, priceUsage } from "./price.js";
+import { PRICE_COMPONENTS, type PriceComponentName, priceUsage } from "./price.js";
 
 type CompareItem = CompareResponse["data"][number];
 
@@ -148,7 +149,7 @@ export type CalculateResult =
  */
 export function calculate(deployment: Deployment, usage: Usage): CalculateResult {
   if (deployment.rate_card === null)
-    return { ok: false, reason: "no_rate_card", missing: ["input", "cached_input", "output"] };
+    return { ok: false, reason: "no_rate_card", missing: [...PRICE_COMPONENTS] };
   const result = priceUsage(deployment.rate_card, usage);
   if (!result.ok) return { ok: false, reason: "missing_price", missing: result.missing };
   return {

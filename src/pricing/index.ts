@@ -9,7 +9,14 @@ export {
   meetsRequirement,
   type OmissionReason,
 } from "./compare.js";
-export { formatMicroUsd, formatPicoUsd, PICO_PER_MICRO, picoUsdFor, roundPicoToMicro } from "./money.js";
+export {
+  formatMicroUsd,
+  formatPicoUsd,
+  formatUsdCompact,
+  PICO_PER_MICRO,
+  picoUsdFor,
+  roundPicoToMicro,
+} from "./money.js";
 export {
   type AppliedPrices,
   appliedPrices,

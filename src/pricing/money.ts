@@ -34,6 +34,16 @@ export function formatMicroUsd(micro: bigint | number): string {
 }
 
 /**
+ * A whole micro-USD amount as a short dollar figure for reports: "$2.50", "$0.075", "$1.234567",
+ * "-$0.10" (at least two and at most six fraction digits, trailing zeros dropped, exact).
+ */
+export function formatUsdCompact(micro: bigint | number): string {
+  const m = BigInt(micro);
+  const exact = formatMicroUsd(m < 0n ? -m : m).replace(/(\.\d\d\d*?)0+$/, "$1");
+  return `${m < 0n ? "-" : ""}$${exact}`;
+}
+
+/**
  * An exact pico-USD amount as shown to users: rounded half-up to whole micro-USD, then six
  * fraction digits. `formatPicoUsd(3_086_417_500_000n)` is `"3.086418"`.
  */

@@ -11,11 +11,17 @@
  *   `above_input_tokens`, the highest such tier's prices apply to every token of the
  *   request; a null price in that tier is unknown (it does not fall back to the base price).
  */
-import type { Pricing, RateCard, Usage } from "../schema/index.js";
+import {
+  type Pricing,
+  type RateCard,
+  TOKEN_PRICE_COMPONENTS,
+  type TokenPriceComponent,
+  type Usage,
+} from "../schema/index.js";
 import { formatPicoUsd, picoUsdFor } from "./money.js";
 
-export type PriceComponentName = "input" | "cached_input" | "output";
-export const PRICE_COMPONENTS: readonly PriceComponentName[] = ["input", "cached_input", "output"];
+export type PriceComponentName = TokenPriceComponent;
+export const PRICE_COMPONENTS: readonly PriceComponentName[] = TOKEN_PRICE_COMPONENTS;
 
 export type PriceResult =
   | { ok: true; pricing: Pricing; totalPicoUsd: bigint }

@@ -13,9 +13,9 @@
  * and a rename. A crash at any step leaves the previous release and LATEST intact; the
  * leftovers are temporary names that no reader looks at.
  */
-import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempName, writeFileAtomic } from "../lib/atomic-write.js";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { acquireLock, isProcessAlive } from "../lib/file-lock.js";
@@ -56,10 +56,6 @@ function legacyReleaseIdFor(files: ReleaseManifest["files"]): string {
   return `rel_${sha256Hex(canonicalJson({ format: 1, files: table }))}`;
 }
 
-function tempName(): string {
-  return `.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
@@ -70,9 +66,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 async function writeAtomically(dir: string, name: string, data: Uint8Array | string): Promise<void> {
-  const tmp = join(dir, `${tempName()}-${name}`);
-  await writeFile(tmp, data);
-  await rename(tmp, join(dir, name));
+  await writeFileAtomic(join(dir, name), data);
 }
 
 export async function publishRelease(

@@ -6,6 +6,8 @@
  * deployments, failed sources, then the rest).
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
+import { formatUsdCompact } from "../pricing/money.js";
+import { PRICE_COMPONENTS, priceField } from "../schema/index.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import type {
   CapabilityChange,
@@ -19,13 +21,10 @@ import type {
   StatusChange,
 } from "./types.js";
 
-const PRICE_COLUMNS: ReadonlyArray<readonly [PriceComponent, string]> = [
-  ["input", "input_micro_usd"],
-  ["cached_input", "cached_input_micro_usd"],
-  ["output", "output_micro_usd"],
-  ["cache_write", "cache_write_micro_usd"],
-  ["cache_write_1h", "cache_write_1h_micro_usd"],
-];
+const PRICE_COLUMNS: ReadonlyArray<readonly [PriceComponent, string]> = PRICE_COMPONENTS.map((c) => [
+  c,
+  priceField(c),
+]);
 
 /** Percent change with two decimals, from integers; null when undefined. */
 export function percentChange(oldValue: number | null, newValue: number | null): number | null {
@@ -178,13 +177,7 @@ export async function computeDiff(
 
 /** Integer micro-USD per million tokens as dollars, exact (no floating point). */
 export function formatMicroUsd(value: number | null): string {
-  if (value === null) return "—";
-  const negative = value < 0;
-  const abs = Math.abs(value);
-  const whole = Math.floor(abs / 1_000_000);
-  let fraction = String(abs % 1_000_000).padStart(6, "0");
-  while (fraction.length > 2 && fraction.endsWith("0")) fraction = fraction.slice(0, -1);
-  return `${negative ? "-" : ""}$${whole}.${fraction}`;
+  return value === null ? "—" : formatUsdCompact(value);
 }
 
 function cell(value: unknown): string {

@@ -5,31 +5,15 @@
  * e.g. an offline build without a capture). Every release
  * stores them as `facts.json` so the next build can carry a failed source forward.
  */
-import { z } from "zod";
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, LifecycleAssertion, ModelFact } from "../schema/index.js";
-import { IsoDateTime, ParseOutput, ProviderId, SourceType, Url } from "../schema/index.js";
-import type { SourceContribution } from "./types.js";
+import { FactsFile, type ParseOutput, SourceFacts } from "../schema/index.js";
+import type { SourceContribution } from "./contribution.js";
 
 export const FACTS_FILE = "facts.json";
 
-export const SourceFacts = z.strictObject({
-  source_id: z.uuid(),
-  provider_id: ProviderId,
-  source_type: SourceType,
-  source_url: Url,
-  observed_at: IsoDateTime.nullable(),
-  /** true when the source failed this build and these are its last good facts. */
-  carried_forward: z.boolean(),
-  output: ParseOutput,
-});
-export type SourceFacts = z.infer<typeof SourceFacts>;
-
-export const FactsFile = z.strictObject({
-  format: z.literal(1),
-  sources: z.array(SourceFacts),
-});
-export type FactsFile = z.infer<typeof FactsFile>;
+// The schemas of facts.json live with the other release files (src/schema/release-files.ts).
+export { FactsFile, SourceFacts };
 
 export interface GatheredFacts {
   facts: FactsFile;

@@ -8,16 +8,15 @@
  * (flat tables, explicitly ordered, written by one DuckDB thread so the bytes are
  * reproducible), diff.json / diff.md (against the previous release) and report.json.
  */
-import { createHash } from "node:crypto";
-import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { sha256Hex } from "../lib/hash.js";
-import type { CatalogContent, ReleaseManifest, SourceEvent, SourceState } from "../schema/index.js";
+import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import { CATALOG_FILE, publishRelease, readLatest, readManifest, readReleaseFile } from "./artifact.js";
 import { computeDiff, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
-import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
-import { mergeCatalog } from "./merge.js";
+import { FACTS_FILE, FactsFile } from "./facts.js";
+import { contentFingerprint } from "./fingerprint.js";
+import { planRelease } from "./plan.js";
 import { buildReport } from "./report.js";
 import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts } from "./tables.js";
 import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
@@ -48,52 +47,8 @@ export async function readFacts(snapshotsDir: string, manifest: ReleaseManifest)
   }
 }
 
-/** Append-only event log: the previous release's events plus this build's, by (detected_at, id). */
-export function mergeEvents(previous: readonly SourceEvent[], added: readonly SourceEvent[]): SourceEvent[] {
-  const byId = new Map<string, SourceEvent>();
-  for (const event of [...previous, ...added]) if (!byId.has(event.id)) byId.set(event.id, event);
-  return [...byId.values()].sort(
-    (a, b) => Date.parse(a.detected_at) - Date.parse(b.detected_at) || compareCodePoints(a.id, b.id),
-  );
-}
-
-/**
- * What "unchanged" compares: deployments, lifecycle, events and facts, ignoring check
- * timestamps (coverage.last_checked_at) and the source states. Computed from the canonical
- * JSON texts themselves, which a release stores and a build produces anyway, so a 100,000
- * deployment catalog is not serialized twice more. In canonical catalog JSON `sources` is the
- * last top-level key and `last_checked_at` a key of coverage objects only; a quote inside a
- * string value is always escaped, so neither pattern can match inside a value.
- */
-export function contentFingerprint(catalogJson: string, factsJson: string): string {
-  return fingerprintOf(catalogContentHash(catalogJson), sha256Hex(factsJson));
-}
-
-/** The one place the two parts are joined, so a build and its previous release always agree. */
-function fingerprintOf(catalogContent: string, facts: string): string {
-  return `${catalogContent}:${facts}`;
-}
-
-function catalogContentHash(catalogJson: string): string {
-  // Hashed piece by piece: a copy of a 200 MB catalog text with the replacements made would
-  // be one more copy at the build's peak.
-  const sourcesAt = catalogJson.lastIndexOf(',"sources":[');
-  const end = sourcesAt >= 0 ? sourcesAt : catalogJson.length;
-  const hash = createHash("sha256");
-  const checkedAt = /"last_checked_at":"[^"]*"/g;
-  let position = 0;
-  for (
-    let match = checkedAt.exec(catalogJson);
-    match && match.index < end;
-    match = checkedAt.exec(catalogJson)
-  ) {
-    hash.update(catalogJson.slice(position, match.index));
-    hash.update('"last_checked_at":null');
-    position = match.index + match[0].length;
-  }
-  hash.update(catalogJson.slice(position, end));
-  return hash.digest("hex");
-}
+export { contentFingerprint } from "./fingerprint.js";
+export { mergeEvents, planRelease } from "./plan.js";
 
 /**
  * The previous release, read for the merge, the checks and the diff. Its files are verified
@@ -127,7 +82,7 @@ async function readPrevious(
       releaseId,
       catalog,
       facts,
-      fingerprint: factsJson === null ? null : contentFingerprint(catalogJson, factsJson),
+      fingerprint: facts === null ? null : contentFingerprint(catalog, facts),
     };
   } catch (error) {
     throw new CatalogError(
@@ -156,8 +111,8 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
   // Everything that needs DuckDB runs first and the database is closed before the catalog is
   // serialized: at 100,000 deployments the tables and the JSON texts together would double the
-  // build's peak memory. The previous release goes into DuckDB first and its deployments are
-  // dropped at once; its facts after gathering; so two catalogs are never held longer than needed.
+  // build's peak memory. The previous release goes into DuckDB first; the caller's `previous` is
+  // only read, never emptied (the caller decides how long it keeps it).
   const analysed = await withDatabase(async (db) => {
     const previous: PreviousRelease | null =
       given !== undefined
@@ -166,25 +121,18 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
           ? await readPrevious(snapshotsDir, previousReleaseId)
           : null;
     await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
-    const previousFingerprint = previous?.fingerprint ?? null;
-    const previousLifecycle = previous?.catalog.lifecycle ?? [];
-    const previousEvents = previous?.catalog.events ?? [];
-    const previousFacts = previous?.facts ?? null;
-    if (previous) {
-      previous.catalog = EMPTY_CATALOG;
-      previous.facts = null;
-    }
-    const gathered = gatherFacts(input.contributions, previousFacts);
-    const merged = mergeCatalog({ now, facts: gathered.facts, states: input.states, previousLifecycle });
-    const sources: SourceState[] = [...input.states].sort((a, b) =>
-      compareCodePoints(a.source_id, b.source_id),
-    );
-    const catalog: CatalogContent = {
-      deployments: merged.deployments,
-      lifecycle: merged.lifecycle,
-      events: mergeEvents(previousEvents, input.newEvents),
-      sources,
-    };
+    const plan = planRelease({
+      now,
+      contributions: input.contributions,
+      states: input.states,
+      newEvents: input.newEvents,
+      previous: {
+        lifecycle: previous?.catalog.lifecycle ?? [],
+        events: previous?.catalog.events ?? [],
+        facts: previous?.facts ?? null,
+      },
+    });
+    const { gathered, catalog } = plan;
     await loadCatalog(db, "", catalog);
     await loadFacts(db, gathered.facts);
     const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
@@ -196,9 +144,10 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
           [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
           [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
         };
-    return { checks, diff, failed, parquet, gathered, merged, catalog, previousFingerprint };
+    return { checks, diff, failed, parquet, plan, previousFingerprint: previous?.fingerprint ?? null };
   });
-  const { checks, diff, gathered, merged, catalog, previousFingerprint } = analysed;
+  const { checks, diff, plan, previousFingerprint } = analysed;
+  const { gathered, merged, catalog } = plan;
   const markdownDiff = renderDiffMarkdown(diff);
   const report = buildReport({
     now,
@@ -226,21 +175,13 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   });
 
   if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
-  // Each text is encoded as soon as it exists, so only one large string is alive at a time.
-  let catalogJson: string | null = canonicalJson(catalog);
-  const catalogBytes = encoder.encode(catalogJson);
-  const catalogPart = catalogContentHash(catalogJson);
-  catalogJson = null;
-  let factsJson: string | null = canonicalJson(gathered.facts);
-  const factsBytes = encoder.encode(factsJson);
-  const fingerprint = fingerprintOf(catalogPart, sha256Hex(factsJson));
-  factsJson = null;
-  if (previousFingerprint && previousFingerprint === fingerprint)
+  if (previousFingerprint !== null && previousFingerprint === plan.fingerprint)
     return outcome("unchanged", previousReleaseId, diff);
 
   const files: Record<string, Uint8Array> = {
-    [CATALOG_FILE]: catalogBytes,
-    [FACTS_FILE]: factsBytes,
+    // Each text is encoded as soon as it exists, so only one large string is alive at a time.
+    [CATALOG_FILE]: encoder.encode(canonicalJson(catalog)),
+    [FACTS_FILE]: encoder.encode(canonicalJson(gathered.facts)),
     ...analysed.parquet,
     [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
     [DIFF_MARKDOWN]: encoder.encode(markdownDiff),

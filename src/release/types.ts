@@ -3,26 +3,12 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type {
-  CatalogContent,
-  CorrectionOutcome,
-  ParseOutput,
-  SourceDefinition,
-  SourceEvent,
-  SourceState,
-} from "../schema/index.js";
+import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
+import type { SourceContribution } from "./contribution.js";
 import type { FactsFile } from "./facts.js";
 
-export interface SourceContribution {
-  source: SourceDefinition;
-  /** The parse output of this build, or null when the source failed (fetch or parse) or was skipped. */
-  output: ParseOutput | null;
-  /** true = failed this build (its last good facts are carried forward from the previous release). */
-  failed: boolean;
-  /** Capture time. */
-  observedAt: string | null;
-}
+export type { SourceContribution };
 
 export interface ReleaseThresholds {
   /** A price that moved by more than this fraction since the previous release is a warning (default 0.5). */
@@ -45,8 +31,7 @@ export interface ReleaseInput {
   hook?: PublishHook;
   /**
    * The latest release as `readPreviousRelease` returned it, when the caller has read it
-   * already (null: there is none); absent, runRelease reads it. runRelease empties its
-   * catalog and facts as it goes, to hold two catalogs no longer than it must.
+   * already (null: there is none); absent, runRelease reads it. runRelease only reads it.
    */
   previous?: PreviousRelease | null;
   /** What became of each reviewed upstream correction in this build (listed in the report). */
@@ -153,7 +138,9 @@ export interface BuildReport {
   corrections: CorrectionOutcome[];
 }
 
-export type PriceComponent = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";
+import type { RateComponent } from "../schema/index.js";
+
+export type PriceComponent = RateComponent;
 
 export interface DeploymentRef {
   id: string;

@@ -3,6 +3,7 @@
  * bodies and responses, the pagination envelope and the RFC 9457 problem body. Query values
  * arrive as strings; the `*Param` helpers parse them strictly (no "1e2", no "", no " 5").
  */
+
 import { z } from "zod";
 import { DeploymentId, IsoDate, ModelId, ProviderId, ReleaseId, TokenCount } from "./common.js";
 import { Capabilities, CapabilityName, Deployment } from "./deployment.js";
@@ -14,6 +15,7 @@ import {
   MilestoneState,
   ResourceType,
 } from "./lifecycle.js";
+import { TOKEN_PRICE_COMPONENTS } from "./price-components.js";
 
 const DECIMAL_INT = /^(0|[1-9][0-9]*)$/;
 
@@ -150,7 +152,7 @@ const DecimalUsd = z
   .meta({ description: "US dollars as a decimal string with exactly six fraction digits." });
 
 export const PriceComponent = z.strictObject({
-  component: z.enum(["input", "cached_input", "output"]),
+  component: z.enum(TOKEN_PRICE_COMPONENTS),
   tokens: TokenCount,
   unit_price_micro_usd: z.int().nonnegative().meta({ description: "Micro-USD per million tokens applied." }),
   amount_usd: DecimalUsd,

@@ -1,12 +1,20 @@
 /** Primitive schemas shared by every resource. */
 import { z } from "zod";
-import { DEPLOYMENT_ID, EVENT_ID, MODEL_ID, PROVIDER_ID, RELEASE_ID } from "../lib/ids.js";
+import {
+  DEPLOYMENT_ID,
+  EVENT_ID,
+  ID_PART,
+  MODEL_ID,
+  PROVIDER_ID,
+  RELEASE_ID,
+  SHA256_HEX,
+} from "../lib/ids.js";
 
 export const IsoDateTime = z.iso
   .datetime({ offset: false })
   .meta({ description: "ISO 8601 instant in UTC, e.g. 2026-11-22T00:00:00Z." });
 export const IsoDate = z.iso.date().meta({ description: "Calendar date YYYY-MM-DD." });
-export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters (SHA-256)");
+export const Sha256 = z.string().regex(SHA256_HEX, "must be 64 lowercase hex characters (SHA-256)");
 export const Url = z.url({ protocol: /^https?$/ });
 export const ProviderId = z
   .string()
@@ -24,7 +32,7 @@ export const EventId = z.string().regex(EVENT_ID, "event id must have the shape 
 export const ReleaseId = z
   .string()
   .regex(RELEASE_ID, "release id must be rel_ followed by 64 hex characters");
-export const IdPart = z.string().regex(/^[a-z0-9.-]+$/, "must be lowercase [a-z0-9.-]");
+export const IdPart = z.string().regex(ID_PART, "must be lowercase [a-z0-9.-]");
 /** Money: integer micro-USD (millionths of a US dollar) per unit. Never negative. */
 export const MicroUsd = z.int().nonnegative().meta({ description: "Integer micro-USD (1e-6 USD)." });
 export const TokenCount = z.int().nonnegative();

@@ -5,13 +5,15 @@
  * parser reads the capture (the capture itself stays as recorded), and every build report
  * lists what was applied and which corrections no longer match the capture.
  */
+
 import { z } from "zod";
+import { SLUG } from "../lib/ids.js";
 import { Url } from "./common.js";
 
 export const Correction = z
   .strictObject({
     /** The source (its `name`, e.g. `models`) of this provider whose capture has the typo. */
-    source: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "source must name a source of this provider"),
+    source: z.string().regex(SLUG, "source must name a source of this provider"),
     /** The exact text of the capture that is wrong (it must occur exactly once). */
     page_says: z.string().min(1),
     /** The text it means. */

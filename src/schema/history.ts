@@ -4,11 +4,13 @@
  * chain, a release's diff (the JSON `catalog diff --format json` prints), and a deployment's
  * history across releases.
  */
+
 import { z } from "zod";
 import { LimitParam, OffsetParam, pageOf } from "./api.js";
 import { IsoDateTime, ModelId, ProviderId, ReleaseId } from "./common.js";
 import { Deployment } from "./deployment.js";
 import { Lifecycle, LifecycleSummary, ResourceType } from "./lifecycle.js";
+import { PRICE_COMPONENTS } from "./price-components.js";
 
 export const Provider = z
   .strictObject({
@@ -72,7 +74,7 @@ const DeploymentRef = z.strictObject({
   model_id: z.string(),
   status: z.string(),
 });
-const PriceComponentName = z.enum(["input", "cached_input", "output", "cache_write", "cache_write_1h"]);
+const PriceComponentName = z.enum(PRICE_COMPONENTS);
 
 export const ReleaseDiff = z
   .strictObject({

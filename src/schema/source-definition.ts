@@ -2,7 +2,9 @@
  * The definition of one monitored upstream source: `sources/<provider>/<name>.yaml`.
  * Captures live beside it in `sources/<provider>/captures/<name>/` (see src/collect).
  */
+
 import { z } from "zod";
+import { SLUG } from "../lib/ids.js";
 import { ProviderId, Url } from "./common.js";
 import { SourceType } from "./evidence.js";
 
@@ -25,11 +27,11 @@ export const SourceDefinition = z
   .strictObject({
     source_id: z.uuid(),
     provider_id: ProviderId,
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "source name must be a lowercase slug"),
+    name: z.string().regex(SLUG, "source name must be a lowercase slug"),
     url: Url,
     source_type: SourceType,
     format: SourceFormat,
-    parser: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "parser must name a registered parser"),
+    parser: z.string().regex(SLUG, "parser must name a registered parser"),
     /** Which part is monitored: a CSS selector for html, a JSON pointer for json. Absent = whole document. */
     monitor: z
       .strictObject({

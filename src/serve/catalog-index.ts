@@ -5,7 +5,7 @@
  * mutated, so a request that captured a ServedRelease sees one release from start to end.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { LoadedRelease } from "../release/artifact.js";
+import type { LoadedRelease } from "../release/index.js";
 import type {
   CapabilityName,
   Deployment,

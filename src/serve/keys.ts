@@ -15,9 +15,9 @@
  * (src/lib/file-lock.ts), so concurrent `catalog keys` commands never lose each other's writes.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, rename, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
+import { writeFileAtomic } from "../lib/atomic-write.js";
 import { type Clock, systemClock, toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { withLock } from "../lib/file-lock.js";
@@ -83,9 +83,7 @@ async function readKeysFile(path: string): Promise<KeysFileContent> {
 }
 
 async function writeKeysFile(path: string, content: KeysFileContent): Promise<void> {
-  const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(path)}`);
-  await writeFile(tmp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
+  await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** How long a keys command waits for another one holding the keys file's lock. */

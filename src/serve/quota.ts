@@ -14,10 +14,10 @@
  * - RedisQuotaStore: `INCR quota:<subject>:<YYYY-MM>` plus its expiry in one Lua script
  *   (atomic), so several server processes share the counters.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { Redis } from "ioredis";
+import { writeFileAtomic } from "../lib/atomic-write.js";
 import { CatalogError } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
 
@@ -184,13 +184,8 @@ export class FileQuotaStore implements QuotaStore {
           if (key.startsWith(ANONYMOUS_PREFIX)) this.anonymous--;
         }
       }
-      const tmp = join(
-        dirname(this.path),
-        `.tmp-${process.pid}-${randomBytes(6).toString("hex")}-${basename(this.path)}`,
-      );
       try {
-        await writeFile(tmp, `${JSON.stringify({ version: 1, counters })}\n`);
-        await rename(tmp, this.path);
+        await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, counters })}\n`);
       } catch (error) {
         this.dirty = true;
         this.logger.error({ err: (error as Error).message, file: this.path }, "quota file write failed");

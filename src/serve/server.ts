@@ -15,7 +15,7 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
-import { CATALOG_FILE, loadRelease, readLatest, verifyRelease } from "../release/artifact.js";
+import { CATALOG_FILE, loadRelease, readLatest, verifyRelease } from "../release/index.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
 import { indexRelease, type ServedRelease } from "./catalog-index.js";

@@ -57,9 +57,8 @@ import type {
   ParseOutput,
   RateCard,
   RateTier,
-  SkipCount,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion } from "../helpers.js";
+import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion, SkipLog } from "../helpers.js";
 import { togetherMode } from "../identity/hosted-models.js";
 import { identityOf } from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
@@ -308,26 +307,8 @@ export function canonicalModelId(
 
 type Entry = Record<string, unknown>;
 
-class SkipTally {
-  private readonly byReason = new Map<string, string[]>();
-  add(reason: string, example: string): void {
-    const list = this.byReason.get(reason) ?? [];
-    list.push(example);
-    this.byReason.set(reason, list);
-  }
-  toList(): SkipCount[] {
-    return [...this.byReason.entries()]
-      .sort(([a], [b]) => compareCodePoints(a, b))
-      .map(([reason, examples]) => ({
-        reason,
-        count: examples.length,
-        examples: [...examples].sort(compareCodePoints).slice(0, 5),
-      }));
-  }
-}
-
 /** Reads one price field; a price that cannot be converted exactly is counted and treated as absent. */
-function priceOf(entry: Entry, field: string, key: string, skipped: SkipTally): number | null {
+function priceOf(entry: Entry, field: string, key: string, skipped: SkipLog): number | null {
   const raw = entry[field];
   if (raw === undefined || raw === null) return null;
   const converted = perTokenToMicroPerMillion(raw);
@@ -344,7 +325,7 @@ function priceOf(entry: Entry, field: string, key: string, skipped: SkipTally): 
 
 const TIER_FIELD = /^input_cost_per_token_above_(\d+)k_tokens(_priority)?$/;
 
-function tiersOf(entry: Entry, suffix: "" | "_priority", key: string, skipped: SkipTally): RateTier[] {
+function tiersOf(entry: Entry, suffix: "" | "_priority", key: string, skipped: SkipLog): RateTier[] {
   const tiers: RateTier[] = [];
   for (const field of Object.keys(entry)) {
     const m = TIER_FIELD.exec(field);
@@ -371,7 +352,7 @@ interface ModePrices {
   card: RateCard;
 }
 
-function rateCardsOf(entry: Entry, key: string, input: ParserInput, skipped: SkipTally): ModePrices[] {
+function rateCardsOf(entry: Entry, key: string, input: ParserInput, skipped: SkipLog): ModePrices[] {
   const common = {
     currency: "USD" as const,
     unit: "million_tokens" as const,
@@ -475,7 +456,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
   }
   if (!isEntry(document)) throw parseFailure(input.source, "the price map is not a JSON object");
 
-  const skipped = new SkipTally();
+  const skipped = new SkipLog();
   const evidence: Evidence = evidenceFor(input.source, input.observedAt);
   const candidates: Candidate[] = [];
   for (const key of Object.keys(document).sort(compareCodePoints)) {
@@ -586,7 +567,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
   if (deployments.length === 0)
     throw parseFailure(input.source, "no text-generation entries of the catalog's providers");
   deployments.sort((a, b) => compareCodePoints(a.id, b.id));
-  return { deployments, lifecycle, skipped: skipped.toList() };
+  return { deployments, lifecycle, skipped: skipped.toSortedArray() };
 }
 
 /**
@@ -598,7 +579,7 @@ function deprecationAssertion(
   c: Candidate,
   text: string,
   evidence: Evidence,
-  skipped: SkipTally,
+  skipped: SkipLog,
 ): LifecycleAssertion | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text.trim())) {
     skipped.add("deprecation_date that is not a YYYY-MM-DD date", c.key);

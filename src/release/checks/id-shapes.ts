@@ -1,9 +1,11 @@
 /** Ids have their documented shapes: dep_<provider>_<model>_<api_surface>_<region>, <lab>/<model-name>, evt_<id>. */
+import { DEPLOYMENT_ID, EVENT_ID, MODEL_ID } from "../../lib/ids.js";
 import type { CheckDefinition } from "./types.js";
 
-const DEPLOYMENT = "^dep_[a-z0-9.-]+_[a-z0-9.-]+_[a-z0-9.-]+_[a-z0-9.-]+$";
-const MODEL = "^[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9.-]*$";
-const EVENT = "^evt_[a-z0-9]+$";
+// The id patterns of lib/ids.ts as RE2 patterns for DuckDB (`\/` is a plain "/" there too).
+const DEPLOYMENT = DEPLOYMENT_ID.source;
+const MODEL = MODEL_ID.source;
+const EVENT = EVENT_ID.source;
 
 export const idShapes: CheckDefinition = {
   name: "id_shapes",

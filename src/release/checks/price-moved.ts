@@ -1,7 +1,8 @@
 /** A price that moved by more than the threshold since the previous release deserves a look. */
+import { TOKEN_PRICE_FIELDS } from "../../schema/index.js";
 import type { CheckDefinition } from "./types.js";
 
-const COMPONENTS = ["input_micro_usd", "cached_input_micro_usd", "output_micro_usd"];
+const COMPONENTS = TOKEN_PRICE_FIELDS;
 
 export const priceMoved: CheckDefinition = {
   name: "price_moved",

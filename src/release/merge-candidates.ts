@@ -1,0 +1,210 @@
+/**
+ * Merge step 1, gather candidates: every deployment fact and lifecycle assertion of the gathered
+ * facts, ranked (the precedence of merge.ts), indexed by what they speak about; then each
+ * deployment's identity from its best fact, and the indexes replacement resolution needs.
+ * Pure functions of the facts.
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import { indexModelFacts, type ModelFactIndex } from "./model-facts.js";
+
+export interface RankedFact {
+  fact: DeploymentFact;
+  source: SourceFacts;
+  official: boolean;
+  observedMs: number;
+  index: number;
+}
+
+export interface RankedAssertion {
+  assertion: LifecycleAssertion;
+  source: SourceFacts;
+  official: boolean;
+  specificity: number;
+  observedMs: number;
+  index: number;
+}
+
+export function isOfficial(source: SourceFacts): boolean {
+  return source.source_type !== "community_catalog";
+}
+
+export function compareFacts(a: RankedFact, b: RankedFact): number {
+  if (a.official !== b.official) return a.official ? -1 : 1;
+  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
+  return compareCodePoints(a.source.source_id, b.source.source_id) || a.index - b.index;
+}
+
+export function compareAssertions(a: RankedAssertion, b: RankedAssertion): number {
+  if (a.official !== b.official) return a.official ? -1 : 1;
+  if (a.specificity !== b.specificity) return b.specificity - a.specificity;
+  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
+  return compareCodePoints(a.source.source_id, b.source.source_id) || a.index - b.index;
+}
+
+export function specificityOf(assertion: LifecycleAssertion): number {
+  if (assertion.scope === "provider") return 0;
+  if (assertion.scope === "model") return 10;
+  const target = assertion.target;
+  return 20 + [target?.region, target?.api_surface, target?.mode].filter((v) => v !== undefined).length;
+}
+
+/** Whether a deployment-scope target (provider model id already matched) covers a deployment. */
+export function targets(target: LifecycleAssertion["target"], identity: DeploymentFact): boolean {
+  return (
+    (target?.region === undefined || target.region === identity.region) &&
+    (target?.api_surface === undefined || target.api_surface === identity.api_surface) &&
+    (target?.mode === undefined || target.mode === identity.mode)
+  );
+}
+
+export function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export interface Candidates {
+  /** Deployment id -> its facts, best first. */
+  factsById: Map<string, RankedFact[]>;
+  /** provider|provider_model_id -> deployment-scope assertions (unsorted). */
+  deploymentAssertions: Map<string, RankedAssertion[]>;
+  /** model id -> model-scope assertions (unsorted). */
+  modelAssertions: Map<string, RankedAssertion[]>;
+  /** provider id -> provider-scope assertions (unsorted). */
+  providerAssertions: Map<string, RankedAssertion[]>;
+  modelFacts: ModelFactIndex;
+}
+
+export function gatherCandidates(sources: readonly SourceFacts[]): Candidates {
+  const factsById = new Map<string, RankedFact[]>();
+  const deploymentAssertions = new Map<string, RankedAssertion[]>();
+  const modelAssertions = new Map<string, RankedAssertion[]>();
+  const providerAssertions = new Map<string, RankedAssertion[]>();
+  for (const source of sources) {
+    const official = isOfficial(source);
+    source.output.deployments.forEach((fact, index) => {
+      push(factsById, fact.id, {
+        fact,
+        source,
+        official,
+        observedMs: Date.parse(fact.evidence.observed_at),
+        index,
+      });
+    });
+    source.output.lifecycle.forEach((assertion, index) => {
+      const ranked: RankedAssertion = {
+        assertion,
+        source,
+        official,
+        specificity: specificityOf(assertion),
+        observedMs: Date.parse(assertion.evidence.observed_at),
+        index,
+      };
+      if (assertion.scope === "deployment" && assertion.target)
+        push(deploymentAssertions, `${assertion.provider_id}|${assertion.target.provider_model_id}`, ranked);
+      else if (assertion.scope === "model" && assertion.model_id)
+        push(modelAssertions, assertion.model_id, ranked);
+      else if (assertion.scope === "provider") push(providerAssertions, assertion.provider_id, ranked);
+    });
+  }
+  for (const ranked of factsById.values()) ranked.sort(compareFacts);
+  return {
+    factsById,
+    deploymentAssertions,
+    modelAssertions,
+    providerAssertions,
+    modelFacts: indexModelFacts(sources, isOfficial),
+  };
+}
+
+export interface CatalogIdentities {
+  /** Every deployment id, sorted. */
+  ids: string[];
+  /** Deployment id -> its best fact, whose identity fields the deployment takes. */
+  identities: Map<string, DeploymentFact>;
+  /** provider|provider_model_id -> model id (the smallest when facts disagree). */
+  modelByProviderModel: Map<string, string>;
+  /** provider|unversioned name -> model ids of "<name>-<version>" provider model ids. */
+  modelsByProviderFamily: Map<string, Set<string>>;
+  modelIds: Set<string>;
+  providerIds: Set<string>;
+  /**
+   * Model-scope assertions, plus every deployment-scope assertion that no deployment of this
+   * build matches (a lifecycle-only source naming a model version that no availability source
+   * places): that is a fact about its model, and no deployment is invented for it.
+   */
+  modelAssertions: Map<string, RankedAssertion[]>;
+}
+
+export function indexIdentities(candidates: Candidates): CatalogIdentities {
+  const ids = [...candidates.factsById.keys()].sort(compareCodePoints);
+  const identities = new Map<string, DeploymentFact>();
+  const modelByProviderModel = new Map<string, string>();
+  const modelIds = new Set<string>();
+  const providerIds = new Set<string>();
+  for (const id of ids) {
+    const best = candidates.factsById.get(id)?.[0]?.fact;
+    if (best === undefined) continue;
+    identities.set(id, best);
+    const pmKey = `${best.provider_id}|${best.provider_model_id}`;
+    const known = modelByProviderModel.get(pmKey);
+    if (known === undefined || compareCodePoints(best.model_id, known) < 0)
+      modelByProviderModel.set(pmKey, best.model_id);
+    modelIds.add(best.model_id);
+    providerIds.add(best.provider_id);
+  }
+  // The version is a date or number ("-0914", "-2024-08-06", "-1", "-v2:0").
+  const modelsByProviderFamily = new Map<string, Set<string>>();
+  for (const [key, model] of modelByProviderModel) {
+    const family = /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d+|v\d+(?::\d+)?)$/.exec(key)?.[1];
+    if (family === undefined) continue;
+    const set = modelsByProviderFamily.get(family) ?? new Set<string>();
+    set.add(model);
+    modelsByProviderFamily.set(family, set);
+  }
+  const modelAssertions = new Map<string, RankedAssertion[]>();
+  for (const [model, list] of candidates.modelAssertions) modelAssertions.set(model, [...list]);
+  const placed = new Map<string, DeploymentFact[]>(); // provider|pmid -> identities
+  for (const identity of identities.values())
+    push(placed, `${identity.provider_id}|${identity.provider_model_id}`, identity);
+  for (const [key, list] of candidates.deploymentAssertions)
+    for (const ranked of list) {
+      const { target, ...rest } = ranked.assertion;
+      if (rest.model_id === undefined || (placed.get(key) ?? []).some((d) => targets(target, d))) continue;
+      push(modelAssertions, rest.model_id, {
+        ...ranked,
+        assertion: { ...rest, scope: "model" },
+        specificity: 10,
+      });
+    }
+  for (const provider of candidates.providerAssertions.keys()) providerIds.add(provider);
+  for (const model of modelAssertions.keys()) modelIds.add(model);
+  return {
+    ids,
+    identities,
+    modelByProviderModel,
+    modelsByProviderFamily,
+    modelIds,
+    providerIds,
+    modelAssertions,
+  };
+}
+
+/** A deployment's lifecycle assertions, best first: its own targets, its model's at its provider, its provider's. */
+export function assertionsFor(
+  identity: DeploymentFact,
+  candidates: Candidates,
+  modelAssertions: ReadonlyMap<string, readonly RankedAssertion[]>,
+): RankedAssertion[] {
+  return [
+    ...(
+      candidates.deploymentAssertions.get(`${identity.provider_id}|${identity.provider_model_id}`) ?? []
+    ).filter((r) => targets(r.assertion.target, identity)),
+    ...(modelAssertions.get(identity.model_id) ?? []).filter(
+      (r) => r.assertion.provider_id === identity.provider_id,
+    ),
+    ...(candidates.providerAssertions.get(identity.provider_id) ?? []),
+  ].sort(compareAssertions);
+}

@@ -1,0 +1,208 @@
+/**
+ * Merge steps for lifecycles: pick each lifecycle field from the best assertion that speaks
+ * about it, derive the status (the rule table of ./status.ts at the build's day), the coverage
+ * from the source states, and when the lifecycle last changed against the previous release.
+ * Pure functions.
+ */
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import {
+  type Evidence,
+  type Lifecycle,
+  type LifecycleCoverage,
+  type LifecycleMilestone,
+  type LifecycleRecord,
+  type LifecycleStatus,
+  type SourceState,
+  UNKNOWN_MILESTONE,
+} from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import type { RankedAssertion, RankedFact } from "./merge-candidates.js";
+import { deriveStatus } from "./status.js";
+
+/** A lifecycle without its coverage and last_changed_at: what the assertions decide. */
+export type LifecycleCore = Omit<Lifecycle, "coverage" | "last_changed_at">;
+
+export interface PickedLifecycle {
+  /** The status declared in words by the best assertion that declares one. */
+  status: LifecycleStatus | null;
+  statusFrom: RankedAssertion | null;
+  announced_at: string | null;
+  deprecation: LifecycleMilestone;
+  deprecationStatus: "legacy" | "deprecated" | undefined;
+  extendedAccess: LifecycleMilestone | undefined;
+  end_of_life: LifecycleMilestone;
+  replacements: { ids: string[]; from: RankedAssertion } | null;
+}
+
+const LISTING_SOURCE_TYPES = new Set(["official_pricing", "official_models_api"]);
+
+export function uniqueSorted(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort(compareCodePoints);
+}
+
+function sortedEvidence(items: Evidence[]): Evidence[] {
+  const byKey = new Map(items.map((e) => [canonicalJson(e), e]));
+  return [...byKey].sort(([a], [b]) => compareCodePoints(a, b)).map(([, evidence]) => evidence);
+}
+
+function milestoneWithEvidence(milestone: LifecycleMilestone, evidence: Evidence): LifecycleMilestone {
+  return {
+    state: milestone.state,
+    date: milestone.date,
+    precision: milestone.precision,
+    date_type: milestone.date_type,
+    evidence: sortedEvidence([...milestone.evidence, evidence]),
+  };
+}
+
+function unknownMilestone(): LifecycleMilestone {
+  return { ...UNKNOWN_MILESTONE, evidence: [] };
+}
+
+/**
+ * Merge lifecycle: each field from the best-ranked assertion that speaks about it. A status
+ * `unknown`, a milestone of state `unknown`, a null announced_at and an empty replacement list
+ * are silence.
+ */
+export function pickLifecycle(ranked: readonly RankedAssertion[]): PickedLifecycle {
+  const statusFrom =
+    ranked.find((r) => r.assertion.status !== undefined && r.assertion.status !== "unknown") ?? null;
+  const announced = ranked.find((r) => r.assertion.announced_at != null);
+  const deprecationFrom = ranked.find(
+    (r) => r.assertion.deprecation && r.assertion.deprecation.state !== "unknown",
+  );
+  const endOfLifeFrom = ranked.find(
+    (r) => r.assertion.end_of_life && r.assertion.end_of_life.state !== "unknown",
+  );
+  const replacementsFrom = ranked.find((r) => (r.assertion.replacements?.length ?? 0) > 0);
+  const extendedFrom = ranked.find(
+    (r) => r.assertion.extended_access && r.assertion.extended_access.state !== "unknown",
+  );
+  return {
+    status: statusFrom?.assertion.status ?? null,
+    statusFrom,
+    announced_at: announced?.assertion.announced_at ?? null,
+    deprecation: deprecationFrom?.assertion.deprecation
+      ? milestoneWithEvidence(deprecationFrom.assertion.deprecation, deprecationFrom.assertion.evidence)
+      : unknownMilestone(),
+    deprecationStatus: deprecationFrom?.assertion.deprecation_status,
+    extendedAccess: extendedFrom?.assertion.extended_access,
+    end_of_life: endOfLifeFrom?.assertion.end_of_life
+      ? milestoneWithEvidence(endOfLifeFrom.assertion.end_of_life, endOfLifeFrom.assertion.evidence)
+      : unknownMilestone(),
+    replacements:
+      replacementsFrom?.assertion.replacements !== undefined
+        ? { ids: replacementsFrom.assertion.replacements, from: replacementsFrom }
+        : null,
+  };
+}
+
+/**
+ * Derive a deployment's status: the status declared by the best lifecycle assertion (else by its
+ * best deployment fact), the picked milestones, and whether an official pricing or models source
+ * lists it in this build.
+ */
+export function deploymentStatus(
+  picked: PickedLifecycle,
+  ranked: readonly RankedFact[],
+  today: string,
+): LifecycleStatus {
+  const factStatus = ranked.find((r) => r.fact.status !== undefined && r.fact.status !== "unknown")?.fact
+    .status;
+  const listedThisBuild = ranked.some(
+    (r) => LISTING_SOURCE_TYPES.has(r.source.source_type) && !r.source.carried_forward,
+  );
+  return deriveStatus({
+    today,
+    declared: picked.status ?? factStatus ?? null,
+    deprecation: picked.deprecation,
+    end_of_life: picked.end_of_life,
+    deprecationStatus: picked.deprecationStatus,
+    extendedAccess: picked.extendedAccess,
+    listed: listedThisBuild,
+  }).status;
+}
+
+/** Derive a provider's or model's status from its own assertions (it is never "listed"). */
+export function scopeStatus(picked: PickedLifecycle, today: string): LifecycleStatus {
+  return deriveStatus({
+    today,
+    declared: picked.status,
+    deprecation: picked.deprecation,
+    end_of_life: picked.end_of_life,
+    deprecationStatus: picked.deprecationStatus,
+    extendedAccess: picked.extendedAccess,
+    listed: false,
+  }).status;
+}
+
+/**
+ * Coverage of a lifecycle from the sources behind it: `monitored` when every one was checked
+ * successfully this build and one is an official lifecycle source, `partial` when one failed,
+ * was carried forward or has no state, or no official lifecycle source is among them,
+ * `unmonitored` when none was checked.
+ */
+export function coverageFor(
+  sourceIds: Iterable<string>,
+  stateById: ReadonlyMap<string, SourceState>,
+  sourceById: ReadonlyMap<string, SourceFacts>,
+): LifecycleCoverage {
+  const ids = uniqueSorted(sourceIds);
+  let lastChecked: string | null = null;
+  let checked = 0;
+  let degraded = false;
+  let officialLifecycle = false;
+  for (const id of ids) {
+    const state = stateById.get(id);
+    const source = sourceById.get(id);
+    if (source?.source_type === "official_lifecycle") officialLifecycle = true;
+    if (source?.carried_forward) degraded = true;
+    if (!state) {
+      degraded = true;
+      continue;
+    }
+    checked++;
+    if (state.status === "failed") degraded = true;
+    if (lastChecked === null || Date.parse(state.checked_at) > Date.parse(lastChecked))
+      lastChecked = state.checked_at;
+  }
+  const status = checked === 0 ? "unmonitored" : degraded || !officialLifecycle ? "partial" : "monitored";
+  return { status, last_checked_at: lastChecked, source_count: ids.length, source_ids: ids };
+}
+
+/** The normalized assertion without evidence, coverage or timestamps: what last_changed_at tracks. */
+function lifecycleCore(lifecycle: LifecycleCore): string {
+  const milestone = (m: LifecycleMilestone) => [m.state, m.date, m.precision, m.date_type];
+  return canonicalJson([
+    lifecycle.status,
+    lifecycle.announced_at,
+    milestone(lifecycle.deprecation),
+    milestone(lifecycle.end_of_life),
+    lifecycle.replacement_ids,
+  ]);
+}
+
+function isAllUnknown(lifecycle: LifecycleCore): boolean {
+  return (
+    lifecycle.status === "unknown" &&
+    lifecycle.announced_at === null &&
+    lifecycle.deprecation.state === "unknown" &&
+    lifecycle.end_of_life.state === "unknown" &&
+    lifecycle.replacement_ids.length === 0
+  );
+}
+
+/**
+ * When the lifecycle last changed: null while it says nothing; the previous release's time when
+ * its core is unchanged since then; otherwise this build's `now`.
+ */
+export function lastChangedAt(
+  previous: LifecycleRecord | undefined,
+  core: LifecycleCore,
+  now: string,
+): string | null {
+  if (isAllUnknown(core)) return null;
+  if (previous && lifecycleCore(previous.lifecycle) === lifecycleCore(core))
+    return previous.lifecycle.last_changed_at ?? now;
+  return now;
+}

@@ -1,0 +1,268 @@
+/**
+ * The named steps of a release, each on its own: gather candidates, merge deployment fields,
+ * merge lifecycle, derive status, resolve replacements, coverage, summarize, the pure plan and
+ * the content fingerprint. mergeCatalog's behaviour as a whole is held by merge.test.ts.
+ */
+import { describe, expect, test } from "vitest";
+import { gatherFacts } from "../../src/release/facts.js";
+import { contentFingerprint } from "../../src/release/fingerprint.js";
+import {
+  endOfLifeConflict,
+  mergeCatalog,
+  mergeDeploymentFields,
+  summarize,
+} from "../../src/release/merge.js";
+import { assertionsFor, gatherCandidates, indexIdentities } from "../../src/release/merge-candidates.js";
+import {
+  coverageFor,
+  deploymentStatus,
+  lastChangedAt,
+  pickLifecycle,
+  scopeStatus,
+} from "../../src/release/merge-lifecycle.js";
+import { planRelease } from "../../src/release/plan.js";
+import { replacementIndex, resolveReplacement, resolveReplacements } from "../../src/release/replacements.js";
+import {
+  assertion,
+  COMMUNITY_ID,
+  contributionsFor,
+  depId,
+  LATER,
+  LIFECYCLE_ID,
+  NOW,
+  PRICING_ID,
+  scheduled,
+  source,
+  standardWorld,
+  state,
+} from "./fixtures.js";
+
+const TODAY = NOW.slice(0, 10);
+const TURBO = depId("gpt-4-turbo");
+const GPT4O = depId("gpt-4o");
+
+function gathered(world = standardWorld(), failed: string[] = []) {
+  const { contributions, states } = contributionsFor(world, failed, NOW);
+  return { facts: gatherFacts(contributions, null).facts, states, contributions };
+}
+
+function candidatesOf(world = standardWorld()) {
+  const candidates = gatherCandidates(gathered(world).facts.sources);
+  return { candidates, identities: indexIdentities(candidates) };
+}
+
+describe("gather candidates", () => {
+  test("ranks each deployment's facts official first and indexes assertions by what they name", () => {
+    const { candidates, identities } = candidatesOf();
+    expect(identities.ids).toEqual([...candidates.factsById.keys()].sort());
+    const turbo = candidates.factsById.get(TURBO) ?? [];
+    expect(turbo.map((r) => r.official)).toEqual([true, true, false]);
+    expect(turbo.at(-1)?.source.source_id).toBe(COMMUNITY_ID);
+    expect([...candidates.deploymentAssertions.keys()].sort()).toEqual([
+      "openai|gpt-4-turbo",
+      "openai|gpt-4o",
+    ]);
+    expect(identities.modelByProviderModel.get("openai|gpt-4o")).toBe("openai/gpt-4o");
+    expect([...identities.providerIds]).toEqual(["openai"]);
+  });
+
+  test("a deployment-scope assertion that no deployment matches becomes its model's, without a deployment", () => {
+    const world = standardWorld();
+    world.lifecycle.push(
+      assertion(source("lifecycle"), "gpt-3.5-turbo-0613", {
+        model_id: "openai/gpt-3.5-turbo-0613",
+        status: "retired",
+      }),
+    );
+    const { candidates, identities } = candidatesOf(world);
+    expect(identities.ids).not.toContain(depId("gpt-3.5-turbo-0613"));
+    const moved = identities.modelAssertions.get("openai/gpt-3.5-turbo-0613") ?? [];
+    expect(moved.map((r) => [r.assertion.scope, r.specificity])).toEqual([["model", 10]]);
+    expect(identities.modelIds.has("openai/gpt-3.5-turbo-0613")).toBe(true);
+    // the candidates themselves are left as they were
+    expect(candidates.modelAssertions.has("openai/gpt-3.5-turbo-0613")).toBe(false);
+  });
+});
+
+describe("merge deployment fields", () => {
+  test("the official rate card wins and a differing community price is a conflict", () => {
+    const world = standardWorld();
+    const community = source("community");
+    const card = world.community[0]?.rate_card;
+    if (!card) throw new Error("the standard world has a community rate card for gpt-4o");
+    card.input_micro_usd = 3_000_000;
+    const { candidates, identities } = candidatesOf(world);
+    const identity = identities.identities.get(GPT4O);
+    if (!identity) throw new Error("gpt-4o is placed");
+    const fields = mergeDeploymentFields(
+      identity,
+      candidates.factsById.get(GPT4O) ?? [],
+      candidates.modelFacts,
+    );
+    expect(fields.rate_card?.input_micro_usd).toBe(2_500_000);
+    expect(fields.max_output_tokens).toBe(16_384);
+    expect(fields.conflicts).toEqual([
+      {
+        field: "rate_card.input_micro_usd",
+        official: { source_id: PRICING_ID, value: 2_500_000 },
+        community: { source_id: community.source_id, value: 3_000_000 },
+      },
+    ]);
+  });
+
+  test("an official and a community end of life on different days is a conflict, the same day is not", () => {
+    const { contributions } = contributionsFor(standardWorld(), [], NOW);
+    contributions
+      .find((c) => c.source.source_id === COMMUNITY_ID)
+      ?.output?.lifecycle.push(
+        assertion(source("community"), "gpt-4-turbo", { end_of_life: scheduled("2027-02-01") }),
+      );
+    const candidates = gatherCandidates(gatherFacts(contributions, null).facts.sources);
+    const identities = indexIdentities(candidates);
+    const identity = identities.identities.get(TURBO);
+    if (!identity) throw new Error("gpt-4-turbo is placed");
+    const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
+    expect(endOfLifeConflict(assertions)).toEqual({
+      field: "end_of_life.date",
+      official: { source_id: LIFECYCLE_ID, value: "2027-01-15" },
+      community: { source_id: COMMUNITY_ID, value: "2027-02-01" },
+    });
+    expect(endOfLifeConflict(assertions.filter((r) => r.official))).toBeNull();
+  });
+});
+
+describe("merge lifecycle and derive status", () => {
+  test("each field comes from the best assertion that speaks about it, and the status follows from it", () => {
+    const { candidates, identities } = candidatesOf();
+    const identity = identities.identities.get(TURBO);
+    if (!identity) throw new Error("gpt-4-turbo is placed");
+    const picked = pickLifecycle(assertionsFor(identity, candidates, identities.modelAssertions));
+    expect(picked.status).toBe("deprecated");
+    expect(picked.end_of_life.date).toBe("2027-01-15");
+    expect(picked.end_of_life.evidence.map((e) => e.source_url)).toEqual([source("lifecycle").url]);
+    expect(picked.replacements?.ids).toEqual(["gpt-4.1"]);
+    expect(deploymentStatus(picked, candidates.factsById.get(TURBO) ?? [], TODAY)).toBe("deprecated");
+    // after the end of life the same assertions derive "retired"
+    expect(deploymentStatus(picked, candidates.factsById.get(TURBO) ?? [], "2027-01-16")).toBe("retired");
+    expect(scopeStatus(pickLifecycle([]), TODAY)).toBe("unknown");
+  });
+
+  test("coverage is monitored only when every source was checked and an official lifecycle source is among them", () => {
+    const { facts } = gathered();
+    const sourceById = new Map(facts.sources.map((s) => [s.source_id, s]));
+    const lifecycleState = state(source("lifecycle"));
+    const all = new Map([[LIFECYCLE_ID, lifecycleState]]);
+    expect(coverageFor([LIFECYCLE_ID], all, sourceById)).toEqual({
+      status: "monitored",
+      last_checked_at: NOW,
+      source_count: 1,
+      source_ids: [LIFECYCLE_ID],
+    });
+    expect(coverageFor([LIFECYCLE_ID, PRICING_ID], all, sourceById).status).toBe("partial");
+    expect(coverageFor([PRICING_ID], new Map(), sourceById).status).toBe("unmonitored");
+  });
+
+  test("last_changed_at keeps the previous time while the lifecycle's core is the same", () => {
+    const merged = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const record = merged.lifecycle.find((r) => r.resource_id === TURBO);
+    if (!record) throw new Error("gpt-4-turbo has a record");
+    const { coverage: _c, last_changed_at: _l, ...core } = record.lifecycle;
+    expect(lastChangedAt(record, core, LATER)).toBe(NOW);
+    expect(lastChangedAt(record, { ...core, status: "retired" }, LATER)).toBe(LATER);
+    expect(lastChangedAt(undefined, core, LATER)).toBe(LATER);
+  });
+});
+
+describe("resolve replacements", () => {
+  test("a provider's name resolves to the catalog's model; an unknown or own name is reported", () => {
+    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const { identities } = candidatesOf();
+    const index = replacementIndex(identities, deployments);
+    expect(resolveReplacement(index, "openai", "gpt-4.1", null)).toBe("openai/gpt-4.1");
+    expect(resolveReplacement(index, "openai", "gpt-4.1", "openai/gpt-4.1")).toBe("self");
+    expect(resolveReplacement(index, "openai", "gpt-9", null)).toBe("no_match");
+    const { candidates } = candidatesOf();
+    const from = candidates.deploymentAssertions.get("openai|gpt-4-turbo")?.[0];
+    if (!from) throw new Error("gpt-4-turbo has an assertion");
+    expect(
+      resolveReplacements(index, "deployment", TURBO, "openai/gpt-4-turbo", {
+        ids: ["gpt-4.1", "gpt-9", "gpt-4.1"],
+        from,
+      }),
+    ).toEqual({
+      ids: ["openai/gpt-4.1"],
+      unresolved: [
+        {
+          resource_type: "deployment",
+          resource_id: TURBO,
+          replacement: "gpt-9",
+          reason: "no_match",
+          source_id: LIFECYCLE_ID,
+        },
+      ],
+    });
+  });
+});
+
+describe("summarize", () => {
+  test("counts statuses and known milestones and finds the next end of life", () => {
+    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const summary = summarize(deployments, TODAY);
+    expect(summary.deployment_count).toBe(deployments.length);
+    expect(summary.known_milestone_count + summary.unknown_milestone_count).toBe(deployments.length * 2);
+    expect(summary.next_end_of_life).toEqual({
+      date: "2027-01-15",
+      date_type: "on",
+      precision: "day",
+      deployment_id: TURBO,
+    });
+    expect(summarize(deployments, "2027-01-16").next_end_of_life).toBeNull();
+  });
+});
+
+describe("the release plan and its fingerprint", () => {
+  test("planRelease is the merge of the gathered facts with the events appended, and changes none of its inputs", () => {
+    const { contributions, states } = contributionsFor(standardWorld(), [], NOW);
+    const input = {
+      now: NOW,
+      contributions,
+      states,
+      newEvents: [],
+      previous: { lifecycle: [], events: [], facts: null },
+    };
+    const before = structuredClone(input);
+    const plan = planRelease(input);
+    expect(input).toEqual(before);
+    const merged = mergeCatalog({ now: NOW, facts: plan.gathered.facts, states, previousLifecycle: [] });
+    expect(plan.catalog.deployments).toEqual(merged.deployments);
+    expect(plan.catalog.sources.map((s) => s.source_id)).toEqual(states.map((s) => s.source_id).sort());
+    expect(plan.fingerprint).toBe(contentFingerprint(plan.catalog, plan.gathered.facts));
+  });
+
+  test("the fingerprint ignores when sources were checked but not what they say", () => {
+    const { contributions, states } = contributionsFor(standardWorld(), [], NOW);
+    const plan = (now: string, checked = states) =>
+      planRelease({
+        now,
+        contributions,
+        states: checked,
+        newEvents: [],
+        previous: { lifecycle: [], events: [], facts: null },
+      });
+    const first = plan(NOW);
+    const later = plan(
+      NOW,
+      states.map((s) => ({ ...s, checked_at: LATER })),
+    );
+    expect(later.catalog.deployments[0]?.lifecycle.coverage.last_checked_at).toBe(LATER);
+    expect(later.fingerprint).toBe(first.fingerprint);
+    const changed = structuredClone(first.catalog);
+    const card = changed.deployments[0]?.rate_card;
+    if (!card) throw new Error("the first deployment has a price");
+    card.input_micro_usd += 1;
+    expect(contentFingerprint(changed, first.gathered.facts)).not.toBe(first.fingerprint);
+    const facts = structuredClone(first.gathered.facts);
+    facts.sources.pop();
+    expect(contentFingerprint(first.catalog, facts)).not.toBe(first.fingerprint);
+  });
+});
