@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/openai-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
-import { recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { loadDefinition, recordedInput, SOURCES_DIR } from "../helpers/captures.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = parsers["openai-model-page"]!;
@@ -16,9 +16,14 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
   return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
 }
 
+/** The model-page sources with a committed capture (the others are live-only: the nightly fetches them). */
 async function modelPageSources(): Promise<string[]> {
-  const names = await readdir(join(SOURCES_DIR, "openai"));
-  return names.filter((n) => /^model-.*\.yaml$/.test(n)).map((n) => n.replace(/\.yaml$/, ""));
+  const names = (await readdir(join(SOURCES_DIR, "openai")))
+    .filter((n) => /^model-.*\.yaml$/.test(n))
+    .map((n) => n.replace(/\.yaml$/, ""));
+  const recorded: string[] = [];
+  for (const name of names) if ((await loadDefinition("openai", name)).offline_capture) recorded.push(name);
+  return recorded;
 }
 
 describe("OpenAI model pages", () => {
