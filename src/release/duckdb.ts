@@ -7,7 +7,7 @@
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CatalogError } from "../lib/errors.js";
 
 /** Column name -> DuckDB type, in table order. */
@@ -38,6 +38,9 @@ export class ReleaseDatabase {
 
   static async open(): Promise<ReleaseDatabase> {
     try {
+      // loaded on first use, so a process that never opens a database (the server, most CLI
+      // commands) never maps DuckDB's native library
+      const { DuckDBInstance } = await import("@duckdb/node-api");
       const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
       const connection = await instance.connect();
       await connection.run("SET preserve_insertion_order = true");

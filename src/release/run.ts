@@ -13,7 +13,18 @@ import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest, SourceEvent, SourceState } from "../schema/index.js";
-import { CATALOG_FILE, publishRelease, readLatest, readManifest, readReleaseFile } from "./artifact.js";
+import {
+  CATALOG_FILE,
+  DEPLOYMENTS_PARQUET,
+  DIFF_JSON,
+  DIFF_MARKDOWN,
+  LIFECYCLE_PARQUET,
+  publishRelease,
+  REPORT_FILE,
+  readLatest,
+  readManifest,
+  readReleaseFile,
+} from "./artifact.js";
 import { computeDiff, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
@@ -23,11 +34,13 @@ import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts 
 import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
 import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
 
-export const DEPLOYMENTS_PARQUET = "deployments.parquet";
-export const LIFECYCLE_PARQUET = "lifecycle.parquet";
-export const DIFF_JSON = "diff.json";
-export const DIFF_MARKDOWN = "diff.md";
-export const REPORT_FILE = "report.json";
+export {
+  DEPLOYMENTS_PARQUET,
+  DIFF_JSON,
+  DIFF_MARKDOWN,
+  LIFECYCLE_PARQUET,
+  REPORT_FILE,
+} from "../snapshot/index.js";
 
 const EMPTY_CATALOG: CatalogContent = { deployments: [], lifecycle: [], events: [], sources: [] };
 const encoder = new TextEncoder();

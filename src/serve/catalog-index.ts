@@ -5,7 +5,6 @@
  * mutated, so a request that captured a ServedRelease sees one release from start to end.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { LoadedRelease } from "../release/artifact.js";
 import type {
   CapabilityName,
   Deployment,
@@ -13,6 +12,7 @@ import type {
   ReleaseManifest,
   SourceEvent,
 } from "../schema/index.js";
+import type { LoadedRelease } from "../snapshot/index.js";
 import { ResponseCache } from "./response-cache.js";
 
 export type LifecycleSortKey = "end_of_life" | "deprecation" | "last_changed";
