@@ -407,7 +407,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
         const position = release.deploymentById.get(id);
         if (position === undefined)
           throw new ProblemError("not_found", `no deployment with id "${id}" in this release`);
-        const body = release.deploymentJson[position] as Buffer;
+        const body = release.deploymentJson.at(position) as Buffer;
         return { etag: etagFor(release.releaseId, route.name, { id }), build: () => body, body };
       }
     }

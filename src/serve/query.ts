@@ -5,7 +5,7 @@
  */
 import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery, PageMeta } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
-import type { ServedRelease } from "./catalog-index.js";
+import type { RecordJson, ServedRelease } from "./catalog-index.js";
 
 export interface PageResult {
   meta: PageMeta;
@@ -19,11 +19,11 @@ const META_OPEN = Buffer.from('],"meta":');
 const CLOSE = Buffer.from("}");
 
 /** `{"data":[...],"meta":{...}}` from pre-built record buffers. */
-export function pageBody(records: Buffer[], result: PageResult): Buffer {
+export function pageBody(records: RecordJson, result: PageResult): Buffer {
   const pieces: Buffer[] = [DATA_OPEN];
   result.positions.forEach((position, i) => {
     if (i > 0) pieces.push(COMMA);
-    pieces.push(records[position] as Buffer);
+    pieces.push(records.at(position) as Buffer);
   });
   pieces.push(META_OPEN, Buffer.from(JSON.stringify(result.meta)), CLOSE);
   return Buffer.concat(pieces);
