@@ -15,7 +15,7 @@ const LOAD_BATCH_ROWS = 2000;
 
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
-function sqlString(value: string): string {
+export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 

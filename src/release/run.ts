@@ -25,7 +25,7 @@ import {
   readManifest,
   readReleaseFile,
 } from "./artifact.js";
-import { computeDiff, renderDiffMarkdown } from "./diff.js";
+import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile, gatherFacts } from "./facts.js";
 import { mergeCatalog } from "./merge.js";
@@ -304,12 +304,5 @@ export async function diffReleases(
   fromId: string,
   toId: string,
 ): Promise<{ diff: ReleaseDiff; markdown: string }> {
-  // Both catalogs are hash-verified on read and were validated when they were published; one
-  // is in memory at a time (loaded into DuckDB, then dropped) so a 100k diff stays small.
-  return withDatabase(async (db) => {
-    await loadCatalog(db, "a_", (await readPrevious(snapshotsDir, fromId, false)).catalog);
-    await loadCatalog(db, "b_", (await readPrevious(snapshotsDir, toId, false)).catalog);
-    const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
-    return { diff, markdown: renderDiffMarkdown(diff) };
-  });
+  return diffPublishedReleases(snapshotsDir, fromId, toId);
 }

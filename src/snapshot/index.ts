@@ -29,5 +29,5 @@ export {
   writeAtomically,
   writeObject,
 } from "./objects.js";
-export { type LoadedRelease, loadRelease, loadTrustedRelease } from "./read.js";
+export { type LoadedRelease, loadRelease, loadTrustedRelease, readReleaseEvents } from "./read.js";
 export { type VerifyProblem, verifyRelease } from "./verify.js";

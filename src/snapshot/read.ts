@@ -78,3 +78,38 @@ export async function loadTrustedRelease(snapshotsDir: string, releaseId?: strin
     );
   }
 }
+
+const EVENTS_START = Buffer.from('],"events":[');
+const EVENTS_END = Buffer.from('],"lifecycle":[');
+
+/**
+ * The events of a release's catalog.json (hash-checked), without parsing its deployments:
+ * catalog.json is canonical JSON (keys sorted, no whitespace), so the events array sits between
+ * `],"events":[` and `],"lifecycle":[` at the top level (a quote inside a string is escaped, so
+ * neither marker can occur in one, and no record has an `events` key). The start is searched
+ * from the end, as the deployments fill almost all of the file. A catalog not in that shape
+ * is parsed whole.
+ */
+export async function readReleaseEvents(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+): Promise<SourceEvent[]> {
+  const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+  const start = data.lastIndexOf(EVENTS_START);
+  const end = start < 0 ? -1 : data.indexOf(EVENTS_END, start);
+  try {
+    if (start >= 0 && end >= 0) {
+      const events = JSON.parse(data.subarray(start + EVENTS_START.length - 1, end + 1).toString("utf8"));
+      if (Array.isArray(events)) return events as SourceEvent[];
+    }
+  } catch {
+    // not the canonical shape: fall through to the whole catalog
+  }
+  const catalog = JSON.parse(data.toString("utf8")) as { events?: unknown };
+  if (!Array.isArray(catalog.events))
+    throw new CatalogError(
+      "release_damaged",
+      `release ${manifest.release_id}: ${CATALOG_FILE} has no events`,
+    );
+  return catalog.events as SourceEvent[];
+}
