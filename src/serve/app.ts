@@ -330,15 +330,15 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     });
   }
 
-  async function jsonBody<S extends z.ZodType>(
-    req: IncomingMessage,
-    reply: Reply,
-    schema: S,
-  ): Promise<z.infer<S>> {
+  /** The bytes of a POST body sent as JSON (any other media type is refused). */
+  async function jsonBytes(req: IncomingMessage, reply: Reply): Promise<Buffer> {
     const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type))
       throw new ProblemError("unsupported_media_type", "send the body as application/json");
-    const raw = await readBody(req, reply);
+    return readBody(req, reply);
+  }
+
+  function parseJson<S extends z.ZodType>(raw: Buffer, schema: S): z.infer<S> {
     let value: unknown;
     try {
       value = JSON.parse(raw.toString("utf8"));
@@ -362,6 +362,14 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
       );
     }
     return parsed.data as z.infer<S>;
+  }
+
+  async function jsonBody<S extends z.ZodType>(
+    req: IncomingMessage,
+    reply: Reply,
+    schema: S,
+  ): Promise<z.infer<S>> {
+    return parseJson(await jsonBytes(req, reply), schema);
   }
 
   /**
@@ -463,16 +471,25 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     await consume(reply, caller, period);
     parseQuery(EMPTY_QUERY, rawQuery);
     if (route.name === "compare") {
-      const request = await jsonBody(req, reply, CompareRequest);
-      const result = compare(release.deploymentMap, request);
-      if (result.unknownIds.length > 0 || result.omitted.length > 0)
-        logger.debug(
-          { request_id: reply.requestId, unknown_ids: result.unknownIds, omitted: result.omitted },
-          "compare omitted candidates",
-        );
-      reply.headers.etag = etagFor(release.releaseId, route.name, request);
+      const raw = await jsonBytes(req, reply);
+      // The same body on the same release has the same answer and ETag: computed once.
+      const answer = release.postAnswers.answer(`compare\n${raw.toString("utf8")}`, () => {
+        const request = parseJson(raw, CompareRequest);
+        const result = compare(release.deploymentMap, request);
+        return {
+          etag: etagFor(release.releaseId, route.name, request),
+          body: Buffer.from(JSON.stringify(result.response)),
+          note:
+            result.unknownIds.length > 0 || result.omitted.length > 0
+              ? { unknown_ids: result.unknownIds, omitted: result.omitted }
+              : null,
+        };
+      });
+      if (answer.note)
+        logger.debug({ request_id: reply.requestId, ...answer.note }, "compare omitted candidates");
+      reply.headers.etag = answer.etag;
       reply.headers["content-type"] = JSON_TYPE;
-      reply.body = Buffer.from(JSON.stringify(result.response));
+      reply.body = answer.body;
       return;
     }
     const request = await jsonBody(req, reply, CalculateRequest);

@@ -13,7 +13,7 @@ import {
   type SourceEvent,
 } from "../schema/index.js";
 import type { LoadedRelease } from "../snapshot/index.js";
-import { ResponseCache } from "./response-cache.js";
+import { PostAnswerCache, ResponseCache } from "./response-cache.js";
 
 export type LifecycleSortKey = "end_of_life" | "deprecation" | "last_changed";
 
@@ -57,6 +57,8 @@ export interface ServedRelease {
 
   /** Prepared GET answers of this release (the only mutable part: a memo). */
   answers: ResponseCache;
+  /** Computed answers to identical compare bodies on this release (a memo too). */
+  postAnswers: PostAnswerCache;
 }
 
 /** Pre-serialized records by position (a Buffer[] is one). */
@@ -213,5 +215,6 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     eventJson: events.map(json),
     eventTimes: Float64Array.from(events.map((e) => Date.parse(e.detected_at))),
     answers: new ResponseCache(),
+    postAnswers: new PostAnswerCache(),
   };
 }

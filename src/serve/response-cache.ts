@@ -73,3 +73,49 @@ export class ResponseCache {
     }
   }
 }
+
+/** A computed POST answer: its ETag, its body, and what to log each time it is answered. */
+export interface ComputedAnswer {
+  etag: string;
+  body: Buffer;
+  note: Record<string, unknown> | null;
+}
+
+/**
+ * Per-release memo of POST answers keyed by route and request body text: an identical
+ * request on the same (immutable) release gets the stored answer without parsing, validating
+ * or computing again. Failures (invalid bodies) are never stored. Bounded like ResponseCache,
+ * least recently used first out.
+ */
+export class PostAnswerCache {
+  private readonly entries = new Map<string, ComputedAnswer>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries = 1_000,
+    private readonly maxBytes = 16 * 1024 * 1024,
+  ) {}
+
+  answer(key: string, compute: () => ComputedAnswer): ComputedAnswer {
+    const held = this.entries.get(key);
+    if (held) {
+      this.entries.delete(key);
+      this.entries.set(key, held);
+      return held;
+    }
+    const computed = compute();
+    this.entries.set(key, computed);
+    this.bytes += key.length + computed.body.length;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.bytes -= oldest.value.length + (this.entries.get(oldest.value)?.body.length ?? 0);
+      this.entries.delete(oldest.value);
+    }
+    return computed;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
