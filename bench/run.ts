@@ -15,7 +15,7 @@
  * BENCH_ONLY=serve,build,diff,start (any subset) runs only those parts; BENCH_QUICK=1 skips the
  * 100k size (and so diff and start); BENCH_WORK=DIR keeps the synthetic inputs and the 100k
  * releases in DIR and reuses them on the next run (for iterating on diff or start). Only a full
- * run writes RESULTS.md; --json FILE is written by any run.
+ * run writes RESULTS.md and RESULTS.json (the same figures); --json FILE is written by any run.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -472,12 +472,12 @@ try {
   figures.targets_missed = missed.map((t) => t.name).join(", ");
   const text = sections.join("\n");
   process.stdout.write(`${text}\n`);
-  if (FULL) await writeFile(join(REPO, "bench", "RESULTS.md"), text);
-  if (JSON_FILE)
-    await writeFile(
-      JSON_FILE,
-      `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`,
-    );
+  const json = `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`;
+  if (FULL) {
+    await writeFile(join(REPO, "bench", "RESULTS.md"), text);
+    await writeFile(join(REPO, "bench", "RESULTS.json"), json);
+  }
+  if (JSON_FILE) await writeFile(JSON_FILE, json);
 } finally {
   if (!process.env.BENCH_WORK) await rm(work, { recursive: true, force: true });
 }
