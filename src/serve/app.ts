@@ -54,6 +54,13 @@ import type { PreparedAnswer } from "./response-cache.js";
 import { type BrowseRouteName, prepareBrowseGet } from "./routes.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** GET routes answered from the loaded release alone (no file read per request). */
+const IN_MEMORY_GETS: ReadonlySet<RouteName> = new Set<RouteName>([
+  "deployments",
+  "deployment",
+  "lifecycle",
+  "events",
+]);
 const CACHE_GET = "no-cache";
 const CACHE_NONE = "no-store";
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -431,20 +438,28 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     caller: Caller,
     period: QuotaPeriod,
   ): Promise<void> {
-    // Validated every time: the cache is keyed on the normalized query (its ETag), never on
-    // the raw query string, so padding a query cannot add entries.
-    let fresh: PreparedAnswer;
-    try {
-      fresh = await prepareGet(route, rawQuery, release);
-    } catch (error) {
-      // a bad query or an unknown id is still a request: it counts
-      if (error instanceof ProblemError) await consume(reply, caller, period);
-      throw error;
-    }
-    let prepared = release.answers.get(fresh.etag);
+    // The cache is keyed on the normalized query (its ETag), so padding a query cannot add
+    // entries; on the in-memory routes a request text seen before (and validated then) maps
+    // straight to its ETag (routes that read release files validate every time).
+    const requestText = IN_MEMORY_GETS.has(route.name)
+      ? `${route.name}\n${route.param ?? ""}\n${rawQuery}`
+      : null;
+    let prepared = requestText === null ? undefined : release.answers.getByRequest(requestText);
     if (!prepared) {
-      prepared = fresh;
-      release.answers.set(fresh.etag, fresh);
+      let fresh: PreparedAnswer;
+      try {
+        fresh = await prepareGet(route, rawQuery, release);
+      } catch (error) {
+        // a bad query or an unknown id is still a request: it counts
+        if (error instanceof ProblemError) await consume(reply, caller, period);
+        throw error;
+      }
+      prepared = release.answers.get(fresh.etag);
+      if (!prepared) {
+        prepared = fresh;
+        release.answers.set(fresh.etag, fresh);
+      }
+      if (requestText !== null) release.answers.rememberRequest(requestText, prepared.etag);
     }
     reply.headers.etag = prepared.etag;
     reply.headers["cache-control"] = CACHE_GET;

@@ -14,12 +14,15 @@ export interface PreparedAnswer {
 
 export class ResponseCache {
   private readonly entries = new Map<string, PreparedAnswer>();
+  /** Request text (route, id, raw query) -> the ETag its validation gave; bounded, oldest out. */
+  private readonly requests = new Map<string, string>();
   private readonly keyOf = new WeakMap<PreparedAnswer, string>();
   private bytes = 0;
 
   constructor(
     private readonly maxEntries = 10_000,
     private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly maxRequests = 1_000,
   ) {}
 
   get(key: string): PreparedAnswer | undefined {
@@ -52,6 +55,27 @@ export class ResponseCache {
       this.evict();
     }
     return body;
+  }
+
+  /**
+   * The answer a request with exactly this text was validated to before, if it is still held:
+   * a repeated request skips query validation and the ETag hash. Only the ETag is remembered
+   * per request text, never a second reference to an answer, so the entry and byte bounds of
+   * the answers hold whatever query strings arrive; the request texts have their own bound.
+   */
+  getByRequest(request: string): PreparedAnswer | undefined {
+    const etag = this.requests.get(request);
+    return etag === undefined ? undefined : this.get(etag);
+  }
+
+  /** Remembers which ETag a request text was validated to (texts over 1 KiB are not kept). */
+  rememberRequest(request: string, etag: string): void {
+    if (request.length > 1024 || this.requests.has(request)) return;
+    this.requests.set(request, etag);
+    if (this.requests.size > this.maxRequests) {
+      const oldest = this.requests.keys().next();
+      if (!oldest.done) this.requests.delete(oldest.value);
+    }
   }
 
   get size(): number {

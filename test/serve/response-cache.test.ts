@@ -71,3 +71,25 @@ describe("PostAnswerCache", () => {
     expect(cache.answer("b", () => answer("b again")).body.toString()).toBe("b again");
   });
 });
+
+describe("ResponseCache request texts", () => {
+  test("a request text maps to the answer its validation gave while that answer is held, within its own bound", () => {
+    const cache = new ResponseCache(1, 1_000_000, 2);
+    const first = answer(1);
+    cache.set(first.etag, first);
+    cache.rememberRequest("deployments\n\nlimit=1", first.etag);
+    expect(cache.getByRequest("deployments\n\nlimit=1")).toBe(first);
+    expect(cache.getByRequest("deployments\n\nlimit=1&")).toBeUndefined();
+    // the answer leaves the cache: the request text no longer answers
+    const second = answer(2);
+    cache.set(second.etag, second);
+    expect(cache.getByRequest("deployments\n\nlimit=1")).toBeUndefined();
+    // request texts are bounded on their own and never add answers
+    for (const text of ["a", "b", "c"]) cache.rememberRequest(text, second.etag);
+    expect(cache.getByRequest("a")).toBeUndefined();
+    expect(cache.getByRequest("c")).toBe(second);
+    expect(cache.size).toBe(1);
+    cache.rememberRequest("x".repeat(2_000), second.etag);
+    expect(cache.getByRequest("x".repeat(2_000))).toBeUndefined();
+  });
+});
