@@ -5,6 +5,9 @@
  *       the real `catalog serve` server on the published release
  *   node dist/bench/serve-child.js bare <bodyFile> <etag>
  *       the baseline: a bare node:http server sending the same bytes for every request
+ *   node dist/bench/serve-child.js bare-post <bodyFile> <etag>
+ *       the compare baseline: a minimal node:http handler that reads the request body, parses
+ *       it as JSON and sends the same bytes
  */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -45,6 +48,28 @@ if (mode === "catalog") {
       "cache-control": "public, max-age=60",
     });
     res.end(body);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, "127.0.0.1", () => {
+    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+  });
+  process.once("SIGTERM", () => server.close(() => process.exit(0)));
+} else if (mode === "bare-post") {
+  const body = await readFile(a as string);
+  const etag = b as string;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": body.length,
+        etag,
+        "cache-control": "no-store",
+      });
+      res.end(body);
+    });
   });
   server.keepAliveTimeout = 60_000;
   server.listen(0, "127.0.0.1", () => {

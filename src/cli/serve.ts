@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
-import { resolveReleaseId } from "../release/index.js";
+import { resolveReleaseId } from "../release/history.js";
 import { startServer } from "../serve/index.js";
 import { DEFAULT_KEYS_FILE, parsePort, snapshotsDir } from "./options.js";
 

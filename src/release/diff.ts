@@ -7,8 +7,18 @@
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import { formatUsdCompact } from "../pricing/money.js";
-import { PRICE_COMPONENTS, priceField } from "../schema/index.js";
-import type { ReleaseDatabase } from "./duckdb.js";
+import { type CatalogContent, PRICE_COMPONENTS, priceField, type ReleaseManifest } from "../schema/index.js";
+import {
+  CATALOG_FILE,
+  DEPLOYMENTS_PARQUET,
+  LIFECYCLE_PARQUET,
+  objectPath,
+  readManifest,
+  readReleaseEvents,
+  readReleaseFile,
+} from "../snapshot/index.js";
+import { type ReleaseDatabase, withDatabase } from "./duckdb.js";
+import { loadCatalog, loadChangedCapabilities, loadReleaseFiles } from "./tables.js";
 import type {
   CapabilityChange,
   DeploymentRef,
@@ -170,6 +180,62 @@ export async function computeDiff(
     lifecycle_changes: lifecycleChanges,
     source_events: sourceEvents,
   };
+}
+
+/**
+ * Loads one published release's diff tables under `prefix`, from its Parquet files when it
+ * has them (true; the capabilities tables are then made by loadChangedCapabilities), else from
+ * its catalog (false).
+ */
+async function loadPublished(
+  db: ReleaseDatabase,
+  prefix: string,
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+): Promise<boolean> {
+  const deployments = manifest.files[DEPLOYMENTS_PARQUET];
+  const lifecycle = manifest.files[LIFECYCLE_PARQUET];
+  if (deployments && lifecycle) {
+    // hash-checked like every file a release is read from
+    await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
+    await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
+    await loadReleaseFiles(db, prefix, {
+      deploymentsParquet: objectPath(snapshotsDir, deployments.sha256),
+      lifecycleParquet: objectPath(snapshotsDir, lifecycle.sha256),
+      events: await readReleaseEvents(snapshotsDir, manifest),
+    });
+    return true;
+  }
+  const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+  await loadCatalog(db, prefix, JSON.parse(data.toString("utf8")) as CatalogContent);
+  return false;
+}
+
+/**
+ * Diff two published releases (both hash-verified on read and validated when they were
+ * published). The tables come from each release's Parquet files, so a 100k diff never holds
+ * a catalog in memory.
+ */
+export async function diffPublishedReleases(
+  snapshotsDir: string,
+  fromId: string,
+  toId: string,
+): Promise<{ diff: ReleaseDiff; markdown: string }> {
+  const from = await readManifest(snapshotsDir, fromId);
+  const to = await readManifest(snapshotsDir, toId);
+  return withDatabase(async (db) => {
+    const a = await loadPublished(db, "a_", snapshotsDir, from);
+    const b = await loadPublished(db, "b_", snapshotsDir, to);
+    if (a && b) await loadChangedCapabilities(db, "a_", "b_");
+    else if (a || b) {
+      // one release without Parquet files: the other's full capabilities table
+      const [prefix, manifest] = a ? ["a_", from] : ["b_", to];
+      const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+      await loadCatalog(db, prefix, JSON.parse(data.toString("utf8")) as CatalogContent);
+    }
+    const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
+    return { diff, markdown: renderDiffMarkdown(diff) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

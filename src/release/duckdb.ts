@@ -7,7 +7,7 @@
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CatalogError } from "../lib/errors.js";
 
 /** Column name -> DuckDB type, in table order. */
@@ -15,7 +15,7 @@ const LOAD_BATCH_ROWS = 2000;
 
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
-function sqlString(value: string): string {
+export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
@@ -38,6 +38,9 @@ export class ReleaseDatabase {
 
   static async open(): Promise<ReleaseDatabase> {
     try {
+      // loaded on first use, so a process that never opens a database (the server, most CLI
+      // commands) never maps DuckDB's native library
+      const { DuckDBInstance } = await import("@duckdb/node-api");
       const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
       const connection = await instance.connect();
       await connection.run("SET preserve_insertion_order = true");

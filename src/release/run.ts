@@ -11,8 +11,19 @@
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
-import { CATALOG_FILE, publishRelease, readLatest, readManifest, readReleaseFile } from "./artifact.js";
-import { computeDiff, renderDiffMarkdown } from "./diff.js";
+import {
+  CATALOG_FILE,
+  DEPLOYMENTS_PARQUET,
+  DIFF_JSON,
+  DIFF_MARKDOWN,
+  LIFECYCLE_PARQUET,
+  publishRelease,
+  REPORT_FILE,
+  readLatest,
+  readManifest,
+  readReleaseFile,
+} from "./artifact.js";
+import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import { contentFingerprint } from "./fingerprint.js";
@@ -22,11 +33,13 @@ import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts 
 import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
 import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
 
-export const DEPLOYMENTS_PARQUET = "deployments.parquet";
-export const LIFECYCLE_PARQUET = "lifecycle.parquet";
-export const DIFF_JSON = "diff.json";
-export const DIFF_MARKDOWN = "diff.md";
-export const REPORT_FILE = "report.json";
+export {
+  DEPLOYMENTS_PARQUET,
+  DIFF_JSON,
+  DIFF_MARKDOWN,
+  LIFECYCLE_PARQUET,
+  REPORT_FILE,
+} from "../snapshot/index.js";
 
 const EMPTY_CATALOG: CatalogContent = { deployments: [], lifecycle: [], events: [], sources: [] };
 const encoder = new TextEncoder();
@@ -232,12 +245,5 @@ export async function diffReleases(
   fromId: string,
   toId: string,
 ): Promise<{ diff: ReleaseDiff; markdown: string }> {
-  // Both catalogs are hash-verified on read and were validated when they were published; one
-  // is in memory at a time (loaded into DuckDB, then dropped) so a 100k diff stays small.
-  return withDatabase(async (db) => {
-    await loadCatalog(db, "a_", (await readPrevious(snapshotsDir, fromId, false)).catalog);
-    await loadCatalog(db, "b_", (await readPrevious(snapshotsDir, toId, false)).catalog);
-    const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
-    return { diff, markdown: renderDiffMarkdown(diff) };
-  });
+  return diffPublishedReleases(snapshotsDir, fromId, toId);
 }

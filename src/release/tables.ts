@@ -10,8 +10,8 @@
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
 import { canonicalJson } from "../lib/canonical-json.js";
-import type { CatalogContent, Lifecycle, LifecycleMilestone } from "../schema/index.js";
-import type { ColumnSpec, ReleaseDatabase } from "./duckdb.js";
+import type { CatalogContent, Lifecycle, LifecycleMilestone, SourceEvent } from "../schema/index.js";
+import { type ColumnSpec, type ReleaseDatabase, sqlString } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
 const LIFECYCLE_COLUMNS: ColumnSpec = [
@@ -310,4 +310,52 @@ export function deploymentsCsvQuery(prefix = ""): string {
 
 export function lifecycleCsvQuery(prefix = ""): string {
   return csvQuery(LIFECYCLE_RECORD_COLUMNS, lifecycleParquetQuery(prefix));
+}
+
+/**
+ * The tables the diff reads (<prefix>deployments, capabilities, lifecycle, events) from a
+ * published release's own files instead of its catalog: DuckDB reads the Parquet exports
+ * directly (milestone days back to ISO text, as loadCatalog holds them; instants stay
+ * TIMESTAMP, which the diff does not read) and only the events are rows from JS. No
+ * deployment becomes a JS object. The capabilities tables come from `loadChangedCapabilities`.
+ */
+export async function loadReleaseFiles(
+  db: ReleaseDatabase,
+  prefix: string,
+  files: { deploymentsParquet: string; lifecycleParquet: string; events: readonly SourceEvent[] },
+): Promise<void> {
+  const days = [...DATE_COLUMNS].map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(", ");
+  await db.run(
+    `CREATE OR REPLACE TABLE ${prefix}deployments AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.deploymentsParquet)})`,
+  );
+  await db.run(
+    `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
+  );
+  await db.loadTable(`${prefix}events`, EVENT_COLUMNS, files.events);
+}
+
+/**
+ * <from>capabilities and <to>capabilities for the diff, out of the deployments' capabilities
+ * JSON, holding only the deployments in both whose capabilities differ: the diff compares
+ * capabilities of common deployments only, and equal JSON (merge writes it canonical) has no
+ * differences, so the rows left out could never appear in it.
+ */
+export async function loadChangedCapabilities(db: ReleaseDatabase, from: string, to: string): Promise<void> {
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE ${from}${to}changed_capabilities AS
+       SELECT o.id, o.capabilities AS old, n.capabilities AS new
+       FROM ${from}deployments o JOIN ${to}deployments n ON n.id = o.id
+       WHERE o.capabilities IS DISTINCT FROM n.capabilities`,
+  );
+  for (const [prefix, column] of [
+    [from, "old"],
+    [to, "new"],
+  ] as const)
+    await db.run(
+      `CREATE OR REPLACE TABLE ${prefix}capabilities AS
+         SELECT d.id AS deployment_id, c.key AS capability,
+                json_extract_string(c.value, '$.status') AS status,
+                json_extract_string(c.value, '$.verification_status') AS verification_status
+         FROM ${from}${to}changed_capabilities d, json_each(d.${column}) c`,
+    );
 }

@@ -23,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import type { RouteId } from "../schema/index.js";
 import type { ServedRelease } from "./catalog-index.js";
 import {
   etagFor,
@@ -35,7 +36,7 @@ import {
   sendReply,
 } from "./http.js";
 import type { KeyRing } from "./keys.js";
-import { ClientGone, jsonBody } from "./middleware/body.js";
+import { ClientGone, jsonBytes, parseJson } from "./middleware/body.js";
 import { anonymousCaller, type Caller, keyedCaller, keyRequired } from "./middleware/caller.js";
 import { Meter } from "./middleware/meter.js";
 import type { PlansFile } from "./plans.js";
@@ -104,6 +105,14 @@ function methodNotAllowed(reply: Reply, route: Route, method: string, path: stri
   return new ProblemError("method_not_allowed", `${method} is not allowed on ${path}`);
 }
 
+/** GET routes answered from the loaded release alone (no file read per request). */
+const IN_MEMORY_GETS: ReadonlySet<RouteId> = new Set<RouteId>([
+  "deployments",
+  "deployment",
+  "lifecycle",
+  "events",
+]);
+
 export function createHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { state, keys, clock, logger } = deps;
   const trustedProxies: ReadonlySet<string> = deps.trustedProxies ?? new Set();
@@ -149,26 +158,32 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   /** A metered GET/HEAD: validate, ETag, 304, count, answer. */
   async function serveResource(x: Metered, prepare: Prepare): Promise<void> {
     const { reply, release } = x;
-    // Validated every time: the cache is keyed on the normalized query (its ETag), never on
-    // the raw query string, so padding a query cannot add entries.
-    let fresh: PreparedAnswer;
-    try {
-      fresh = await prepare({
-        route: x.route.id,
-        param: x.param,
-        rawQuery: x.rawQuery,
-        release,
-        snapshotsDir: deps.snapshotsDir,
-      });
-    } catch (error) {
-      // a bad query or an unknown id is still a request: it counts
-      if (error instanceof ProblemError) await meter.consume(reply, x.caller, x.period);
-      throw error;
-    }
-    let prepared = release.answers.get(fresh.etag);
+    // The cache is keyed on the normalized query (its ETag), so padding a query cannot add
+    // entries; on the in-memory routes a request text seen before (and validated then) maps
+    // straight to its ETag (routes that read release files validate every time).
+    const requestText = IN_MEMORY_GETS.has(x.route.id) ? `${x.route.id}\n${x.param}\n${x.rawQuery}` : null;
+    let prepared = requestText === null ? undefined : release.answers.getByRequest(requestText);
     if (!prepared) {
-      prepared = fresh;
-      release.answers.set(fresh.etag, fresh);
+      let fresh: PreparedAnswer;
+      try {
+        fresh = await prepare({
+          route: x.route.id,
+          param: x.param,
+          rawQuery: x.rawQuery,
+          release,
+          snapshotsDir: deps.snapshotsDir,
+        });
+      } catch (error) {
+        // a bad query or an unknown id is still a request: it counts
+        if (error instanceof ProblemError) await meter.consume(reply, x.caller, x.period);
+        throw error;
+      }
+      prepared = release.answers.get(fresh.etag);
+      if (!prepared) {
+        prepared = fresh;
+        release.answers.set(fresh.etag, fresh);
+      }
+      if (requestText !== null) release.answers.rememberRequest(requestText, prepared.etag);
     }
     reply.headers.etag = prepared.etag;
     if (ifNoneMatchMatches(x.req.headers["if-none-match"], prepared.etag)) {
@@ -185,16 +200,25 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     const { reply, release } = x;
     await meter.consume(reply, x.caller, x.period);
     parseNoQuery(x.rawQuery);
-    const { request, response } = await run({
-      route: x.route.id,
-      rawQuery: x.rawQuery,
-      release,
-      json: (schema) => jsonBody(x.req, reply, schema),
-      logger,
-      requestId: reply.requestId,
+    const raw = await jsonBytes(x.req, reply);
+    // The same body on the same (immutable) release has the same answer and ETag: computed once.
+    const answer = release.postAnswers.answer(`${x.route.id}\n${raw.toString("utf8")}`, () => {
+      const { request, response, note } = run({
+        route: x.route.id,
+        rawQuery: x.rawQuery,
+        release,
+        json: (schema) => parseJson(raw, schema),
+      });
+      return {
+        etag: etagFor(release.releaseId, x.route.id, request),
+        body: Buffer.from(JSON.stringify(response)),
+        note: note ?? null,
+      };
     });
-    reply.headers.etag = etagFor(release.releaseId, x.route.id, request);
-    reply.ok(Buffer.from(JSON.stringify(response)));
+    if (answer.note)
+      logger.debug({ request_id: reply.requestId, ...answer.note.fields }, answer.note.message);
+    reply.headers.etag = answer.etag;
+    reply.ok(answer.body);
   }
 
   async function dispatch(req: IncomingMessage, reply: Reply, release: ServedRelease | null): Promise<void> {

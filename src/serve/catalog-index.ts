@@ -5,15 +5,15 @@
  * mutated, so a request that captured a ServedRelease sees one release from start to end.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { LoadedRelease } from "../release/index.js";
-import type {
-  CapabilityName,
+import {
+  type CapabilityName,
   Deployment,
-  LifecycleRecord,
-  ReleaseManifest,
-  SourceEvent,
+  type LifecycleRecord,
+  type ReleaseManifest,
+  type SourceEvent,
 } from "../schema/index.js";
-import { ResponseCache } from "./response-cache.js";
+import type { LoadedRelease } from "../snapshot/index.js";
+import { PostAnswerCache, ResponseCache } from "./response-cache.js";
 
 export type LifecycleSortKey = "end_of_life" | "deprecation" | "last_changed";
 
@@ -27,11 +27,12 @@ export interface ServedRelease {
   manifest: ReleaseManifest;
   /** Sorted by id; a position in this array is the record's index everywhere below. */
   deployments: Deployment[];
-  deploymentJson: Buffer[];
+  /** Each record's JSON in the API's field order, serialized on first use and then kept. */
+  deploymentJson: RecordJson;
   deploymentById: Map<string, number>;
   /** The same records by id, for compare and calculate. */
   deploymentMap: Map<string, Deployment>;
-  /** Lowercased search text per deployment (id, model, lab, provider, provider model id, mode). */
+  /** Lowercased search text per deployment (id, model, lab, provider, provider model id, mode); built on first use. */
   deploymentSearch: string[];
   byProvider: Map<string, number[]>;
   byModel: Map<string, number[]>;
@@ -45,17 +46,50 @@ export interface ServedRelease {
 
   /** Sorted by (resource_type, resource_id). */
   lifecycle: LifecycleRecord[];
-  lifecycleJson: Buffer[];
+  lifecycleJson: RecordJson;
   lifecycleOrders: Record<LifecycleSortKey, LifecycleOrders>;
 
   /** Sorted by (detected_at, id). */
   events: SourceEvent[];
-  eventJson: Buffer[];
+  eventJson: RecordJson;
   /** detected_at as epoch milliseconds, per event. */
   eventTimes: Float64Array;
 
   /** Prepared GET answers of this release (the only mutable part: a memo). */
   answers: ResponseCache;
+  /** Computed answers to identical compare bodies on this release (a memo too). */
+  postAnswers: PostAnswerCache;
+}
+
+/** Pre-serialized records by position (a Buffer[] is one). */
+export interface RecordJson {
+  readonly length: number;
+  at(index: number): Buffer | undefined;
+}
+
+/**
+ * Deployments serialized when first asked for: a 100,000-deployment release does not
+ * stringify every record at start-up. Each goes through the `Deployment` schema first, so the
+ * bytes have the API's field order whether the record was loaded with the schema pass or
+ * without it (loadTrustedRelease keeps the stored key order).
+ */
+class LazyDeploymentJson implements RecordJson {
+  private readonly done: Array<Buffer | undefined>;
+  constructor(private readonly records: readonly Deployment[]) {
+    this.done = new Array(records.length);
+  }
+  get length(): number {
+    return this.records.length;
+  }
+  at(index: number): Buffer | undefined {
+    const cached = this.done[index];
+    if (cached) return cached;
+    const record = this.records[index];
+    if (record === undefined) return undefined;
+    const body = json(Deployment.parse(record));
+    this.done[index] = body;
+    return body;
+  }
 }
 
 function push<K>(map: Map<K, number[]>, key: K, index: number): void {
@@ -111,7 +145,7 @@ function byDetectedAtAndId(a: SourceEvent, b: SourceEvent): number {
   return compareCodePoints(a.detected_at, b.detected_at) || compareCodePoints(a.id, b.id);
 }
 
-/** Builds every index of a loaded (already verified and schema-checked) release. */
+/** Builds every index of a loaded (already verified) release; serialization and search text wait for first use. */
 export function indexRelease(loaded: LoadedRelease): ServedRelease {
   const { manifest, catalog } = loaded;
   // The release stage writes these arrays sorted; sorting again costs little and makes the
@@ -129,8 +163,6 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
   const priced: number[] = [];
   const unpriced: number[] = [];
   const allDeployments: number[] = [];
-  const deploymentJson: Buffer[] = [];
-  const deploymentSearch: string[] = [];
 
   deployments.forEach((d, i) => {
     deploymentById.set(d.id, i);
@@ -143,12 +175,8 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     }
     (d.rate_card === null ? unpriced : priced).push(i);
     allDeployments.push(i);
-    deploymentJson.push(json(d));
-    // model_id is `<lab>/<model-name>`, so it covers the lab and the model name too.
-    deploymentSearch.push(
-      [d.id, d.model_id, d.provider_id, d.provider_model_id, d.mode].join("\n").toLowerCase(),
-    );
   });
+  let deploymentSearch: string[] | null = null;
 
   const lifecycleOrders = {} as Record<LifecycleSortKey, LifecycleOrders>;
   for (const key of ["end_of_life", "deprecation", "last_changed"] as const) {
@@ -162,10 +190,16 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     releaseId: manifest.release_id,
     manifest,
     deployments,
-    deploymentJson,
+    deploymentJson: new LazyDeploymentJson(deployments),
     deploymentById,
     deploymentMap: new Map(deployments.map((d) => [d.id, d])),
-    deploymentSearch,
+    get deploymentSearch() {
+      // model_id is `<lab>/<model-name>`, so it covers the lab and the model name too.
+      deploymentSearch ??= deployments.map((d) =>
+        [d.id, d.model_id, d.provider_id, d.provider_model_id, d.mode].join("\n").toLowerCase(),
+      );
+      return deploymentSearch;
+    },
     byProvider,
     byModel,
     byRegion,
@@ -181,5 +215,6 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     eventJson: events.map(json),
     eventTimes: Float64Array.from(events.map((e) => Date.parse(e.detected_at))),
     answers: new ResponseCache(),
+    postAnswers: new PostAnswerCache(),
   };
 }

@@ -11,15 +11,9 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import {
-  CATALOG_FILE,
-  DIFF_JSON,
-  type ReleaseSummary,
-  readManifest,
-  readReleaseFile,
-  releaseHistory,
-} from "../release/index.js";
+import { type ReleaseSummary, releaseHistory } from "../release/history.js";
 import { type CatalogContent, Deployment, type HistoryChange } from "../schema/index.js";
+import { CATALOG_FILE, DIFF_JSON, readManifest, readReleaseFile } from "../snapshot/index.js";
 import type { ServedRelease } from "./catalog-index.js";
 
 /** The most releases a server walks back for /v1/releases and deployment history. */

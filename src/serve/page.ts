@@ -15,12 +15,17 @@ const COMMA = Buffer.from(",");
 const META_OPEN = Buffer.from('],"meta":');
 const CLOSE = Buffer.from("}");
 
+/** Records' JSON by position: a Buffer array, or a release's lazily serialized deployments. */
+export interface RecordBuffers {
+  at(position: number): Buffer | undefined;
+}
+
 /** `{"data":[...],"meta":{...}}` from pre-built record buffers. */
-export function pageBody(records: Buffer[], result: PageResult): Buffer {
+export function pageBody(records: RecordBuffers, result: PageResult): Buffer {
   const pieces: Buffer[] = [DATA_OPEN];
   result.positions.forEach((position, i) => {
     if (i > 0) pieces.push(COMMA);
-    pieces.push(records[position] as Buffer);
+    pieces.push(records.at(position) as Buffer);
   });
   pieces.push(META_OPEN, Buffer.from(JSON.stringify(result.meta)), CLOSE);
   return Buffer.concat(pieces);

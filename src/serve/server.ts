@@ -15,8 +15,8 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
-import { CATALOG_FILE, loadRelease, readLatest, verifyRelease } from "../release/index.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
+import { CATALOG_FILE, loadTrustedRelease, readLatest, verifyRelease } from "../snapshot/index.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
 import { indexRelease, type ServedRelease } from "./catalog-index.js";
 import { requestIdFor } from "./http.js";
@@ -78,9 +78,13 @@ export function defaultQuotaFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.XDG_STATE_HOME ? join(env.XDG_STATE_HOME, "catalog", "quota.json") : resolve("quota.json");
 }
 
-/** Loads, verifies (every file's SHA-256) and indexes a release. */
+/**
+ * Loads, verifies (every file's SHA-256) and indexes a release. The build validated the
+ * catalog before publishing it; once the hashes match, the deployments are not run through
+ * the schema again (see loadTrustedRelease).
+ */
 export async function loadServedRelease(snapshotsDir: string, releaseId?: string): Promise<ServedRelease> {
-  const loaded = await loadRelease(snapshotsDir, releaseId);
+  const loaded = await loadTrustedRelease(snapshotsDir, releaseId);
   // loadRelease has read and hash-checked catalog.json; the other files are checked here.
   const problems = await verifyRelease(snapshotsDir, loaded.manifest.release_id, [CATALOG_FILE]);
   if (problems.length > 0)

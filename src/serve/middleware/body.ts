@@ -43,15 +43,16 @@ function readBody(req: IncomingMessage, reply: Reply): Promise<Buffer> {
   });
 }
 
-export async function jsonBody<S extends z.ZodType>(
-  req: IncomingMessage,
-  reply: Reply,
-  schema: S,
-): Promise<z.infer<S>> {
+/** The bytes of a POST body sent as JSON (any other media type is refused: 415). */
+export async function jsonBytes(req: IncomingMessage, reply: Reply): Promise<Buffer> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type))
     throw new ProblemError("unsupported_media_type", "send the body as application/json");
-  const raw = await readBody(req, reply);
+  return readBody(req, reply);
+}
+
+/** A JSON body's bytes checked against `schema`: 400 naming each bad (or reserved) field. */
+export function parseJson<S extends z.ZodType>(raw: Buffer, schema: S): z.infer<S> {
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));

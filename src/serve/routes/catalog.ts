@@ -21,7 +21,7 @@ export const deployment: RouteHandler = {
     parseNoQuery(rawQuery);
     const id = decodePathParam(param);
     const position = release.deploymentById.get(id);
-    const body = position === undefined ? undefined : release.deploymentJson[position];
+    const body = position === undefined ? undefined : release.deploymentJson.at(position);
     if (body === undefined)
       throw new ProblemError("not_found", `no deployment with id "${id}" in this release`);
     return readyAnswer(input, { id }, body);

@@ -4,12 +4,12 @@
  *
  * - `resource` (a metered GET): validates its query and fixes its ETag; the body is built only
  *   when the answer is not a 304 and not already cached for this release.
- * - `action` (a metered POST): reads its JSON body and computes the answer.
+ * - `action` (a metered POST): parses its JSON body and computes the answer, synchronously:
+ *   the answer is a function of the release and the body alone, so the pipeline memoizes it.
  * - `document` (a service GET of a fixed file): its bytes, type and ETag.
  * - `probe` (a service GET of the server's state): its JSON answer.
  */
 import type { z } from "zod";
-import type { Logger } from "../../lib/logger.js";
 import type { RouteId } from "../../schema/index.js";
 import type { ServedRelease } from "../catalog-index.js";
 import { etagFor } from "../http.js";
@@ -30,10 +30,8 @@ export interface ActionInput {
   route: RouteId;
   rawQuery: string;
   release: ServedRelease;
-  /** The request body checked against `schema` (415, 413 or 400 otherwise). */
-  json<S extends z.ZodType>(schema: S): Promise<z.infer<S>>;
-  logger: Logger;
-  requestId: string;
+  /** The request body checked against `schema` (400 otherwise; 415 and 413 come before). */
+  json<S extends z.ZodType>(schema: S): z.infer<S>;
 }
 
 export interface ServiceInput {
@@ -50,8 +48,14 @@ export interface Asset {
 }
 
 export type Prepare = (input: ResourceInput) => PreparedAnswer | Promise<PreparedAnswer>;
-/** The parsed request (part of the answer's ETag) and the answer. */
-export type Run = (input: ActionInput) => Promise<{ request: unknown; response: unknown }>;
+/** What the pipeline logs at debug level each time the answer is sent (memoized or not). */
+export interface AnswerNote {
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/** The parsed request (part of the answer's ETag), the answer, and an optional log note. */
+export type Run = (input: ActionInput) => { request: unknown; response: unknown; note?: AnswerNote };
 
 export type RouteHandler =
   | { kind: "resource"; prepare: Prepare }

@@ -12,22 +12,29 @@ const USAGE_FIELD: Record<PriceComponentName, string> = {
 
 export const compareRoute: RouteHandler = {
   kind: "action",
-  run: async ({ release, json, logger, requestId }) => {
-    const request = await json(CompareRequest);
+  run: ({ release, json }) => {
+    const request = json(CompareRequest);
     const result = compare(release.deploymentMap, request);
-    if (result.unknownIds.length > 0 || result.omitted.length > 0)
-      logger.debug(
-        { request_id: requestId, unknown_ids: result.unknownIds, omitted: result.omitted },
-        "compare omitted candidates",
-      );
-    return { request, response: result.response };
+    const omitted = result.unknownIds.length > 0 || result.omitted.length > 0;
+    return {
+      request,
+      response: result.response,
+      ...(omitted
+        ? {
+            note: {
+              message: "compare omitted candidates",
+              fields: { unknown_ids: result.unknownIds, omitted: result.omitted },
+            },
+          }
+        : {}),
+    };
   },
 };
 
 export const calculateRoute: RouteHandler = {
   kind: "action",
-  run: async ({ release, json }) => {
-    const request = await json(CalculateRequest);
+  run: ({ release, json }) => {
+    const request = json(CalculateRequest);
     const deployment = release.deploymentMap.get(request.deployment_id);
     if (!deployment)
       throw new ProblemError(

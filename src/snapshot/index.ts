@@ -1,0 +1,33 @@
+/**
+ * The on-disk release format, shared by the release stage (which writes it) and the server
+ * (which reads it). Nothing here loads DuckDB.
+ *
+ *   snapshots/objects/<sha256>                       immutable content-addressed files
+ *   snapshots/releases/<release_id>/manifest.json    the files of a release, their hashes, counts
+ *   snapshots/LATEST                                 the published release id
+ */
+export { LATEST_FILE, listReleases, readLatest, writeLatest } from "./latest.js";
+export {
+  CATALOG_FILE,
+  DEPLOYMENTS_PARQUET,
+  DIFF_JSON,
+  DIFF_MARKDOWN,
+  LIFECYCLE_PARQUET,
+  MANIFEST_FILE,
+  RELEASES_DIR,
+  REPORT_FILE,
+  readManifest,
+  releaseDir,
+  releaseIdFor,
+} from "./manifest.js";
+export {
+  exists,
+  OBJECTS_DIR,
+  objectPath,
+  readReleaseFile,
+  tempName,
+  writeAtomically,
+  writeObject,
+} from "./objects.js";
+export { type LoadedRelease, loadRelease, loadTrustedRelease, readReleaseEvents } from "./read.js";
+export { type VerifyProblem, verifyRelease } from "./verify.js";
