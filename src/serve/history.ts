@@ -11,7 +11,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { type ReleaseSummary, releaseHistory } from "../release/history.js";
+import { type ReleaseSummary, releaseHistory } from "../release/index.js";
 import { type CatalogContent, Deployment, type HistoryChange } from "../schema/index.js";
 import { CATALOG_FILE, DIFF_JSON, readManifest, readReleaseFile } from "../snapshot/index.js";
 import type { ServedRelease } from "./catalog-index.js";

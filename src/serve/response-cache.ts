@@ -6,8 +6,6 @@
  * bodies), evicting the least recently used entries first, so arbitrary query strings cannot
  * grow it without limit.
  */
-import type { AnswerNote } from "./routes/handler.js";
-
 export interface PreparedAnswer {
   etag: string;
   build: () => Buffer;
@@ -98,6 +96,12 @@ export class ResponseCache {
       this.bytes -= oldest.value.length + (entry?.body?.length ?? 0);
     }
   }
+}
+
+/** What the pipeline logs at debug level each time an answer is sent (memoized or not). */
+export interface AnswerNote {
+  message: string;
+  fields: Record<string, unknown>;
 }
 
 /** A computed POST answer: its ETag, its body, and what to log each time it is answered. */

@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { RouteId } from "../../schema/index.js";
 import type { ServedRelease } from "../catalog-index.js";
 import { etagFor } from "../http.js";
-import type { PreparedAnswer } from "../response-cache.js";
+import type { AnswerNote, PreparedAnswer } from "../response-cache.js";
 
 export interface ResourceInput {
   /** The route's id: part of its ETags. */
@@ -48,12 +48,6 @@ export interface Asset {
 }
 
 export type Prepare = (input: ResourceInput) => PreparedAnswer | Promise<PreparedAnswer>;
-/** What the pipeline logs at debug level each time the answer is sent (memoized or not). */
-export interface AnswerNote {
-  message: string;
-  fields: Record<string, unknown>;
-}
-
 /** The parsed request (part of the answer's ETag), the answer, and an optional log note. */
 export type Run = (input: ActionInput) => { request: unknown; response: unknown; note?: AnswerNote };
 
