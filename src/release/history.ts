@@ -2,10 +2,12 @@
  * Release history: the chain of published releases (newest first, following
  * previous_release_id from LATEST or from a given release), and release ids by unique prefix.
  */
+
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CatalogError } from "../lib/errors.js";
 import { RELEASE_ID } from "../lib/ids.js";
+import { group } from "../lib/regex.js";
 import { readLatest, readManifest } from "./artifact.js";
 
 /** One release as `catalog releases` and `GET /v1/releases` show it. */
@@ -33,7 +35,7 @@ export function shortReleaseId(id: string): string {
 export async function resolveReleaseId(snapshotsDir: string, idOrPrefix: string): Promise<string> {
   if (RELEASE_ID.test(idOrPrefix)) return idOrPrefix;
   const match = PREFIX.exec(idOrPrefix);
-  if (!match || (match[1] as string).length < MIN_PREFIX_DIGITS)
+  if (!match || group(match, 1).length < MIN_PREFIX_DIGITS)
     throw new CatalogError(
       "invalid_argument",
       `"${idOrPrefix}" is not a release id or a prefix of at least ${MIN_PREFIX_DIGITS} hex digits`,

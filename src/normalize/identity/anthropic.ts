@@ -5,6 +5,7 @@
  * `claude-opus-4-0`); the short name and the dated id are one model, so both resolve to the
  * dated id. Claude 4.6 and later have undated ids that follow from the display name.
  */
+import { group } from "../../lib/regex.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
@@ -58,5 +59,5 @@ export function anthropicModelIdForName(displayName: string): string | null {
   const major = Number(m[2]);
   const minor = m[3] === undefined ? 0 : Number(m[3]);
   if (major < 4 || (major === 4 && minor < 6)) return null;
-  return `claude-${(m[1] as string).toLowerCase()}-${m[2]}${m[3] === undefined ? "" : `-${m[3]}`}`;
+  return `claude-${group(m, 1).toLowerCase()}-${m[2]}${m[3] === undefined ? "" : `-${m[3]}`}`;
 }

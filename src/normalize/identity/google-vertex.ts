@@ -10,7 +10,9 @@
  *   spelling) is an alias of it;
  * - `@` versions become part of the name (`multimodalembedding@001` -> `google/multimodalembedding-001`).
  */
+
 import { modelId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import { anthropicIdentity } from "./anthropic.js";
 import { googleModelId } from "./google.js";
 import type { ProviderIdentity } from "./types.js";
@@ -38,7 +40,7 @@ function providerModelId(name: string): string {
   if (/^claude-[a-z0-9-]+$/.test(id)) {
     const dated = anthropicIdentity.providerModelId(id);
     const m = /^(.*)-(\d{8})$/.exec(dated);
-    if (m) id = `${m[1] as string}@${m[2] as string}`;
+    if (m) id = `${group(m, 1)}@${group(m, 2)}`;
   }
   return id;
 }
@@ -50,7 +52,7 @@ function providerModelId(name: string): string {
 export function vertexClaudeModelId(vertexId: string): string | null {
   const m = /^(claude-[a-z0-9-]+?)(?:-v\d+)?@(\d{8})$/.exec(vertexId.trim());
   if (!m) return null;
-  return modelId("anthropic", `${m[1] as string}-${m[2] as string}`);
+  return modelId("anthropic", `${group(m, 1)}-${group(m, 2)}`);
 }
 
 function canonicalModelId(name: string): string {

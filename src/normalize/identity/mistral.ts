@@ -6,6 +6,7 @@
  * `mistral-small-2506`."), and `mistralAliasList` reads that list from the page so the parser
  * resolves the page's own `-latest` names with it.
  */
+import { group } from "../../lib/regex.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 export const mistralIdentity: ProviderIdentity = ownLabIdentity("mistral", "mistral", Object.freeze({}));
@@ -17,7 +18,7 @@ export function mistralAliasList(markdown: string): Record<string, string> {
   const aliases: Record<string, string> = {};
   for (const line of markdown.split(/\r?\n/)) {
     const m = ALIAS_LINE.exec(line);
-    if (m) aliases[m[1] as string] = m[2] as string;
+    if (m) aliases[group(m, 1)] = group(m, 2);
   }
   return aliases;
 }

@@ -35,8 +35,10 @@
  * unrecognised usage type, no on-demand term...). A deployment whose SKUs carry no input price
  * cannot have a rate card (input is required); its SKUs are counted too.
  */
+
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import { deploymentId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type { ParseOutput } from "../../schema/index.js";
 import { parseFailure, requireSome, SkipLog } from "../helpers.js";
 import {
@@ -175,11 +177,11 @@ function classifyMarketplace(attributes: Record<string, string>): Classified {
   const usage = attributes["usagetype"] ?? "";
   const m = /^[A-Z0-9]+-MP:[A-Z0-9]+_(.+)-Units$/.exec(usage);
   if (!m) return { ok: false, reason: UNRECOGNIZED };
-  const kind = m[1] as string;
+  const kind = group(m, 1);
   if (/^Reserved_|_Reserved_|TPM/.test(kind))
     return { ok: false, reason: "reserved / provisioned throughput price (per TPM-hour, not per token)" };
   const parts = /^([A-Za-z0-9]+?)(?:_(Batch|Global))?$/.exec(kind);
-  const component = parts ? MARKETPLACE_KINDS[parts[1] as string] : undefined;
+  const component = parts ? MARKETPLACE_KINDS[group(parts, 1)] : undefined;
   if (!parts || !component) return { ok: false, reason: UNRECOGNIZED };
   const variant: Variant = {
     mode: parts[2] === "Batch" ? "batch" : parts[2] === "Global" ? "global" : "standard",

@@ -16,7 +16,9 @@
  *   "Models that have reached EOL". The release stage derives the rest from the dates and the
  *   build's clock (src/release/status.ts); the parser compares no date with its capture time.
  */
+
 import { deploymentId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -138,17 +140,17 @@ function readEntries(source: SourceDefinition, content: string): LifecycleEntry[
     // Bullet list: "- **Provider**" opens an entry, indented "- **Field:** value" lines fill it.
     const provider = /^- \*\*([^*:]+)\*\*\s*$/.exec(line);
     if (provider) {
-      current = { provider: cleanCell(provider[1] as string), name: "", modelId: "", section, groups: [] };
+      current = { provider: cleanCell(group(provider, 1)), name: "", modelId: "", section, groups: [] };
       entries.push(current);
       continue;
     }
     const item = /^\s+- (.*)$/.exec(line);
     if (item && current) {
-      const parts = (item[1] as string).split(/\s+\/\s+(?=\*\*)/);
+      const parts = group(item, 1).split(/\s+\/\s+(?=\*\*)/);
       const fields = parts.map((part) => {
         const m = FIELD.exec(part.trim());
         if (!m) throw parseFailure(source, `unknown lifecycle field "${part.trim()}"`);
-        return { key: fieldKey(m[1] as string), value: cleanCell(m[2] as string) };
+        return { key: fieldKey(group(m, 1)), value: cleanCell(group(m, 2)) };
       });
       const first = fields[0];
       if (!first) continue;

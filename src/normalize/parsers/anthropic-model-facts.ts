@@ -13,6 +13,7 @@
  * - Facts apply to the Claude API ID and the Claude API alias of each column. The Bedrock and
  *   Google Cloud ids of the table are other providers' deployments and are not read.
  */
+import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { markdownTables, plainCell } from "../markdown.js";
@@ -32,7 +33,7 @@ function rowLabel(cell: string): string {
 /** "200K tokens / 1M tokens (beta)3" -> 200000; "128k tokens" -> 128000. */
 export function firstTokenSize(cell: string): number | null {
   const m = /(\d[\d,.]*\s*[KkMm]?)\s*tokens/.exec(plainCell(cell));
-  return m ? tokenCount(m[1] as string) : null;
+  return m ? tokenCount(group(m, 1)) : null;
 }
 
 export const parseAnthropicModelFacts: Parser = (input) => {
@@ -102,8 +103,8 @@ export const parseAnthropicModelPage: Parser = (input) => {
   if (!id) throw parseFailure(input.source, 'no "Model ID: `claude-...`" line');
   const specs = /^Context window: ([^·]+?) · Max output: ([^·]+?)(?: ·|$)/m.exec(input.content);
   if (!specs) throw parseFailure(input.source, 'no "Context window: ... · Max output: ..." line');
-  const contextTokens = tokenCount(specs[1] as string);
-  const outputTokens = tokenCount(specs[2] as string);
+  const contextTokens = tokenCount(group(specs, 1));
+  const outputTokens = tokenCount(group(specs, 2));
   if (contextTokens === null || outputTokens === null)
     throw parseFailure(input.source, `"${specs[0]}" does not give two token sizes`);
   return {

@@ -4,6 +4,7 @@
  * deprecations page by API id. `anthropicModelIdForName` maps the first to the second so both
  * sources describe the same deployments.
  */
+import { group } from "../../lib/regex.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -52,7 +53,7 @@ function identity(providerModelId: string, mode: string) {
 /** "Claude Opus 4.1 ([retired, except on Bedrock and Google Cloud](model-deprecations.md))" -> name + note. */
 export function anthropicModelLabel(cell: string): { name: string; note: string | null } {
   const m = /^(.*?)\s*\(\[([^\]]+)\]\([^)]*\)\)\s*$/.exec(cell.trim());
-  if (m) return { name: plainCell(m[1] as string), note: m[2] as string };
+  if (m) return { name: plainCell(group(m, 1)), note: group(m, 2) };
   return { name: plainCell(cell), note: null };
 }
 
@@ -227,7 +228,7 @@ export const parseAnthropicDeprecations: Parser = (input) => {
     const section = table.headings[3] ?? "";
     const announced = /^(\d{4}-\d{2}-\d{2}):/.exec(section);
     if (!announced) throw parseFailure(input.source, `history table under "${section}" has no dated heading`);
-    const announcedDate = announced[1] as string;
+    const announcedDate = group(announced, 1);
     const h = {
       retirement: requireColumn(input.source, table.headers, /^retirement date$/i),
       model: requireColumn(input.source, table.headers, /^deprecated model$/i),
@@ -236,7 +237,7 @@ export const parseAnthropicDeprecations: Parser = (input) => {
     for (const row of table.rows) {
       const id = plainCell(row[h.model] ?? "");
       if (!id) throw parseFailure(input.source, `a row under "${section}" has no model`);
-      const replacements = [...(row[h.replacement] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+      const replacements = [...(row[h.replacement] ?? "").matchAll(/`([^`]+)`/g)].map((m) => group(m, 1));
       if (replacements.length === 0) {
         const plain = plainCell(row[h.replacement] ?? "");
         if (plain && plain !== "N/A") replacements.push(plain);

@@ -21,6 +21,7 @@
  *   calling"), parallel_tool_calling ("parallel tool calling", "Parallel function calling"),
  *   computer_use ("computer use tool").
  */
+import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import {
   declaredCapability,
@@ -50,7 +51,7 @@ export function modelVersions(cell: string): Array<{ name: string; version: stri
   for (const m of cell.matchAll(/`([a-z0-9][a-z0-9.-]*)`\s*(?:\(([^)]*)\))?/gi)) {
     const raw = (m[2] ?? "").trim().replace(/^version\s+/i, "");
     const version = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/.test(raw) ? raw : null;
-    found.push({ name: m[1] as string, version });
+    found.push({ name: group(m, 1), version });
   }
   return found;
 }
@@ -67,7 +68,7 @@ function contextWindow(input: ParserInput, cell: string, skipped: SkipLog, model
   for (const item of items(cell)) {
     if (/^(?:input|output):/i.test(item)) continue; // the window's breakdown
     const m = /^([\d,]+)\s*(?:\(([^)]*)\))?$/.exec(item);
-    const size = m ? tokenCount(m[1] as string) : null;
+    const size = m ? tokenCount(group(m, 1)) : null;
     if (!m || size === null)
       throw parseFailure(input.source, `${model}: context window "${item}" is not a size`);
     const qualifier = (m[2] ?? "").toLowerCase();
@@ -87,10 +88,10 @@ function maxRequest(input: ParserInput, cell: string, model: string): Limits {
   const limits: Limits = {};
   for (const item of parts) {
     const m = /^(input|output):\s*([\d,]+)$/i.exec(item);
-    const size = m ? tokenCount(m[2] as string) : null;
+    const size = m ? tokenCount(group(m, 2)) : null;
     if (!m || size === null)
       throw parseFailure(input.source, `${model}: max request "${item}" is not "Input: N" / "Output: N"`);
-    if ((m[1] as string).toLowerCase() === "input") limits.context_tokens = size;
+    if (group(m, 1).toLowerCase() === "input") limits.context_tokens = size;
     else limits.max_output_tokens = size;
   }
   if (limits.context_tokens === undefined)
@@ -105,7 +106,7 @@ export function describedCapabilities(description: string): Partial<Record<Capab
     if (/\breasoning\b/i.test(item)) caps.reasoning = supported;
     const structured = /^structured outputs?\b(.*)$/i.exec(item);
     if (structured)
-      caps.structured_output = /\(chat completions\)/i.test(structured[1] as string)
+      caps.structured_output = /\(chat completions\)/i.test(group(structured, 1))
         ? declaredCapability("conditional")
         : supported;
     if (/text and image (?:processing|input)|^input: text\/image|^image \(input\)/i.test(item))

@@ -16,6 +16,7 @@
  * (`gpt-4o` version `2024-08-06` -> `gpt-4o-2024-08-06`), model_id = the OpenAI API id
  * (`openai/gpt-4o-2024-08-06`, `gpt-35-turbo` -> `gpt-3.5-turbo`).
  */
+import { group } from "../../lib/regex.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -130,7 +131,7 @@ const SPLIT_RETIREMENT =
 
 export function splitRetirement(text: string): { standard: string; others: string } | null {
   const m = SPLIT_RETIREMENT.exec(cleanCell(text));
-  return m ? { standard: m[1] as string, others: m[2] as string } : null;
+  return m ? { standard: group(m, 1), others: group(m, 2) } : null;
 }
 
 /**
@@ -150,7 +151,7 @@ export function parseReplacements(source: SourceDefinition, raw: string): string
       part,
     );
     if (!m) throw parseFailure(source, `replacement "${part}" is not a model name`);
-    return azureProviderModelId(m[1] as string, m[2] ?? m[3] ?? null);
+    return azureProviderModelId(group(m, 1), m[2] ?? m[3] ?? null);
   });
 }
 
@@ -394,7 +395,7 @@ function parseModels(input: ParserInput): ParseOutput {
       if (i === iRegion) return null;
       const m = /^([a-z0-9][a-z0-9.-]*),\s*([\w.-]+)$/i.exec(h);
       if (!m) throw parseFailure(source, `column "${h}" is not "<model>, <version>"`);
-      return { name: m[1] as string, version: m[2] as string };
+      return { name: group(m, 1), version: group(m, 2) };
     });
     for (const row of table.rows) {
       const azureRegion = cleanCell(cell(source, row, iRegion, table));

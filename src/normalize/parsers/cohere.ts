@@ -6,7 +6,9 @@
  * Audio tables (no output tokens) are not text-generation deployments and are not read. The
  * page publishes no prices.
  */
+
 import { modelId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type {
   Capabilities,
   DeploymentFact,
@@ -40,7 +42,7 @@ export function cohereStatus(cell: string): { status: LifecycleStatus; date: str
   if (/^live$/i.test(text)) return { status: "available", date: null };
   const m = /^(deprecated|retired)\s+(.+)$/i.exec(text);
   if (!m) return null;
-  return { status: (m[1] as string).toLowerCase() as LifecycleStatus, date: m[2] as string };
+  return { status: group(m, 1).toLowerCase() as LifecycleStatus, date: group(m, 2) };
 }
 
 export const parseCohereModels: Parser = (input) => {

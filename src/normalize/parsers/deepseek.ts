@@ -21,7 +21,9 @@
  * Read: context length, maximum output, tool calls, thinking mode (reasoning), and the cache-hit,
  * cache-miss (input) and output prices per 1M tokens.
  */
+
 import { modelId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type { Capabilities, DeploymentFact } from "../../schema/index.js";
 import {
   apiDeploymentIdentity,
@@ -114,9 +116,7 @@ export const parseDeepseekPricing: Parser = (input) => {
       ...(mode
         ? {
             reasoning: {
-              status: /^thinking$/i.test(mode[1] as string)
-                ? ("supported" as const)
-                : ("unsupported" as const),
+              status: /^thinking$/i.test(group(mode, 1)) ? ("supported" as const) : ("unsupported" as const),
               verification_status: "official_declared" as const,
             },
           }
@@ -126,7 +126,7 @@ export const parseDeepseekPricing: Parser = (input) => {
       ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
       display_name: id,
       context_tokens: printedTokenCount(input.source, context[i] as string),
-      max_output_tokens: maximum ? printedTokenCount(input.source, maximum[1] as string) : null,
+      max_output_tokens: maximum ? printedTokenCount(input.source, group(maximum, 1)) : null,
       capabilities,
       rate_card: tokenRateCard(input.source, input.observedAt, {
         input: money(miss[i] as string, `${id} cache-miss input`),

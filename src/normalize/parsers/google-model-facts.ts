@@ -17,6 +17,7 @@
  * - The facts apply to the model code and to every model id the Versions row names
  *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`").
  */
+import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, requireSome, tokenCount } from "../helpers.js";
 import { collapseSpace, markdownTables } from "../markdown.js";
@@ -50,7 +51,7 @@ const INPUT_TYPES: ReadonlyArray<[RegExp, CapabilityName]> = [
 export function labelledValues(cell: string): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (const m of cell.matchAll(/\*\*([^*]+)\*\*([^*]*)/g))
-    pairs.push([collapseSpace(m[1] as string), collapseSpace(m[2] as string)]);
+    pairs.push([collapseSpace(group(m, 1)), collapseSpace(group(m, 2))]);
   return pairs;
 }
 
@@ -65,7 +66,7 @@ function status(input: ParserInput, label: string, value: string): CapabilityEnt
 function property(label: string): string | null {
   const text = collapseSpace(label.replace(/\^\[.*?\]\(.*?\)\^/g, "").replace(/\*\*/g, ""));
   const m = /(Model code|Supported data types|Token limits|Capabilities|Versions)$/i.exec(text);
-  return m ? (m[1] as string).toLowerCase() : null;
+  return m ? group(m, 1).toLowerCase() : null;
 }
 
 export const parseGoogleModelFacts: Parser = (input) => {
@@ -114,8 +115,8 @@ export const parseGoogleModelFacts: Parser = (input) => {
 
     const ids = [
       code,
-      ...[...(rows.get("versions") ?? "").matchAll(/`(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)`/g)].map(
-        (m) => m[1] as string,
+      ...[...(rows.get("versions") ?? "").matchAll(/`(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)`/g)].map((m) =>
+        group(m, 1),
       ),
     ];
     for (const id of new Set(ids)) {

@@ -9,7 +9,9 @@
  * first-party id with `vertexClaudeModelId`.
  * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
  */
+
 import * as cheerio from "cheerio";
+import { group } from "../../lib/regex.js";
 import type {
   DeploymentFact,
   LifecycleAssertion,
@@ -74,7 +76,7 @@ export function retirementMilestone(
   const text = cell.replace(/\s+/g, " ").trim();
   const later = LATER.exec(text);
   try {
-    if (later) return parseMilestone(`Not before ${later[1] as string}`, evidence);
+    if (later) return parseMilestone(`Not before ${group(later, 1)}`, evidence);
     if (NO_DATE.test(text)) return parseMilestone("TBD", evidence);
     const milestone = parseMilestone(text, evidence);
     if (earliest && milestone.state === "scheduled" && milestone.date_type === "on")

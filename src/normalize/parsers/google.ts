@@ -8,7 +8,9 @@
  *     with "Preview models" separator rows.
  * Pure functions of the capture; a page that no longer has this structure throws `parse_failed`.
  */
+
 import * as cheerio from "cheerio";
+import { group } from "../../lib/regex.js";
 import type {
   Capabilities,
   DeploymentFact,
@@ -77,7 +79,7 @@ export function priceTokens(source: Pick<SourceDefinition, "name" | "url">, text
     const end = i + 1 < matches.length ? (matches[i + 1]?.index ?? text.length) : text.length;
     const rest = text.slice(start, end);
     if (/^[.,]?[0-9]/.test(rest)) throw parseFailure(source, `malformed amount in "${text}"`);
-    const micro = usdToMicro(`$${m[1] as string}`);
+    const micro = usdToMicro(`$${group(m, 1)}`);
     if (micro === null) throw parseFailure(source, `"${m[0]}" is not a price`);
     const tierMatch = /prompts?\s*(<=|>|≤)\s*([0-9]+)\s*k\b/i.exec(rest);
     const qualifier = /\(([^)]*)\)/.exec(rest)?.[1]?.trim() ?? null;
@@ -91,7 +93,7 @@ export function priceTokens(source: Pick<SourceDefinition, "name" | "url">, text
       tier: tierMatch
         ? {
             op: tierMatch[1] === ">" ? ">" : "<=",
-            tokens: Number.parseInt(tierMatch[2] as string, 10) * 1000,
+            tokens: Number.parseInt(group(tierMatch, 2), 10) * 1000,
           }
         : null,
       nonToken,
@@ -334,7 +336,7 @@ const MODEL_ID_TOKEN = /^[a-z0-9][a-z0-9.@_-]*$/;
 
 /** Provider model ids named in a replacement cell: backticked ids, else a bare id-shaped text. */
 export function replacementIds(cell: string): string[] {
-  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).trim());
+  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1).trim());
   if (ticked.length > 0) return ticked;
   return cell
     .split(/\s+or\s+|,\s*/)

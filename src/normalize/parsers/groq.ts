@@ -10,6 +10,7 @@
  * deprecation milestone. Whether a shutdown has passed is the release stage's business, not
  * this parser's.
  */
+import { group } from "../../lib/regex.js";
 import type { DeploymentFact, Evidence, LifecycleAssertion } from "../../schema/index.js";
 import {
   apiDeploymentIdentity,
@@ -57,7 +58,7 @@ export function groqAnnouncement(prose: string): string | null {
   const m =
     /\b[Oo]n ([A-Z][a-z]+ \d{1,2}(?:st|nd|rd|th)?, \d{4}),/.exec(text) ??
     /\b[Ii]n ([A-Z][a-z]+ \d{4}), we emailed/.exec(text);
-  return m ? (m[1] as string) : null;
+  return m ? group(m, 1) : null;
 }
 
 /** Section prose between each "### " heading of the history and the next table. */
@@ -69,7 +70,7 @@ function sectionProse(content: string): Map<string, string> {
     const h = /^###\s+(.*)$/.exec(line);
     if (h) {
       if (heading !== null) prose.set(heading, lines.join(" "));
-      heading = h[1] as string;
+      heading = group(h, 1);
       lines = [];
     } else if (heading !== null && !line.trim().startsWith("|")) lines.push(line);
   }

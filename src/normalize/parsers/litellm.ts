@@ -46,8 +46,10 @@
  * is the cached-input price and `cache_creation_input_token_cost` (`..._above_1hr`) the
  * cache-write price (1-hour). See `perTokenToMicroPerMillion` (helpers.ts) for why the conversion is exact.
  */
+
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import { deploymentId, modelId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type {
   Capabilities,
   CapabilityName,
@@ -127,9 +129,9 @@ function bedrockIdentity(key: string): IdentityResult {
   const geo = BEDROCK_GEOGRAPHY.exec(rest);
   if (geo) {
     if (explicit) return { ok: false, reason: "unrecognized key shape" };
-    region = geo[1] as string;
+    region = group(geo, 1);
     explicit = true;
-    rest = geo[2] as string;
+    rest = group(geo, 2);
   }
   if (!BEDROCK_MODEL.test(rest)) return { ok: false, reason: "not a provider model id (alias)" };
   return {
@@ -150,13 +152,13 @@ function azureIdentity(key: string): IdentityResult {
   const rest = stripPrefix(key, "azure/");
   const m = /^(eu|us|global|global-standard)\/([^/]+)$/.exec(rest);
   if (m) {
-    const zone = m[1] as string;
+    const zone = group(m, 1);
     const dataZone = zone === "eu" || zone === "us";
     return {
       ok: true,
       identity: {
         provider_id: "azure",
-        provider_model_id: m[2] as string,
+        provider_model_id: group(m, 2),
         api_surface: "azure-openai",
         mode: dataZone ? "data-zone-standard" : "global-standard",
         region: dataZone ? zone : "global",
@@ -330,7 +332,7 @@ function tiersOf(entry: Entry, suffix: "" | "_priority", key: string, skipped: S
   for (const field of Object.keys(entry)) {
     const m = TIER_FIELD.exec(field);
     if (!m || (m[2] ?? "") !== suffix) continue;
-    const k = m[1] as string;
+    const k = group(m, 1);
     const input = priceOf(entry, field, key, skipped);
     if (input === null) continue;
     const above = `_above_${k}k_tokens${suffix}`;

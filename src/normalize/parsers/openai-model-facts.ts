@@ -17,6 +17,7 @@
  *   the Supported features or Supported tools list names them. The lists name only what is
  *   supported, so a name they leave out stays unknown.
  */
+import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { markdownTables, plainCell } from "../markdown.js";
@@ -48,7 +49,7 @@ function section(content: string, heading: string): string[] | null {
 function bullets(lines: string[]): string[] {
   return lines.flatMap((l) => {
     const m = /^\s*-\s+(.+?)\s*$/.exec(l);
-    return m ? [m[1] as string] : [];
+    return m ? [group(m, 1)] : [];
   });
 }
 
@@ -62,8 +63,8 @@ export const parseOpenAiModelPage: Parser = (input) => {
 
   const contextMatch = detail(/^([\d,]+) context window$/);
   const outputMatch = detail(/^([\d,]+) max output tokens$/);
-  const contextTokens = contextMatch ? tokenCount(contextMatch[1] as string) : null;
-  const outputTokens = outputMatch ? tokenCount(outputMatch[1] as string) : null;
+  const contextTokens = contextMatch ? tokenCount(group(contextMatch, 1)) : null;
+  const outputTokens = outputMatch ? tokenCount(group(outputMatch, 1)) : null;
   if (contextTokens === null || outputTokens === null)
     throw parseFailure(
       input.source,
@@ -73,7 +74,11 @@ export const parseOpenAiModelPage: Parser = (input) => {
   const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
   const modalities = (label: string): string[] | null => {
     const m = detail(new RegExp(`^${label} modalities: (.+)$`));
-    return m ? (m[1] as string).split(",").map((s) => s.trim().toLowerCase()) : null;
+    return m
+      ? group(m, 1)
+          .split(",")
+          .map((s) => s.trim().toLowerCase())
+      : null;
   };
   const modal = (list: string[] | null, kind: string, name: CapabilityName) => {
     if (list) capabilities[name] = declaredCapability(list.includes(kind) ? "supported" : "unsupported");

@@ -3,6 +3,7 @@
  * Markdown form (developers.openai.com/api/docs/*.md, which platform.openai.com/docs/* redirects
  * to). Pure functions of one capture; a page whose structure changed throws `parse_failed`.
  */
+import { group } from "../../lib/regex.js";
 import type { DeploymentFact, LifecycleAssertion, ParseOutput, RateCard } from "../../schema/index.js";
 import {
   deploymentIdentity,
@@ -58,7 +59,7 @@ function priceLiteral(input: ParserInput, literal: string, what: string): number
   const text = literal.trim();
   if (text === "null") return null;
   const quoted = /^"(.*)"$/.exec(text);
-  const value = quoted ? (quoted[1] as string) : text;
+  const value = quoted ? group(quoted, 1) : text;
   try {
     return usdToMicro(value);
   } catch {
@@ -69,7 +70,7 @@ function priceLiteral(input: ParserInput, literal: string, what: string): number
 /** "gpt-5.5 (<272K context length)" -> model id "gpt-5.5"; the annotation is only display text. */
 export function openaiPricingModelName(label: string): string | null {
   const m = /^([a-z0-9][a-z0-9.-]*)(?:\s+\(([^)]*)\))?$/i.exec(label.trim());
-  return m ? (m[1] as string) : null;
+  return m ? group(m, 1) : null;
 }
 
 const ROW = /\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]/g;
@@ -96,11 +97,11 @@ function jsxRows(input: ParserInput, body: string, tier: string, table: string):
     );
   if (rows.length === 0) throw parseFailure(input.source, `${table} (${tier}): empty rows`);
   return rows.map((r) => ({
-    label: r[1] as string,
+    label: group(r, 1),
     tier,
-    input: r[2] as string,
-    cached: r[3] as string,
-    output: r[4] as string,
+    input: group(r, 2),
+    cached: group(r, 3),
+    output: group(r, 4),
     table,
   }));
 }
@@ -136,13 +137,12 @@ function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
   const text = [
     ...content.matchAll(/<TextTokenPricingTables\b[\s\S]*?tier="([a-z-]+)"[\s\S]*?rows=\{\[([\s\S]*?)\]\}/g),
   ];
-  for (const block of text)
-    rows.push(...jsxRows(input, block[2] as string, block[1] as string, "text tokens"));
+  for (const block of text) rows.push(...jsxRows(input, group(block, 2), group(block, 1), "text tokens"));
   for (const block of content.matchAll(/<PricingTable\b([\s\S]*?)\/>/g)) {
-    const attrs = block[1] as string;
+    const attrs = group(block, 1);
     const headings = /headings=\{\[([^\]]*)\]\}/.exec(attrs);
     const names = headings
-      ? [...(headings[1] as string).matchAll(/"([^"]*)"/g)].map((m) => (m[1] as string).toLowerCase())
+      ? [...group(headings, 1).matchAll(/"([^"]*)"/g)].map((m) => group(m, 1).toLowerCase())
       : [];
     const body = /rows=\{\[([\s\S]*)\]\}/.exec(attrs);
     if (names.join("|") !== TOKEN_HEADINGS.join("|") || !body) {
@@ -152,21 +152,21 @@ function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
       );
       continue;
     }
-    rows.push(...jsxRows(input, body[1] as string, paneTier(content, block.index ?? 0), "pricing table"));
+    rows.push(...jsxRows(input, group(body, 1), paneTier(content, block.index ?? 0), "pricing table"));
   }
   for (const block of content.matchAll(/<GroupedPricingTable\b([\s\S]*?)\n\s*\/>/g)) {
-    const attrs = block[1] as string;
+    const attrs = group(block, 1);
     const headings = /headings=\{\[([^\]]*)\]\}/.exec(attrs);
     if (headings) {
       skipped.add(
         "table not priced per token (headings are not Model | Input | Cached input | Output)",
-        headings[1] as string,
+        group(headings, 1),
       );
       continue;
     }
     const tier = paneTier(content, block.index ?? 0);
-    for (const group of attrs.matchAll(/model:\s*"([^"]*)",\s*rows:\s*(\[[\s\S]*?\]\s*,?\s*\]),?\s*\}/g))
-      rows.push(...jsxRows(input, group[2] as string, tier, `${group[1] as string} group`));
+    for (const grouped of attrs.matchAll(/model:\s*"([^"]*)",\s*rows:\s*(\[[\s\S]*?\]\s*,?\s*\]),?\s*\}/g))
+      rows.push(...jsxRows(input, group(grouped, 2), tier, `${group(grouped, 1)} group`));
   }
   for (const table of markdownTables(content)) {
     const headers = table.headers.map((h) => plainCell(h).toLowerCase());
@@ -279,7 +279,7 @@ export function openaiModelCell(cell: string): ModelCell {
     return { kind: "skip", reason: "fine-tuning training availability, not a model" };
   if (plain.startsWith("/")) return { kind: "skip", reason: "API endpoint, not a model" };
   if (/^OpenAI-Beta:/i.test(plain)) return { kind: "skip", reason: "API beta header, not a model" };
-  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).trim());
+  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1).trim());
   const ids = ticked.length > 0 ? ticked : MODEL_ID.test(plain) ? [plain] : [];
   if (ids.length === 0) return { kind: "skip", reason: "API product or system, not a model" };
   if (ids.some((id) => id.startsWith("/"))) return { kind: "skip", reason: "API endpoint, not a model" };
@@ -290,7 +290,7 @@ export function openaiModelCell(cell: string): ModelCell {
 
 /** "`gpt-5` or `gpt-4.1*`" -> ["gpt-5", "gpt-4.1"]; "---" -> []; "gpt-realtime-1.5" -> itself. */
 export function openaiReplacements(cell: string): string[] {
-  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => (m[1] as string).replace(/\*+$/, "").trim());
+  const ticked = [...cell.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1).replace(/\*+$/, "").trim());
   if (ticked.length > 0) return ticked;
   const plain = plainCell(cell).replace(/\*+$/, "");
   if (/^-+$/.test(plain) || plain === "") return [];
@@ -318,7 +318,7 @@ export const parseOpenaiDeprecations: Parser = (input) => {
     const announced = /^(\d{4}-\d{2}-\d{2}):\s*(.+)$/.exec(section);
     if (!announced)
       throw parseFailure(input.source, `shutdown table under "${section}" has no dated heading`);
-    const announcedDate = announced[1] as string;
+    const announcedDate = group(announced, 1);
     const dateCol = requireColumn(input.source, table.headers, /^shutdown date$/i);
     const modelCol = requireColumn(
       input.source,

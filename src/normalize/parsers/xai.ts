@@ -10,7 +10,9 @@
  *   ("text, image → text"), rows repeated once per cluster.
  * Rows priced per image or per second (image and video generation) are not token deployments.
  */
+
 import { modelId } from "../../lib/ids.js";
+import { group } from "../../lib/regex.js";
 import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
 import {
   apiDeploymentIdentity,
@@ -62,14 +64,14 @@ export function xaiTokenPrices(input: Pick<ParserInput, "source">, cell: string)
   let m = /^(\$[\d.,]+)\s*\((\$[\d.,]+)\)\s*\/\s*(\$[\d.,]+)$/.exec(text);
   if (m)
     return {
-      input: money(m[1] as string),
-      cachedInput: money(m[2] as string),
-      output: money(m[3] as string),
+      input: money(group(m, 1)),
+      cachedInput: money(group(m, 2)),
+      output: money(group(m, 3)),
     };
   m = /^(\$[\d.,]+)\s*\/\s*(\$[\d.,]+)$/.exec(text);
-  if (m) return { input: money(m[1] as string), cachedInput: null, output: money(m[2] as string) };
+  if (m) return { input: money(group(m, 1)), cachedInput: null, output: money(group(m, 2)) };
   m = /^(\$[\d.,]+)(\$[\d.,]+)$/.exec(text);
-  if (m) return { input: money(m[1] as string), cachedInput: null, output: money(m[2] as string) };
+  if (m) return { input: money(group(m, 1)), cachedInput: null, output: money(group(m, 2)) };
   if (/^\$[\d.,]+(?:\s*\/\s*(?:image|sec|second|video|minute))?$/i.test(text)) return null;
   throw parseFailure(input.source, `"${cell}" is not a price the parser knows`);
 }
