@@ -12,6 +12,7 @@
  */
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tempName } from "../lib/atomic-write.js";
 import { CATALOG_FILE, loadRelease } from "./artifact.js";
 import { withDatabase } from "./duckdb.js";
 import {
@@ -40,7 +41,13 @@ function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-/** Writes the export of `releaseId` (default LATEST) into `outDir`, each file through a temporary name. */
+/**
+ * Writes the export of `releaseId` (default LATEST) into `outDir`. Every file is first staged under
+ * one temporary name of the project's atomic-write scheme (`tempName()`, so a cleanup tells a live
+ * export's files from debris) and renamed into place only once all five are written: a failed
+ * export leaves no new file behind. (`writeFileAtomic` replaces one file; five files written by
+ * DuckDB need this stage-then-rename instead.)
+ */
 export async function exportRelease(
   snapshotsDir: string,
   releaseId: string | undefined,
@@ -48,7 +55,8 @@ export async function exportRelease(
 ): Promise<ExportResult> {
   const { manifest, catalog } = await loadRelease(snapshotsDir, releaseId);
   await mkdir(outDir, { recursive: true });
-  const temp = (name: string) => join(outDir, `.tmp-${process.pid}-${name}`);
+  const stage = tempName();
+  const temp = (name: string) => join(outDir, `${stage}-${name}`);
   const written: string[] = [];
   try {
     const document = {
@@ -62,8 +70,8 @@ export async function exportRelease(
       lifecycle: catalog.lifecycle,
       events: catalog.events,
     };
-    await writeFile(temp(CATALOG_FILE), `${JSON.stringify(document)}\n`);
     written.push(CATALOG_FILE);
+    await writeFile(temp(CATALOG_FILE), `${JSON.stringify(document)}\n`);
     await withDatabase(async (db) => {
       await loadCatalog(db, "", catalog);
       const copies: Array<[string, string, string]> = [
@@ -73,8 +81,8 @@ export async function exportRelease(
         ["lifecycle.parquet", lifecycleParquetQuery(), "FORMAT parquet, COMPRESSION zstd"],
       ];
       for (const [name, query, options] of copies) {
-        await db.run(`COPY (${query}) TO ${sqlString(temp(name))} (${options})`);
         written.push(name);
+        await db.run(`COPY (${query}) TO ${sqlString(temp(name))} (${options})`);
       }
     });
     const files: Record<string, number> = {};
