@@ -19,6 +19,7 @@ import { fixedClock } from "../../src/lib/clock.js";
 import { sha256Hex } from "../../src/lib/hash.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { SourceDefinition, SourceState } from "../../src/schema/index.js";
+import { defined } from "../helpers/defined.js";
 import { definition, type TempSources, tempSourcesDir, writeDefinition } from "./fixtures.js";
 import { startServer, type TestServer } from "./server.js";
 
@@ -100,7 +101,14 @@ describe("offline collect", () => {
     expect(errors).toEqual([]);
     const order = [good, community, uncaptured, damaged];
     const results = await collectSources(
-      options({ definitions: order.map((d) => definitions.find((x) => x.name === d.name)!) }),
+      options({
+        definitions: order.map((d) =>
+          defined(
+            definitions.find((x) => x.name === d.name),
+            `definition ${d.name}`,
+          ),
+        ),
+      }),
     );
 
     expect(results.map((r) => [r.source.name, r.status])).toEqual([

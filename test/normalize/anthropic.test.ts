@@ -6,10 +6,11 @@ import {
 } from "../../src/normalize/parsers/anthropic.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const pricing = parsers["anthropic-pricing"]!;
-const deprecations = parsers["anthropic-deprecations"]!;
+const pricing = defined(parsers["anthropic-pricing"], "parser anthropic-pricing");
+const deprecations = defined(parsers["anthropic-deprecations"], "parser anthropic-deprecations");
 
 describe("anthropic pricing", () => {
   it("prices every model in standard and batch mode with cache write and hit prices", async () => {

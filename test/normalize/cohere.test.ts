@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { cohereStatus, parsers } from "../../src/normalize/parsers/cohere.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const models = parsers["cohere-models"]!;
+const models = defined(parsers["cohere-models"], "parser cohere-models");
 const input = await recordedInput("cohere", "models");
 
 describe("cohere models overview", () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { parsers } from "../../src/normalize/parsers/deepseek.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const pricing = parsers["deepseek-pricing"]!;
+const pricing = defined(parsers["deepseek-pricing"], "parser deepseek-pricing");
 const input = await recordedInput("deepseek", "pricing");
 
 describe("deepseek models and pricing", () => {

@@ -16,9 +16,10 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { loadDefinition } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { expectParseFailure, withContent } from "../helpers/parsers.js";
 
-const parse = parsers["google-vertex-billing-skus"]!;
+const parse = defined(parsers["google-vertex-billing-skus"], "parser google-vertex-billing-skus");
 
 async function fixtureInput(): Promise<ParserInput> {
   const content = await readFile(

@@ -10,9 +10,10 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { expectParseFailure } from "../helpers/parsers.js";
 
-const modelVersions = parsers["google-vertex-model-versions"]!;
+const modelVersions = defined(parsers["google-vertex-model-versions"], "parser google-vertex-model-versions");
 const src = {
   name: "model-versions",
   url: "https://cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions",

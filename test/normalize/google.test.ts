@@ -10,10 +10,11 @@ import {
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { expectParseFailure } from "../helpers/parsers.js";
 
-const pricing = parsers["google-pricing"]!;
-const deprecations = parsers["google-deprecations"]!;
+const pricing = defined(parsers["google-pricing"], "parser google-pricing");
+const deprecations = defined(parsers["google-deprecations"], "parser google-deprecations");
 const src = { name: "pricing", url: "https://ai.google.dev/gemini-api/docs/pricing" };
 
 function byId(deployments: DeploymentFact[], id: string): DeploymentFact {

@@ -8,9 +8,10 @@ import {
 } from "../../src/normalize/parsers/groq.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const deprecations = parsers["groq-deprecations"]!;
+const deprecations = defined(parsers["groq-deprecations"], "parser groq-deprecations");
 const input = await recordedInput("groq", "deprecations");
 
 describe("groq deprecations", () => {

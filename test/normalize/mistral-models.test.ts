@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { mistralAliasTable, mistralCards, parsers } from "../../src/normalize/parsers/mistral-models.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const parse = parsers["mistral-model-cards"]!;
+const parse = defined(parsers["mistral-model-cards"], "parser mistral-model-cards");
 const input = () => recordedInput("mistral", "model-cards");
 
 /** The capture with one file's text changed. */

@@ -10,11 +10,12 @@ import {
 import { parsers as googleParsers } from "../../src/normalize/parsers/google-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const anthropic = anthropicParsers["anthropic-model-facts"]!;
-const google = googleParsers["google-model-facts"]!;
-const azure = azureParsers["azure-model-facts"]!;
+const anthropic = defined(anthropicParsers["anthropic-model-facts"], "parser anthropic-model-facts");
+const google = defined(googleParsers["google-model-facts"], "parser google-model-facts");
+const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
 
 function byId(facts: readonly ModelFact[] | undefined): Map<string, ModelFact> {
   return new Map((facts ?? []).filter((f) => f.modes === undefined).map((f) => [f.provider_model_id, f]));
@@ -320,7 +321,7 @@ describe("Claude model reference pages", () => {
   });
 
   it("fails without a Model ID line or with a specs line that gives no sizes", async () => {
-    const page = anthropicParsers["anthropic-model-page"]!;
+    const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
     const input = await recordedInput("anthropic", "model-opus-4-6");
     expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID:", "Model:"))));
     expectParseFailure(() =>

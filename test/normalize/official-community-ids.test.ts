@@ -6,11 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { parserFor } from "../../src/normalize/index.js";
 import { identityFor, parsers as litellmParsers } from "../../src/normalize/parsers/litellm.js";
-import { parserRegistry } from "../../src/normalize/registry.js";
 import { LITELLM_FILE, loadDefinition, recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 
-const litellm = litellmParsers["litellm"]!;
+const litellm = defined(litellmParsers["litellm"], "parser litellm");
 const community = litellm({
   source: await loadDefinition("litellm", "model-prices"),
   content: await readFile(LITELLM_FILE, "utf8"),
@@ -20,7 +21,7 @@ const communityById = new Map(community.deployments.map((d) => [d.id, d]));
 
 async function official(provider: string, name: string) {
   const input = await recordedInput(provider, name);
-  return parserRegistry[input.source.parser]!(input);
+  return parserFor(input.source)(input);
 }
 
 describe("official and community deployment ids", () => {

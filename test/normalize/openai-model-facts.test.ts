@@ -5,9 +5,10 @@ import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/openai-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
 import { loadDefinition, recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
-const page = parsers["openai-model-page"]!;
+const page = defined(parsers["openai-model-page"], "parser openai-model-page");
 const supported = { status: "supported", verification_status: "official_declared" };
 const unsupported = { status: "unsupported", verification_status: "official_declared" };
 
@@ -53,7 +54,7 @@ describe("OpenAI model pages", () => {
   it("GPT-4.1: the context window and max output of the details, for the model id and its default snapshot only", async () => {
     const facts = await factsOf("model-gpt-4-1");
     expect([...facts.keys()].sort()).toEqual(["gpt-4.1", "gpt-4.1-2025-04-14"]);
-    const fact = facts.get("gpt-4.1")!;
+    const fact = defined(facts.get("gpt-4.1"), "facts of gpt-4.1");
     expect(fact.context_tokens).toBe(1_047_576);
     expect(fact.max_output_tokens).toBe(32_768);
     expect(fact.capabilities).toEqual({
@@ -84,7 +85,7 @@ describe("OpenAI model pages", () => {
   });
 
   it("GPT-5 mini: the context window (400,000), not the 'Maximum input tokens' bullet (272,000)", async () => {
-    const fact = (await factsOf("model-gpt-5-mini")).get("gpt-5-mini")!;
+    const fact = defined((await factsOf("model-gpt-5-mini")).get("gpt-5-mini"), "facts of gpt-5-mini");
     expect(fact.context_tokens).toBe(400_000);
     expect(fact.max_output_tokens).toBe(128_000);
   });
@@ -95,14 +96,20 @@ describe("OpenAI model pages", () => {
   });
 
   it("a text-only model is stated without vision; a name the Supported lists leave out stays unknown", async () => {
-    const fact = (await factsOf("model-o3-mini")).get("o3-mini-2025-01-31")!;
+    const fact = defined(
+      (await factsOf("model-o3-mini")).get("o3-mini-2025-01-31"),
+      "facts of o3-mini-2025-01-31",
+    );
     expect(fact.capabilities?.vision).toEqual(unsupported);
     expect(fact.capabilities?.web_search).toBeUndefined();
     expect(fact.capabilities?.prompt_caching).toBeUndefined();
   });
 
   it("the truncated GPT-5.4 copy (no Endpoints or Supported sections) gives limits, modalities and reasoning only", async () => {
-    const fact = (await factsOf("model-gpt-5-4")).get("gpt-5.4-2026-03-05")!;
+    const fact = defined(
+      (await factsOf("model-gpt-5-4")).get("gpt-5.4-2026-03-05"),
+      "facts of gpt-5.4-2026-03-05",
+    );
     expect(fact.context_tokens).toBe(1_050_000);
     expect(fact.max_output_tokens).toBe(128_000);
     expect(Object.keys(fact.capabilities ?? {}).sort()).toEqual([

@@ -11,10 +11,11 @@ import {
 } from "../../src/normalize/parsers/openai.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
-const pricing = parsers["openai-pricing"]!;
-const deprecations = parsers["openai-deprecations"]!;
+const pricing = defined(parsers["openai-pricing"], "parser openai-pricing");
+const deprecations = defined(parsers["openai-deprecations"], "parser openai-deprecations");
 
 describe("openai pricing", () => {
   it("prices every text-token row of the standard, batch, flex and priority tiers", async () => {

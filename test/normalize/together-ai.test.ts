@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { parsers, togetherModelId } from "../../src/normalize/parsers/together-ai.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
-const models = parsers["together-ai-models"]!;
+const models = defined(parsers["together-ai-models"], "parser together-ai-models");
 const input = await recordedInput("together-ai", "serverless-models");
 
 describe("together ai serverless models", () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { parsers, xaiTokenPrices } from "../../src/normalize/parsers/xai.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
-const models = parsers["xai-models"]!;
+const models = defined(parsers["xai-models"], "parser xai-models");
 const input = await recordedInput("xai", "models");
 
 describe("xai models and pricing", () => {
