@@ -35,13 +35,10 @@ export type TsValue =
   | { [key: string]: TsValue };
 
 type TokenKind = "punct" | "string" | "number" | "ident";
-interface Token {
-  kind: TokenKind;
-  text: string;
-  /** The decoded value of a string token. */
-  value?: string;
-  line: number;
-}
+type Token =
+  | { kind: Exclude<TokenKind, "string">; text: string; line: number }
+  /** `value` is the decoded string; `text` its opening quote. */
+  | { kind: "string"; text: string; value: string; line: number };
 
 const PUNCT = ["=>", "{", "}", "[", "]", "(", ")", ",", ":", ";", ".", "-", "="];
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };
@@ -52,11 +49,12 @@ function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   let line = 1;
-  const fail = (message: string): never => {
+  // Typed on the variable so that a call narrows like a throw (`if (!p) fail(...)`).
+  const fail: (message: string) => never = (message) => {
     throw new TsLiteralError(`line ${line}: ${message}`);
   };
   while (i < source.length) {
-    const c = source[i] as string;
+    const c = source.charAt(i);
     if (c === "\n") {
       line++;
       i++;
@@ -74,7 +72,7 @@ function tokenize(source: string): Token[] {
       i++;
       for (;;) {
         if (i >= source.length) fail("unterminated string");
-        const d = source[i] as string;
+        const d = source.charAt(i);
         if (d === c) break;
         if (c === "`" && d === "$" && source[i + 1] === "{") fail("template interpolation is not data");
         if (d === "\n") {
@@ -86,7 +84,7 @@ function tokenize(source: string): Token[] {
           if (e === "u") {
             const hex = /^[0-9a-fA-F]{4}/.exec(source.slice(i + 2));
             if (!hex) fail("bad \\u escape");
-            value += String.fromCharCode(Number.parseInt((hex as RegExpExecArray)[0], 16));
+            value += String.fromCharCode(Number.parseInt(hex[0], 16));
             i += 6;
             continue;
           }
@@ -117,8 +115,8 @@ function tokenize(source: string): Token[] {
     } else {
       const p = PUNCT.find((q) => source.startsWith(q, i));
       if (!p) fail(`unexpected character "${c}"`);
-      tokens.push({ kind: "punct", text: p as string, line });
-      i += (p as string).length;
+      tokens.push({ kind: "punct", text: p, line });
+      i += p.length;
     }
   }
   return tokens;
@@ -142,7 +140,7 @@ class Reader {
     const t = this.peek();
     if (!t) this.fail("unexpected end of file");
     this.pos++;
-    return t as Token;
+    return t;
   }
   is(text: string, kind: TokenKind = "punct"): boolean {
     const t = this.peek();
@@ -171,10 +169,10 @@ class Reader {
   value(): TsValue {
     const t = this.peek();
     if (!t) this.fail("expected a value");
-    const token = t as Token;
+    const token = t;
     if (token.kind === "string") {
       this.next();
-      return token.value as string;
+      return token.value;
     }
     if (token.kind === "number") {
       this.next();
@@ -221,7 +219,7 @@ class Reader {
     while (!this.is("}")) {
       const key = this.next();
       if (key.kind !== "ident" && key.kind !== "string") this.fail(`"${key.text}" is not a property name`);
-      const name = key.kind === "string" ? (key.value as string) : key.text;
+      const name = key.kind === "string" ? key.value : key.text;
       if (Object.hasOwn(out, name)) this.fail(`property "${name}" is given twice`);
       this.expect(":");
       out[name] = this.value();
@@ -247,7 +245,8 @@ class Reader {
     do {
       const t = this.next();
       if (t.kind !== "punct") continue;
-      if (pairs[t.text]) stack.push(pairs[t.text] as string);
+      const closer = pairs[t.text];
+      if (closer !== undefined) stack.push(closer);
       else if (t.text === ")" || t.text === "}" || t.text === "]") {
         if (stack.pop() !== t.text) this.fail(`unbalanced "${t.text}"`);
       }

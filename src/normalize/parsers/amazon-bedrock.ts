@@ -87,7 +87,8 @@ function readEntries(source: SourceDefinition, content: string): LifecycleEntry[
   let section: LifecycleEntry["section"] = "listed";
   let current: LifecycleEntry | null = null;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
+    const line = lines[i];
+    if (line === undefined) break; // i < lines.length: not reached
     const trimmed = line.trim();
     if (/^\*\*Models that have reached EOL\*\*$/i.test(trimmed)) {
       section = "reached-eol";
@@ -111,21 +112,24 @@ function readEntries(source: SourceDefinition, content: string): LifecycleEntry[
       const iEol = col(/^eol date$/i);
       const iExtended = col(/public extended access/i);
       let j = i + 2;
-      for (; j < lines.length && (lines[j] as string).trim().startsWith("|"); j++) {
-        const cells = splitTableRow(lines[j] as string).map(cleanCell);
+      for (let row = lines[j]; row?.trim().startsWith("|"); row = lines[++j]) {
+        const cells = splitTableRow(row).map(cleanCell);
         if (cells.length !== headers.length)
-          throw parseFailure(
-            source,
-            `row "${lines[j]}" has ${cells.length} cells, expected ${headers.length}`,
-          );
+          throw parseFailure(source, `row "${row}" has ${cells.length} cells, expected ${headers.length}`);
+        /** A cell of a column the header row has (so of this row too, its length checked above). */
+        const cell = (index: number): string => {
+          const value = cells[index];
+          if (value === undefined) throw parseFailure(source, `row "${row}" has no cell ${index}`);
+          return value;
+        };
         entries.push({
-          provider: cells[iProvider] as string,
-          name: cells[iName] as string,
-          modelId: cells[iId] as string,
+          provider: cell(iProvider),
+          name: cell(iName),
+          modelId: cell(iId),
           section,
           groups: [
             {
-              regions: splitRegions(source, cells[iRegions] as string),
+              regions: splitRegions(source, cell(iRegions)),
               legacy: cells[iLegacy],
               eol: cells[iEol],
               extendedAccess: cells[iExtended],

@@ -83,7 +83,8 @@ function contextWindow(input: ParserInput, cell: string, skipped: SkipLog, model
 
 function maxRequest(input: ParserInput, cell: string, model: string): Limits {
   const parts = items(cell);
-  const single = parts.length === 1 ? tokenCount(parts[0] as string) : null;
+  const [only] = parts;
+  const single = parts.length === 1 && only !== undefined ? tokenCount(only) : null;
   if (single !== null) return { context_tokens: single };
   const limits: Limits = {};
   for (const item of parts) {

@@ -122,7 +122,8 @@ export function readMeter(meterName: string): MeterReading {
     return { ok: false, reason: "regional batch meter (no such deployment type)" };
   const versions =
     hint === null ? entry.versions : entry.versions.filter((v) => v.slice(5).replace("-", "") === hint);
-  if (versions.length !== 1)
+  const [version] = versions;
+  if (versions.length !== 1 || version === undefined)
     return {
       ok: false,
       reason:
@@ -133,7 +134,7 @@ export function readMeter(meterName: string): MeterReading {
   return {
     ok: true,
     model: entry.model,
-    version: versions[0] as string,
+    version,
     part: cached ? "cached_input" : direction,
     type,
     batch,
@@ -265,13 +266,21 @@ function itemsOf(
   });
 }
 
+/** An item's meter name: every item of either document names its meter. */
+function meterNameOf(input: ParserInput, item: Record<string, unknown>): string {
+  const name = item["meterName"];
+  if (typeof name !== "string")
+    throw parseFailure(input.source, `an item has no meterName (${JSON.stringify(item)})`);
+  return name;
+}
+
 /** The Retail Prices API's own response: one item per meter and region. */
 function parseRetailPrices(input: ParserInput): ParseOutput {
   const items = itemsOf(input, parseJson(input), "Items");
   const skipped = new SkipLog();
   const rows: PriceRow[] = [];
   for (const item of items) {
-    const meterName = item["meterName"] as string;
+    const meterName = meterNameOf(input, item);
     if (item["type"] !== "Consumption") {
       skipped.add(
         `price type "${String(item["type"])}" (only Consumption is a pay-as-you-go price)`,
@@ -308,16 +317,16 @@ function parseCommunitySnapshot(input: ParserInput): ParseOutput {
   const skipped = new SkipLog();
   const rows: PriceRow[] = [];
   for (const item of items) {
-    const meterName = item["meterName"] as string;
+    const meterName = meterNameOf(input, item);
     const price = decimalText(item["retailPrice"]);
     const regions = item["regions"];
-    if (!Array.isArray(regions) || regions.some((r) => typeof r !== "string"))
+    if (!Array.isArray(regions) || !regions.every((r): r is string => typeof r === "string"))
       throw parseFailure(input.source, `item "${meterName}" has no regions list`);
     if (price === null) {
       skipped.add("price finer than 1 micro-USD per million tokens, or not an amount", meterName);
       continue;
     }
-    rows.push({ meterName, price, unit: String(item["unitOfMeasure"] ?? ""), regions: regions as string[] });
+    rows.push({ meterName, price, unit: String(item["unitOfMeasure"] ?? ""), regions });
   }
   return priceRows(input, rows, skipped, items.length);
 }

@@ -78,10 +78,13 @@ export const parseDeepseekPricing: Parser = (input) => {
     throw parseFailure(input.source, `the MODEL row names no API models (${models.join(", ")})`);
   /** The values of the row whose (sub)label matches, one per model (a spanning cell repeated). */
   const values = (label: RegExp, what: string): string[] => {
-    const row = rows.find((r) => label.test(r[0] as string) || (r.length > 2 && label.test(r[1] as string)));
+    // A row's label is its first cell, or its second under a spanning group label.
+    const labelled = (r: string[]) => label.test(r[0] ?? "");
+    const row = rows.find((r) => labelled(r) || (r.length > 2 && label.test(r[1] ?? "")));
     if (!row) throw parseFailure(input.source, `no ${what} row`);
-    const cells = label.test(row[0] as string) ? row.slice(1) : row.slice(2);
-    if (cells.length === 1) return models.map(() => cells[0] as string);
+    const cells = labelled(row) ? row.slice(1) : row.slice(2);
+    const [spanning] = cells;
+    if (cells.length === 1 && spanning !== undefined) return models.map(() => spanning);
     if (cells.length !== models.length)
       throw parseFailure(input.source, `${what}: ${cells.length} values for ${models.length} models`);
     return cells;
@@ -104,9 +107,15 @@ export const parseDeepseekPricing: Parser = (input) => {
   const miss = values(/^1M INPUT TOKENS \(CACHE MISS\)$/, "cache-miss input price");
   const output = values(/^1M OUTPUT TOKENS$/, "output price");
   const deployments: DeploymentFact[] = models.map((id, i) => {
-    const maximum = /MAXIMUM:\s*([\d.]+\s*[KM]?)/i.exec(maxOutput[i] as string);
-    const mode = /\((non-thinking|thinking) mode\)/i.exec(version[i] as string);
-    const tool = tools[i] as string;
+    /** The model's value of a row `values` returned (one per model). */
+    const of = (row: string[], what: string): string => {
+      const value = row[i];
+      if (value === undefined) throw parseFailure(input.source, `${id}: no ${what} value`);
+      return value;
+    };
+    const maximum = /MAXIMUM:\s*([\d.]+\s*[KM]?)/i.exec(of(maxOutput, "MAX OUTPUT"));
+    const mode = /\((non-thinking|thinking) mode\)/i.exec(of(version, "MODEL VERSION"));
+    const tool = of(tools, "Tool Calls");
     if (tool !== "✓" && tool !== "✗") throw parseFailure(input.source, `${id} Tool Calls: "${tool}"`);
     const capabilities: Capabilities = {
       tool_calling: {
@@ -125,13 +134,13 @@ export const parseDeepseekPricing: Parser = (input) => {
     return {
       ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
       display_name: id,
-      context_tokens: printedTokenCount(input.source, context[i] as string),
+      context_tokens: printedTokenCount(input.source, of(context, "CONTEXT LENGTH")),
       max_output_tokens: maximum ? printedTokenCount(input.source, group(maximum, 1)) : null,
       capabilities,
       rate_card: tokenRateCard(input.source, input.observedAt, {
-        input: money(miss[i] as string, `${id} cache-miss input`),
-        cachedInput: money(hit[i] as string, `${id} cache-hit input`),
-        output: money(output[i] as string, `${id} output`),
+        input: money(of(miss, "cache-miss input price"), `${id} cache-miss input`),
+        cachedInput: money(of(hit, "cache-hit input price"), `${id} cache-hit input`),
+        output: money(of(output, "output price"), `${id} output`),
       }),
       evidence,
     };

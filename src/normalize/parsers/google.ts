@@ -170,9 +170,10 @@ function readTable(
     .toArray()
     .map((c) => $(c).text().replace(/\s+/g, " ").trim());
   const paidIndex = header.findIndex((h) => /^paid tier/i.test(h));
-  if (paidIndex < 0)
+  const paidHeader = header[paidIndex];
+  if (paidHeader === undefined)
     throw parseFailure(source, `pricing table without a "Paid Tier" column (${header.join(" | ")})`);
-  const unit = /per\s+(.+?)\s+in\s+USD/i.exec(header[paidIndex] as string)?.[1] ?? "";
+  const unit = /per\s+(.+?)\s+in\s+USD/i.exec(paidHeader)?.[1] ?? "";
   const rows = new Map<string, string>();
   $(table)
     .find("tbody tr")
@@ -383,14 +384,15 @@ export const parseGeminiDeprecations: Parser = (input) => {
   const seen = new Set<string>();
   for (const table of tables) {
     const idCol = table.headers.findIndex((h) => /^(model|agent)$/i.test(h));
+    const idHeader = table.headers[idCol];
     const shutdownCol = table.headers.findIndex((h) => /^shutdown date$/i.test(h));
     const replCol = table.headers.findIndex((h) => /replacement/i.test(h));
-    if (idCol < 0 || shutdownCol < 0 || replCol < 0)
+    if (idHeader === undefined || shutdownCol < 0 || replCol < 0)
       throw parseFailure(
         source,
         `deprecation table "${table.heading}" lacks Model / Shutdown date / Recommended replacement`,
       );
-    const agents = /^agent$/i.test(table.headers[idCol] as string);
+    const agents = /^agent$/i.test(idHeader);
     let preview = false;
     for (const row of table.rows) {
       const first = row[idCol] ?? "";

@@ -120,11 +120,12 @@ function bedrockIdentity(key: string): IdentityResult {
     if (first === "*" || others.some((p) => /commitment/.test(p)))
       return { ok: false, reason: "provisioned throughput (commitment) price" };
     if (first === "invoke") return { ok: false, reason: "route alias (bedrock/invoke/)" };
-    if (!AWS_REGION.test(first) || others.length !== 1)
+    const [only] = others;
+    if (!AWS_REGION.test(first) || others.length !== 1 || only === undefined)
       return { ok: false, reason: "unrecognized key shape" };
     region = first;
     explicit = true;
-    rest = others[0] as string;
+    rest = only;
   }
   const geo = BEDROCK_GEOGRAPHY.exec(rest);
   if (geo) {

@@ -115,7 +115,8 @@ function markdownPrice(cell: string): string {
 /** The processing tier of a component: the content-switcher pane it sits in (standard outside one). */
 function paneTier(content: string, at: number): string {
   const panes = [...content.slice(0, at).matchAll(/data-content-switcher-pane data-value="([a-z-]+)"/g)];
-  return panes.length > 0 ? ((panes[panes.length - 1] as RegExpMatchArray)[1] as string) : "standard";
+  const last = panes.at(-1);
+  return last ? group(last, 1) : "standard";
 }
 
 const TOKEN_HEADINGS = ["model", "input", "cached input", "output"];
