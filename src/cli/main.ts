@@ -24,11 +24,8 @@ function say(text: string): void {
 
 /** A Node system error (ENOENT, EACCES, EADDRINUSE, ECONNREFUSED...) is an I/O failure, not a bug. */
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return (
-    error instanceof Error &&
-    typeof (error as NodeJS.ErrnoException).code === "string" &&
-    /^E[A-Z0-9]+$/.test((error as NodeJS.ErrnoException).code as string)
-  );
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  return typeof error.code === "string" && /^E[A-Z0-9]+$/.test(error.code);
 }
 
 function fail(error: unknown): void {

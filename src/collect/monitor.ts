@@ -308,8 +308,8 @@ function extractJson(
     .split("/")
     .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   const keep = (value: unknown, depth: number): unknown => {
-    if (depth === tokens.length) return withoutKeys(value, drop);
-    const token = tokens[depth] as string;
+    const token = tokens[depth];
+    if (token === undefined) return withoutKeys(value, drop); // depth === tokens.length: the pointed-to value
     if (Array.isArray(value)) {
       if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= value.length)
         throw missing(pointer, tokens.slice(0, depth + 1), url);

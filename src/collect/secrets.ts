@@ -20,12 +20,12 @@ export function applySecrets(
   env: SecretEnv,
 ): AppliedSecrets {
   const secrets = Object.values(source.secrets ?? {});
-  const missing = secrets.filter((s) => (env[s.env] ?? "") === "").map((s) => s.env);
+  const resolved = secrets.map((secret) => ({ secret, value: env[secret.env] ?? "" }));
+  const missing = resolved.filter((r) => r.value === "").map((r) => r.secret.env);
   if (missing.length > 0) return { ok: false, missing };
   const url = new URL(source.url);
   const values: string[] = [];
-  for (const secret of secrets) {
-    const value = env[secret.env] as string;
+  for (const { secret, value } of resolved) {
     url.searchParams.set(secret.query_param, value);
     values.push(value);
   }

@@ -48,14 +48,15 @@ export async function resolveReleaseId(snapshotsDir: string, idOrPrefix: string)
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const found = names.filter((n) => RELEASE_ID.test(n) && n.startsWith(prefix)).sort();
-  if (found.length === 0)
+  const [first] = found;
+  if (first === undefined)
     throw new CatalogError("release_not_found", `no release ${idOrPrefix} in ${snapshotsDir}`);
   if (found.length > 1)
     throw new CatalogError(
       "invalid_argument",
       `release prefix ${idOrPrefix} is ambiguous: it matches ${found.join(", ")}; give more digits`,
     );
-  return found[0] as string;
+  return first;
 }
 
 /**

@@ -167,14 +167,19 @@ function queryParameters(
 ): Json[] {
   const converted = components.convert(query, "input");
   const properties = (converted.properties ?? {}) as Record<string, Json>;
-  const required = new Set((converted.required ?? []) as string[]);
+  const required = new Set(
+    Array.isArray(converted.required)
+      ? converted.required.filter((r: unknown): r is string => typeof r === "string")
+      : [],
+  );
   // The defaults the server applies, read from the schema itself (zod drops `default` from the
   // input JSON Schema of a preprocessed field, so it is restored here).
   const defaults = query.parse({}) as Record<string, unknown>;
   return Object.keys(query.shape).map((name) => {
     const schema = { ...(properties[name] as Json) };
     if (defaults[name] !== undefined && schema.default === undefined) schema.default = defaults[name];
-    const description = docs[name] ?? (schema.description as string | undefined);
+    const description =
+      docs[name] ?? (typeof schema.description === "string" ? schema.description : undefined);
     return {
       name,
       in: "query",

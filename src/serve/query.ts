@@ -43,8 +43,8 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
     if (query.has_pricing !== undefined && (d.rate_card !== null) !== query.has_pricing) continue;
     if (query.status !== undefined && !query.status.includes(d.status)) continue;
     if (terms.length > 0) {
-      const text = release.deploymentSearch[i] as string;
-      if (!terms.every((t) => text.includes(t))) continue;
+      const text = release.deploymentSearch[i];
+      if (text === undefined || !terms.every((t) => text.includes(t))) continue; // one text per deployment
     }
     matches.push(i);
   }

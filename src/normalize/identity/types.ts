@@ -40,5 +40,5 @@ export function ownLabIdentity(
 /** `providerModelId` of an identity with a plain alias table. */
 export function aliasLookup(aliases: Readonly<Record<string, string>>, name: string): string {
   const trimmed = name.trim();
-  return Object.hasOwn(aliases, trimmed) ? (aliases[trimmed] as string) : trimmed;
+  return (Object.hasOwn(aliases, trimmed) ? aliases[trimmed] : undefined) ?? trimmed;
 }
