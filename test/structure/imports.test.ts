@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../helpers/source-files.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SRC = join(ROOT, "src");
@@ -46,14 +47,6 @@ interface ImportEdge {
   specifier: string;
   /** Repository-relative path under src/ of the imported file, or null for a package or builtin. */
   to: string | null;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
 }
 
 function importsOf(file: string): ImportEdge[] {
