@@ -114,7 +114,7 @@ describe.skipIf(!redisBinary)("Redis quota store", () => {
   });
 
   it("two server processes share one workspace quota and the anonymous quota of an address", async () => {
-    const { key } = await createKey(keysFile, "shared", "team");
+    const { key } = await createKey(keysFile, "pooled", "team");
     const [one, two] = await Promise.all([
       spawnServer([snapshotsDir, keysFile, plansFile, redis.url]),
       spawnServer([snapshotsDir, keysFile, plansFile, redis.url]),
@@ -137,8 +137,8 @@ describe.skipIf(!redisBinary)("Redis quota store", () => {
       }
       const period = quotaPeriod(new Date()).period;
       // the two 429 answers were not counted
-      expect(await redis.client.get(`quota:shared:${period}`)).toBe("10");
-      const ttl = await redis.client.ttl(`quota:shared:${period}`);
+      expect(await redis.client.get(`quota:pooled:${period}`)).toBe("10");
+      const ttl = await redis.client.ttl(`quota:pooled:${period}`);
       expect(ttl).toBeGreaterThan(86_400);
       expect(ttl).toBeLessThanOrEqual(32 * 86_400);
 
