@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import type { DeploymentFact } from "../../schema/index.js";
-import { evidenceFor, parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { evidenceFor, parseFailure, requireSome, SkipLog, tokenRateCard } from "../helpers.js";
 import type { Parser, ParserInput } from "../types.js";
 import { vertexIdentity } from "./google-vertex.js";
 
@@ -138,15 +138,11 @@ export const parseVertexBillingSkus: Parser = (input: ParserInput) => {
     }
     deployments.push({
       ...vertexIdentity(id),
-      rate_card: {
-        currency: "USD",
-        unit: "million_tokens",
-        input_micro_usd: prices.input,
-        cached_input_micro_usd: prices.cached ?? null,
-        output_micro_usd: prices.output ?? null,
-        source_url: evidence.source_url,
-        observed_at: evidence.observed_at,
-      },
+      rate_card: tokenRateCard(input.source, input.observedAt, {
+        input: prices.input,
+        cachedInput: prices.cached ?? null,
+        output: prices.output ?? null,
+      }),
       evidence,
     });
   }

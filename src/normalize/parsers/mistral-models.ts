@@ -46,6 +46,7 @@ import {
   requireSome,
   SkipLog,
   sourceMilestone,
+  tokenRateCard,
   unknownMilestone,
   usdToMicro,
 } from "../helpers.js";
@@ -212,11 +213,7 @@ function money(input: ParserInput, card: MistralCard, price: TsNumber): number {
 }
 
 /** The token rate card of a card, or null when it states no per-million-token input price. */
-function rateCard(
-  input: ParserInput,
-  card: MistralCard,
-  skipped: SkipLog,
-): Omit<RateCard, "source_url" | "observed_at"> | null {
+function rateCard(input: ParserInput, card: MistralCard, skipped: SkipLog): RateCard | null {
   let inputPrice: number | null = null;
   let cached: number | null = null;
   let output: number | null = null;
@@ -241,13 +238,7 @@ function rateCard(
     else throw parseFailure(input.source, `${card.file}: unknown input price label "${row.label}"`);
   }
   if (inputPrice === null) return null;
-  return {
-    currency: "USD",
-    unit: "million_tokens",
-    input_micro_usd: inputPrice,
-    cached_input_micro_usd: cached,
-    output_micro_usd: output,
-  };
+  return tokenRateCard(input.source, input.observedAt, { input: inputPrice, cachedInput: cached, output });
 }
 
 const FEATURE_CAPABILITY: Record<string, [keyof Capabilities, "supported" | "conditional"]> = {
@@ -343,9 +334,7 @@ export const parseMistralModelCards: Parser = (input) => {
       ...(context !== null ? { context_tokens: context } : {}),
       ...(maxOutput !== null ? { max_output_tokens: maxOutput } : {}),
       capabilities: capabilities(card, (card_?.cached_input_micro_usd ?? null) !== null),
-      ...(card_
-        ? { rate_card: { ...card_, source_url: evidence.source_url, observed_at: evidence.observed_at } }
-        : {}),
+      ...(card_ ? { rate_card: card_ } : {}),
       status,
       evidence,
     });
