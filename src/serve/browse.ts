@@ -14,7 +14,7 @@ import type {
   Provider,
 } from "../schema/index.js";
 import type { ServedRelease } from "./catalog-index.js";
-import { allPositions, type PageResult, paginate } from "./page.js";
+import { allPositions, nullsLastOrder, type PageResult, paginate } from "./page.js";
 
 export interface BrowseIndex {
   /** Sorted by id. */
@@ -112,22 +112,13 @@ function ranks(release: ServedRelease, sort: DeploymentSort): Uint32Array {
   if (cached) return cached;
   const descending = sort.startsWith("-");
   const key = (descending ? sort.slice(1) : sort) as SortKey | "id";
-  const positions = release.deployments.map((_, i) => i);
+  let positions: number[];
   if (key === "id") {
     // positions are id order already
+    positions = allPositions(release.deployments.length);
     if (descending) positions.reverse();
   } else {
-    const values = release.deployments.map(SORT_VALUE[key]);
-    positions.sort((a, b) => {
-      const va = values[a] ?? null;
-      const vb = values[b] ?? null;
-      if (va !== vb) {
-        if (va === null) return 1;
-        if (vb === null) return -1;
-        return descending ? vb - va : va - vb;
-      }
-      return a - b;
-    });
+    positions = nullsLastOrder(release.deployments.map(SORT_VALUE[key]), (a, b) => a - b, descending);
   }
   const rank = new Uint32Array(positions.length);
   positions.forEach((position, r) => {

@@ -13,6 +13,7 @@ import {
   type SourceEvent,
 } from "../schema/index.js";
 import type { LoadedRelease } from "../snapshot/index.js";
+import { nullsLastOrder } from "./page.js";
 import { PostAnswerCache, ResponseCache } from "./response-cache.js";
 
 export type LifecycleSortKey = "end_of_life" | "deprecation" | "last_changed";
@@ -118,21 +119,9 @@ function lifecycleOrder(
   key: LifecycleSortKey,
   order: "asc" | "desc",
 ): Uint32Array {
+  // records are already sorted by (resource_type, resource_id), so position order is that order
   const values = records.map((r) => lifecycleSortValue(r, key));
-  const positions = records.map((_, i) => i);
-  positions.sort((a, b) => {
-    const va = values[a] ?? null;
-    const vb = values[b] ?? null;
-    if (va !== vb) {
-      if (va === null) return 1;
-      if (vb === null) return -1;
-      const c = compareCodePoints(va, vb);
-      if (c !== 0) return order === "asc" ? c : -c;
-    }
-    // records are already sorted by (resource_type, resource_id), so position order is that order
-    return a - b;
-  });
-  return Uint32Array.from(positions);
+  return Uint32Array.from(nullsLastOrder(values, compareCodePoints, order === "desc"));
 }
 
 function byTypeAndId(a: LifecycleRecord, b: LifecycleRecord): number {

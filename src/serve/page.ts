@@ -43,3 +43,28 @@ export function paginate(matches: readonly number[], limit: number, offset: numb
 export function allPositions(count: number): number[] {
   return Array.from({ length: count }, (_, i) => i);
 }
+
+/**
+ * Positions 0..n-1 ordered by `values` (a value per position), nulls last in both orders, ties
+ * and the null tail in position order (the records' base order), as decisions.md asks of sorted
+ * lists.
+ */
+export function nullsLastOrder<T>(
+  values: ReadonlyArray<T | null>,
+  compare: (a: T, b: T) => number,
+  descending: boolean,
+): number[] {
+  const positions = allPositions(values.length);
+  positions.sort((a, b) => {
+    const va = values[a] ?? null;
+    const vb = values[b] ?? null;
+    if (va !== vb) {
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      const c = compare(va, vb);
+      if (c !== 0) return descending ? -c : c;
+    }
+    return a - b;
+  });
+  return positions;
+}
