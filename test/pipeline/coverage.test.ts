@@ -1,27 +1,18 @@
 /**
  * Coverage of token limits and capabilities from OFFICIAL sources in the offline build of the
- * recorded captures, among the deployments the release publishes as not retired. "From
+ * recorded captures (the committed snapshot, which build.test.ts holds to be that build), among the deployments the release publishes as not retired. "From
  * official sources" = what mergeSpecs gives each published deployment from the official facts
  * of the release's facts.json alone (its deployment facts and its provider model's facts), so
  * a value LiteLLM alone supplies does not count.
  */
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../src/lib/clock.js";
-import { silentLogger } from "../../src/lib/logger.js";
-import { runBuild } from "../../src/pipeline/build.js";
-import { loadRelease, readFacts, readLatest, readManifest } from "../../src/release/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type DeploymentCandidate,
   indexModelFacts,
   mergeSpecs,
   modelFactKey,
 } from "../../src/release/model-facts.js";
-import { SOURCES_DIR } from "../helpers/captures.js";
-
-const NOW = "2026-11-23T00:00:00Z";
+import { committedRelease } from "../helpers/committed-release.js";
 
 interface Coverage {
   total: number;
@@ -30,29 +21,11 @@ interface Coverage {
   capability: number;
 }
 
-let work: string;
 const byProvider = new Map<string, Coverage>();
 const all: Coverage = { total: 0, context: 0, maxOutput: 0, capability: 0 };
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), "catalog-coverage-"));
-  const sources = join(work, "sources");
-  const snapshots = join(work, "snapshots");
-  await cp(SOURCES_DIR, sources, { recursive: true });
-  const summary = await runBuild({
-    sourcesDir: sources,
-    snapshotsDir: snapshots,
-    offline: true,
-    clock: fixedClock(NOW),
-    logger: silentLogger,
-  });
-  expect(summary.status).toBe("published");
-  const { catalog } = await loadRelease(snapshots);
-  const facts = await readFacts(
-    snapshots,
-    await readManifest(snapshots, (await readLatest(snapshots)) as string),
-  );
-  if (!facts) throw new Error("the release has no facts.json");
+  const { catalog, facts } = await committedRelease();
   const officialSources = facts.sources.filter((s) => s.source_type !== "community_catalog");
   const modelFacts = indexModelFacts(officialSources, () => true);
   const deploymentFacts = new Map<string, DeploymentCandidate[]>();
@@ -86,9 +59,6 @@ beforeAll(async () => {
     byProvider.set(d.provider_id, counts);
   }
 }, 120_000);
-afterAll(async () => {
-  await rm(work, { recursive: true, force: true });
-});
 
 describe("official limits and capabilities of non-retired deployments", () => {
   it("official values reach the providers whose models pages are recorded", () => {

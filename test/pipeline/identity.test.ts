@@ -1,48 +1,24 @@
 /**
- * Lifecycle truth over the offline build of the real recorded captures: one record per model
+ * Lifecycle truth over the offline build of the real recorded captures (the committed snapshot,
+ * which build.test.ts holds to be that build): one record per model
  * (official parsers and the LiteLLM community map agree on identities), deployments only where
  * an availability source places them, replacements as canonical model ids, and upstream
  * corrections applied in the open.
  */
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../../src/lib/clock.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isModelId } from "../../src/lib/ids.js";
-import { silentLogger } from "../../src/lib/logger.js";
 import { bedrockIdentity } from "../../src/normalize/identity/index.js";
-import { runBuild } from "../../src/pipeline/build.js";
 import type { FactsFile } from "../../src/release/facts.js";
-import { loadRelease, readFacts } from "../../src/release/index.js";
 import type { BuildReport } from "../../src/release/types.js";
 import type { CatalogContent, Deployment } from "../../src/schema/index.js";
-import { SOURCES_DIR } from "../helpers/captures.js";
+import { committedRelease } from "../helpers/committed-release.js";
 
-let work: string;
 let catalog: CatalogContent;
 let facts: FactsFile;
 let report: BuildReport;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), "catalog-identity-"));
-  const sources = join(work, "sources");
-  const snapshots = join(work, "snapshots");
-  await cp(SOURCES_DIR, sources, { recursive: true });
-  const summary = await runBuild({
-    sourcesDir: sources,
-    snapshotsDir: snapshots,
-    offline: true,
-    clock: fixedClock("2026-11-23T00:00:00Z"),
-    logger: silentLogger,
-  });
-  report = summary.outcome.report;
-  const release = await loadRelease(snapshots);
-  catalog = release.catalog;
-  facts = (await readFacts(snapshots, release.manifest)) as FactsFile;
-}, 120_000);
-afterAll(async () => {
-  await rm(work, { recursive: true, force: true });
+  ({ catalog, facts, report } = await committedRelease());
 });
 
 const communityFacts = () => facts.sources.filter((s) => s.source_type === "community_catalog");
