@@ -17,7 +17,7 @@ export function tempName(): string {
 /** Replace `path` with `data` atomically; the temporary file is removed when the write fails. */
 export async function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | readonly Uint8Array[],
   options: { mode?: number } = {},
 ): Promise<void> {
   const temp = join(dirname(path), `${tempName()}-${basename(path)}`);

@@ -14,11 +14,15 @@ import { CatalogError } from "../lib/errors.js";
 import { acquireLock, isProcessAlive } from "../lib/file-lock.js";
 import { ReleaseManifest } from "../schema/index.js";
 import {
+  byteLength,
   CATALOG_FILE,
   exists,
+  type FileBytes,
   readLatest,
   readManifest,
   releaseIdFor,
+  type StagedObject,
+  storeStaged,
   tempName,
   writeLatest,
   writeObject,
@@ -29,8 +33,8 @@ import {
 export * from "../snapshot/index.js";
 
 export interface PublishInput {
-  /** File name -> bytes. Must include catalog.json. */
-  files: Record<string, Uint8Array>;
+  /** File name -> bytes (one buffer or chunks), or an object staged by an ObjectWriter. Must include catalog.json. */
+  files: Record<string, FileBytes | StagedObject>;
   createdAt: string;
   previousReleaseId: string | null;
   counts: Record<string, number>;
@@ -61,8 +65,11 @@ export async function publishRelease(
 
   const files: ReleaseManifest["files"] = {};
   for (const name of Object.keys(input.files).sort(compareCodePoints)) {
-    const data = input.files[name] as Uint8Array;
-    files[name] = { sha256: await writeObject(snapshotsDir, data), bytes: data.byteLength };
+    const data = input.files[name] as FileBytes | StagedObject;
+    files[name] =
+      "tempPath" in data
+        ? { sha256: await storeStaged(snapshotsDir, data), bytes: data.bytes }
+        : { sha256: await writeObject(snapshotsDir, data), bytes: byteLength(data) };
   }
   await hook?.("objects_written");
 

@@ -88,26 +88,39 @@ export class ReleaseDatabase {
     }
   }
 
-  /** Create `table` with the given columns and bulk-load the rows (objects keyed by column name). */
+  /**
+   * Create `table` with the given columns and bulk-load the rows (objects keyed by column
+   * name). The rows may be generated on the way: they are written in batches, so neither all
+   * row objects nor one string of every row need exist at once.
+   */
   async loadTable(
     table: string,
     columns: ColumnSpec,
-    rows: ReadonlyArray<Record<string, unknown>>,
+    rows: Iterable<Record<string, unknown>>,
   ): Promise<void> {
     await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
-    if (rows.length === 0) return;
     const file = join(this.workDir, `${table}.ndjson`);
-    // Written in batches: one string of every row would double the memory of a 100k-row load.
+    let written = 0;
     const handle = await open(file, "w");
     try {
-      for (let start = 0; start < rows.length; start += LOAD_BATCH_ROWS) {
-        let chunk = "";
-        const end = Math.min(rows.length, start + LOAD_BATCH_ROWS);
-        for (let i = start; i < end; i++) chunk += `${JSON.stringify(rows[i])}\n`;
-        await handle.write(chunk);
+      let chunk = "";
+      let inChunk = 0;
+      for (const row of rows) {
+        chunk += `${JSON.stringify(row)}\n`;
+        written++;
+        if (++inChunk === LOAD_BATCH_ROWS) {
+          await handle.write(chunk);
+          chunk = "";
+          inChunk = 0;
+        }
       }
+      if (chunk) await handle.write(chunk);
     } finally {
       await handle.close();
+    }
+    if (written === 0) {
+      await rm(file, { force: true });
+      return;
     }
     const spec = columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
     await this.run(

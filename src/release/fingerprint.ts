@@ -1,42 +1,75 @@
 /**
- * What "unchanged" compares, computed from the structured values: the deployments, lifecycle
- * records and events of a catalog with every lifecycle's `coverage.last_checked_at` left out
- * (a source checked again later changes nothing), and the gathered facts. The source states
- * are not part of it. Each record is hashed on its own (canonical JSON, one line each), so a
- * 100,000-deployment catalog is never serialized into one more large string.
+ * What "unchanged" compares: the deployments, lifecycle records and events of a catalog with
+ * every lifecycle's `coverage.last_checked_at` left out (a source checked again later changes
+ * nothing), and the gathered facts. The source states are not part of it. Each record is
+ * hashed on its own as one line of canonical JSON, so a 100,000-deployment catalog is never
+ * serialized into one more large string.
+ *
+ * The lines are the very texts the release files are assembled from (serialize.ts), so a
+ * build serializes each record once: `fingerprintLine` turns a record's canonical JSON into
+ * its fingerprint line by nulling `last_checked_at` in the text. That is exact on canonical
+ * JSON: a quote inside a string is escaped, so `"last_checked_at":"` only ever starts that
+ * member, and `coverage` is the only object with such a key (the schema test holds that).
+ * A release stores its fingerprint in report.json (`content_fingerprint`), so the next build
+ * does not recompute it from the previous catalog and facts.
  */
 import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "../lib/canonical-json.js";
-import type { CatalogContent, Deployment, Lifecycle, LifecycleRecord } from "../schema/index.js";
+import type { CatalogContent } from "../schema/index.js";
 import type { FactsFile } from "./facts.js";
 
 /** The catalog's parts the fingerprint covers. */
 export type FingerprintedCatalog = Pick<CatalogContent, "deployments" | "lifecycle" | "events">;
 
-function withoutCheckTime(lifecycle: Lifecycle): Lifecycle {
-  return { ...lifecycle, coverage: { ...lifecycle.coverage, last_checked_at: null } };
+const CHECK_TIME = /"last_checked_at":"[^"]*"/g;
+
+/** A record's fingerprint line from its canonical JSON: the check time nulled. */
+export function fingerprintLine(canonical: string): string {
+  return canonical.includes('"last_checked_at":"')
+    ? canonical.replace(CHECK_TIME, '"last_checked_at":null')
+    : canonical;
 }
 
-export function deploymentForFingerprint(deployment: Deployment): Deployment {
-  return { ...deployment, lifecycle: withoutCheckTime(deployment.lifecycle) };
-}
+/** The fingerprint hash, fed section by section with the records' canonical texts. */
+export class Fingerprint {
+  private readonly hash: Hash = createHash("sha256");
 
-export function lifecycleRecordForFingerprint(record: LifecycleRecord): LifecycleRecord {
-  return { ...record, lifecycle: withoutCheckTime(record.lifecycle) };
-}
+  section(name: string, count: number): void {
+    this.hash.update(`${name} ${count}\n`);
+  }
 
-function section<T>(hash: Hash, name: string, records: readonly T[], prepare: (record: T) => unknown): void {
-  hash.update(`${name} ${records.length}\n`);
-  for (const record of records) hash.update(`${canonicalJson(prepare(record))}\n`);
+  /** One record of a catalog section (deployments, lifecycle, events). */
+  record(canonical: string): void {
+    this.hash.update(`${fingerprintLine(canonical)}\n`);
+  }
+
+  /** One source of the facts, as is. */
+  source(canonical: string): void {
+    this.hash.update(`${canonical}\n`);
+  }
+
+  factsFormat(format: number): void {
+    this.hash.update(`facts format ${format}\n`);
+  }
+
+  digest(): string {
+    return this.hash.digest("hex");
+  }
 }
 
 /** The fingerprint of a catalog and its facts; equal exactly when their content is. */
 export function contentFingerprint(catalog: FingerprintedCatalog, facts: FactsFile): string {
-  const hash = createHash("sha256");
-  section(hash, "deployments", catalog.deployments, deploymentForFingerprint);
-  section(hash, "lifecycle", catalog.lifecycle, lifecycleRecordForFingerprint);
-  section(hash, "events", catalog.events, (event) => event);
-  hash.update(`facts format ${facts.format}\n`);
-  section(hash, "sources", facts.sources, (source) => source);
-  return hash.digest("hex");
+  const fingerprint = new Fingerprint();
+  for (const [name, records] of [
+    ["deployments", catalog.deployments],
+    ["lifecycle", catalog.lifecycle],
+    ["events", catalog.events],
+  ] as const) {
+    fingerprint.section(name, records.length);
+    for (const record of records) fingerprint.record(canonicalJson(record));
+  }
+  fingerprint.factsFormat(facts.format);
+  fingerprint.section("sources", facts.sources.length);
+  for (const source of facts.sources) fingerprint.source(canonicalJson(source));
+  return fingerprint.digest();
 }

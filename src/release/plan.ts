@@ -1,13 +1,13 @@
 /**
  * The pure part of a release: gather the facts (carrying failed sources forward), merge them
- * into the catalog, append the events, and fingerprint the content. No I/O and no DuckDB: the
- * checks, the diff and publishing (run.ts) work on what this returns.
+ * into the catalog and append the events. No I/O and no DuckDB: the checks, the diff,
+ * serializing (with the content fingerprint, serialize.ts) and publishing (run.ts) work on what
+ * this returns.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import type { CatalogContent, LifecycleRecord, SourceEvent, SourceState } from "../schema/index.js";
 import type { SourceContribution } from "./contribution.js";
 import { type FactsFile, type GatheredFacts, gatherFacts } from "./facts.js";
-import { contentFingerprint } from "./fingerprint.js";
 import { type MergeResult, mergeCatalog } from "./merge.js";
 
 export interface ReleasePlanInput {
@@ -29,8 +29,6 @@ export interface ReleasePlan {
   gathered: GatheredFacts;
   merged: MergeResult;
   catalog: CatalogContent;
-  /** contentFingerprint of the catalog and the gathered facts. */
-  fingerprint: string;
 }
 
 /** Append-only event log: the previous release's events plus this build's, by (detected_at, id). */
@@ -56,5 +54,5 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     events: mergeEvents(input.previous.events, input.newEvents),
     sources: [...input.states].sort((a, b) => compareCodePoints(a.source_id, b.source_id)),
   };
-  return { gathered, merged, catalog, fingerprint: contentFingerprint(catalog, gathered.facts) };
+  return { gathered, merged, catalog };
 }

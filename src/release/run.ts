@@ -10,18 +10,25 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
+import { catalogParts } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
   DEPLOYMENTS_PARQUET,
   DIFF_JSON,
   DIFF_MARKDOWN,
+  discardStaged,
+  type FileBytes,
   LIFECYCLE_PARQUET,
+  ObjectWriter,
+  objectPath,
   publishRelease,
   REPORT_FILE,
   readLatest,
   readManifest,
   readReleaseFile,
+  type StagedObject,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
@@ -29,7 +36,14 @@ import { FACTS_FILE, FactsFile } from "./facts.js";
 import { contentFingerprint } from "./fingerprint.js";
 import { planRelease } from "./plan.js";
 import { buildReport } from "./report.js";
-import { deploymentsParquetQuery, lifecycleParquetQuery, loadCatalog, loadFacts } from "./tables.js";
+import { serializeRelease } from "./serialize.js";
+import {
+  deploymentsParquetQuery,
+  lifecycleParquetQuery,
+  loadCatalog,
+  loadFacts,
+  loadPublishedRelease,
+} from "./tables.js";
 import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
 import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
 
@@ -63,48 +77,100 @@ export async function readFacts(snapshotsDir: string, manifest: ReleaseManifest)
 export { contentFingerprint } from "./fingerprint.js";
 export { mergeEvents, planRelease } from "./plan.js";
 
+/** A release's stored content fingerprint (report.json), or null for a release from before it was stored. */
+async function storedFingerprint(snapshotsDir: string, manifest: ReleaseManifest): Promise<string | null> {
+  if (!manifest.files[REPORT_FILE]) return null;
+  const report = JSON.parse(
+    (await readReleaseFile(snapshotsDir, manifest, REPORT_FILE)).toString("utf8"),
+  ) as {
+    content_fingerprint?: unknown;
+  };
+  const value = report.content_fingerprint;
+  return typeof value === "string" && SHA256_HEX.test(value) ? value : null;
+}
+
 /**
  * The previous release, read for the merge, the checks and the diff. Its files are verified
  * against their sha256 (readReleaseFile) and were validated when they were published, so they
  * are not run through zod again: at 100,000 deployments that would cost seconds per build.
+ * facts.json is read only when asked for (a build needs it to carry a failed or skipped source
+ * forward) or when the release predates its stored fingerprint.
  */
-async function readPrevious(
-  snapshotsDir: string,
-  releaseId: string,
-  /** false: only the catalog is needed (a diff): facts.json is not read, no fingerprint. */
-  withFingerprint = true,
-): Promise<PreviousRelease> {
+async function readPrevious(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
-  const catalogJson = (await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE)).toString("utf8");
-  const factsJson =
-    withFingerprint && manifest.files[FACTS_FILE]
-      ? (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8")
-      : null;
-  try {
-    const catalog = JSON.parse(catalogJson) as CatalogContent;
-    const facts = factsJson === null ? null : (JSON.parse(factsJson) as FactsFile);
-    if (
-      !Array.isArray(catalog.deployments) ||
-      !Array.isArray(catalog.lifecycle) ||
-      !Array.isArray(catalog.events)
-    )
-      throw new Error(`${CATALOG_FILE} is not a catalog`);
-    if (facts !== null && (facts.format !== 1 || !Array.isArray(facts.sources)))
-      throw new Error(`${FACTS_FILE} is not a facts file`);
-    return {
-      releaseId,
-      catalog,
-      facts,
-      fingerprint: facts === null ? null : contentFingerprint(catalog, facts),
-    };
-  } catch (error) {
-    throw new CatalogError(
+  const damaged = (error: unknown) =>
+    new CatalogError(
       "release_damaged",
       `release ${releaseId}: ${(error as Error).message}`,
       {},
       { cause: error },
     );
+  let factsRead: Promise<FactsFile | null> | null = null;
+  const facts = () => {
+    factsRead ??= (async () => {
+      if (!manifest.files[FACTS_FILE]) return null;
+      const text = (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8");
+      try {
+        const parsed = JSON.parse(text) as FactsFile;
+        if (parsed.format !== 1 || !Array.isArray(parsed.sources))
+          throw new Error(`${FACTS_FILE} is not a facts file`);
+        return parsed;
+      } catch (error) {
+        throw damaged(error);
+      }
+    })();
+    return factsRead;
+  };
+  const catalogData = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+  const deployments = manifest.files[DEPLOYMENTS_PARQUET];
+  const lifecycle = manifest.files[LIFECYCLE_PARQUET];
+  let catalog: PreviousRelease["catalog"];
+  let load: PreviousRelease["load"];
+  let stored: string | null;
+  try {
+    if (deployments && lifecycle) {
+      // Its deployments are read by DuckDB from its Parquet files, never parsed here.
+      await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
+      await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
+      const parts = catalogParts(catalogData);
+      catalog = parts;
+      load = (db, prefix) =>
+        loadPublishedRelease(db, prefix, {
+          deploymentsParquet: objectPath(snapshotsDir, deployments.sha256),
+          lifecycleParquet: objectPath(snapshotsDir, lifecycle.sha256),
+          events: parts.events,
+          sources: parts.sources,
+        });
+    } else {
+      const whole = JSON.parse(catalogData.toString("utf8")) as CatalogContent;
+      if (
+        !Array.isArray(whole.deployments) ||
+        !Array.isArray(whole.lifecycle) ||
+        !Array.isArray(whole.events)
+      )
+        throw new Error(`${CATALOG_FILE} is not a catalog`);
+      catalog = whole;
+      load = (db, prefix) => loadCatalog(db, prefix, whole);
+    }
+    stored = await storedFingerprint(snapshotsDir, manifest);
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw damaged(error);
   }
+  let fingerprint = stored;
+  if (fingerprint === null) {
+    const previousFacts = await facts();
+    fingerprint =
+      previousFacts === null
+        ? null
+        : contentFingerprint(
+            "deployments" in catalog
+              ? (catalog as CatalogContent)
+              : (JSON.parse(catalogData.toString("utf8")) as CatalogContent),
+            previousFacts,
+          );
+  }
+  return { releaseId, catalog, load, facts, fingerprint };
 }
 
 /**
@@ -115,6 +181,27 @@ async function readPrevious(
 export async function readPreviousRelease(snapshotsDir: string): Promise<PreviousRelease | null> {
   const releaseId = await readLatest(snapshotsDir);
   return releaseId ? readPrevious(snapshotsDir, releaseId) : null;
+}
+
+/** catalog.json and facts.json written to staged object files, and the content fingerprint. */
+function stageReleaseFiles(
+  snapshotsDir: string,
+  catalog: CatalogContent,
+  facts: FactsFile,
+): { catalog: StagedObject; facts: StagedObject; fingerprint: string } {
+  const catalogFile = new ObjectWriter(snapshotsDir);
+  const factsFile = new ObjectWriter(snapshotsDir);
+  try {
+    const fingerprint = serializeRelease(catalog, facts, {
+      catalog: (chunk) => catalogFile.write(chunk),
+      facts: (chunk) => factsFile.write(chunk),
+    });
+    return { catalog: catalogFile.close(), facts: factsFile.close(), fingerprint };
+  } catch (error) {
+    catalogFile.abort();
+    factsFile.abort();
+    throw error;
+  }
 }
 
 export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
@@ -133,7 +220,10 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
         : previousReleaseId
           ? await readPrevious(snapshotsDir, previousReleaseId)
           : null;
-    await loadCatalog(db, "prev_", previous?.catalog ?? EMPTY_CATALOG);
+    if (previous) await previous.load(db, "prev_");
+    else await loadCatalog(db, "prev_", EMPTY_CATALOG);
+    // The previous facts only matter to a source that failed or was skipped (carried forward).
+    const needsFacts = input.contributions.some((c) => c.failed || !c.output);
     const plan = planRelease({
       now,
       contributions: input.contributions,
@@ -142,7 +232,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       previous: {
         lifecycle: previous?.catalog.lifecycle ?? [],
         events: previous?.catalog.events ?? [],
-        facts: previous?.facts ?? null,
+        facts: previous && needsFacts ? await previous.facts() : null,
       },
     });
     const { gathered, catalog } = plan;
@@ -188,17 +278,22 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   });
 
   if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
-  if (previousFingerprint !== null && previousFingerprint === plan.fingerprint)
+  // Each record is serialized once: the same texts make catalog.json and facts.json (written
+  // straight to staged object files) and the fingerprint that decides whether anything changed.
+  const staged = stageReleaseFiles(snapshotsDir, catalog, gathered.facts);
+  if (previousFingerprint !== null && previousFingerprint === staged.fingerprint) {
+    await discardStaged(staged.catalog);
+    await discardStaged(staged.facts);
     return outcome("unchanged", previousReleaseId, diff);
+  }
 
-  const files: Record<string, Uint8Array> = {
-    // Each text is encoded as soon as it exists, so only one large string is alive at a time.
-    [CATALOG_FILE]: encoder.encode(canonicalJson(catalog)),
-    [FACTS_FILE]: encoder.encode(canonicalJson(gathered.facts)),
+  const files: Record<string, FileBytes | StagedObject> = {
+    [CATALOG_FILE]: staged.catalog,
+    [FACTS_FILE]: staged.facts,
     ...analysed.parquet,
     [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
     [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
-    [REPORT_FILE]: encoder.encode(canonicalJson(report)),
+    [REPORT_FILE]: encoder.encode(canonicalJson({ ...report, content_fingerprint: staged.fingerprint })),
   };
   const published = await publishRelease(
     snapshotsDir,

@@ -10,7 +10,16 @@
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
 import { canonicalJson } from "../lib/canonical-json.js";
-import type { CatalogContent, Lifecycle, LifecycleMilestone, SourceEvent } from "../schema/index.js";
+import type {
+  CatalogContent,
+  Deployment,
+  Lifecycle,
+  LifecycleMilestone,
+  LifecycleRecord,
+  RateCard,
+  SourceEvent,
+  SourceState,
+} from "../schema/index.js";
 import { type ColumnSpec, type ReleaseDatabase, sqlString } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
@@ -119,6 +128,18 @@ const FACT_COLUMNS: ColumnSpec = [
   ["observed_at", "VARCHAR"],
 ];
 
+function sourceRow(s: SourceState): Record<string, unknown> {
+  return {
+    source_id: s.source_id,
+    provider_id: s.provider_id,
+    source_url: s.source_url,
+    status: s.status,
+    http_status: s.http_status,
+    checked_at: s.checked_at,
+    last_ok_at: s.last_ok_at,
+  };
+}
+
 function milestoneColumns(prefix: string, m: LifecycleMilestone | undefined): Record<string, unknown> {
   return {
     [`${prefix}_state`]: m?.state ?? null,
@@ -144,17 +165,12 @@ function lifecycleColumns(l: Lifecycle): Record<string, unknown> {
   };
 }
 
-export async function loadCatalog(
-  db: ReleaseDatabase,
-  prefix: string,
-  catalog: CatalogContent,
-): Promise<void> {
-  const tiers: Record<string, unknown>[] = [];
-  const capabilities: Record<string, unknown>[] = [];
-  const deployments = catalog.deployments.map((d) => {
-    const card = d.rate_card;
-    (card?.tiers ?? []).forEach((t, index) => {
-      tiers.push({
+function* tierRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
+  for (const d of deployments) {
+    const tiers = d.rate_card?.tiers ?? [];
+    for (let index = 0; index < tiers.length; index++) {
+      const t = tiers[index] as NonNullable<RateCard["tiers"]>[number];
+      yield {
         deployment_id: d.id,
         tier_index: index,
         above_input_tokens: t.above_input_tokens,
@@ -162,16 +178,26 @@ export async function loadCatalog(
         cached_input_micro_usd: t.cached_input_micro_usd,
         output_micro_usd: t.output_micro_usd,
         cache_write_micro_usd: t.cache_write_micro_usd ?? null,
-      });
-    });
+      };
+    }
+  }
+}
+
+function* capabilityRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
+  for (const d of deployments)
     for (const [capability, entry] of Object.entries(d.capabilities))
-      capabilities.push({
+      yield {
         deployment_id: d.id,
         capability,
         status: entry?.status ?? null,
         verification_status: entry?.verification_status ?? null,
-      });
-    return {
+      };
+}
+
+function* deploymentRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
+  for (const d of deployments) {
+    const card = d.rate_card;
+    yield {
       id: d.id,
       model_id: d.model_id,
       provider_id: d.provider_id,
@@ -197,33 +223,38 @@ export async function loadCatalog(
       capabilities: JSON.stringify(d.capabilities),
       ...lifecycleColumns(d.lifecycle),
     };
-  });
-  const lifecycle = catalog.lifecycle.map((r) => ({
-    resource_type: r.resource_type,
-    resource_id: r.resource_id,
-    provider_id: r.provider_id ?? null,
-    model_id: r.model_id ?? null,
-    ...lifecycleColumns(r.lifecycle),
-    summary: r.summary ? canonicalJson(r.summary) : null,
-  }));
-  await db.loadTable(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deployments);
-  await db.loadTable(`${prefix}rate_tiers`, TIER_COLUMNS, tiers);
-  await db.loadTable(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilities);
-  await db.loadTable(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycle);
+  }
+}
+
+function* lifecycleRows(records: readonly LifecycleRecord[]): Generator<Record<string, unknown>> {
+  for (const r of records)
+    yield {
+      resource_type: r.resource_type,
+      resource_id: r.resource_id,
+      provider_id: r.provider_id ?? null,
+      model_id: r.model_id ?? null,
+      ...lifecycleColumns(r.lifecycle),
+      summary: r.summary ? canonicalJson(r.summary) : null,
+    };
+}
+
+export async function loadCatalog(
+  db: ReleaseDatabase,
+  prefix: string,
+  catalog: CatalogContent,
+): Promise<void> {
+  // Rows are generated while they are written: no array of 100,000 row objects exists.
+  await db.loadTable(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deploymentRows(catalog.deployments));
+  await db.loadTable(`${prefix}rate_tiers`, TIER_COLUMNS, tierRows(catalog.deployments));
+  await db.loadTable(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilityRows(catalog.deployments));
+  await db.loadTable(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycleRows(catalog.lifecycle));
   await db.loadTable(`${prefix}events`, EVENT_COLUMNS, catalog.events);
-  await db.loadTable(
-    `${prefix}sources`,
-    SOURCE_COLUMNS,
-    catalog.sources.map((s) => ({
-      source_id: s.source_id,
-      provider_id: s.provider_id,
-      source_url: s.source_url,
-      status: s.status,
-      http_status: s.http_status,
-      checked_at: s.checked_at,
-      last_ok_at: s.last_ok_at,
-    })),
-  );
+  await db.loadTable(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow));
+  await createLifecycleView(db, prefix);
+}
+
+/** <prefix>lifecycle_all: the deployments' embedded lifecycles and the lifecycle records, as one view. */
+async function createLifecycleView(db: ReleaseDatabase, prefix: string): Promise<void> {
   const lifecycleNames = LIFECYCLE_COLUMNS.map(([n]) => n).join(", ");
   await db.run(
     `CREATE OR REPLACE VIEW ${prefix}lifecycle_all AS
@@ -234,8 +265,7 @@ export async function loadCatalog(
 }
 
 /** The facts of a build as a table (one row per fact), for the reference checks. */
-export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  const rows: Record<string, unknown>[] = [];
+function* factRows(facts: FactsFile | null): Generator<Record<string, unknown>> {
   for (const source of facts?.sources ?? []) {
     const base = {
       source_id: source.source_id,
@@ -244,9 +274,9 @@ export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): P
       carried_forward: source.carried_forward,
     };
     for (const fact of source.output.deployments)
-      rows.push({ ...base, kind: "deployment", record_key: fact.id, observed_at: fact.evidence.observed_at });
+      yield { ...base, kind: "deployment", record_key: fact.id, observed_at: fact.evidence.observed_at };
     for (const assertion of source.output.lifecycle)
-      rows.push({
+      yield {
         ...base,
         kind: `lifecycle_${assertion.scope}`,
         record_key:
@@ -256,11 +286,14 @@ export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): P
               ? (assertion.model_id ?? null)
               : assertion.provider_id,
         observed_at: assertion.evidence.observed_at,
-      });
+      };
     if (source.output.deployments.length === 0 && source.output.lifecycle.length === 0)
-      rows.push({ ...base, kind: "source", record_key: null, observed_at: source.observed_at });
+      yield { ...base, kind: "source", record_key: null, observed_at: source.observed_at };
   }
-  await db.loadTable("facts", FACT_COLUMNS, rows);
+}
+
+export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
+  await db.loadTable("facts", FACT_COLUMNS, factRows(facts));
 }
 
 /**
@@ -332,6 +365,37 @@ export async function loadReleaseFiles(
     `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
   );
   await db.loadTable(`${prefix}events`, EVENT_COLUMNS, files.events);
+}
+
+/**
+ * A published release as the previous release of a build: the tables of loadCatalog (the
+ * checks and the diff read them) from its Parquet files and the small parts of its catalog
+ * (events, source states), so its deployments never become JS objects. The capabilities table
+ * is made whole from the deployments' capabilities JSON. Not made: <prefix>rate_tiers (no
+ * Parquet file holds the tiers; no check or diff reads the previous release's tiers) — a query
+ * that needs it fails instead of reading an empty table. Instants stay TIMESTAMP (see
+ * loadReleaseFiles); no check or diff reads them.
+ */
+export async function loadPublishedRelease(
+  db: ReleaseDatabase,
+  prefix: string,
+  files: {
+    deploymentsParquet: string;
+    lifecycleParquet: string;
+    events: readonly SourceEvent[];
+    sources: readonly SourceState[];
+  },
+): Promise<void> {
+  await loadReleaseFiles(db, prefix, files);
+  await db.run(
+    `CREATE OR REPLACE TABLE ${prefix}capabilities AS
+       SELECT d.id AS deployment_id, c.key AS capability,
+              json_extract_string(c.value, '$.status') AS status,
+              json_extract_string(c.value, '$.verification_status') AS verification_status
+       FROM ${prefix}deployments d, json_each(d.capabilities) c`,
+  );
+  await db.loadTable(`${prefix}sources`, SOURCE_COLUMNS, files.sources.map(sourceRow));
+  await createLifecycleView(db, prefix);
 }
 
 /**

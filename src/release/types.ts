@@ -6,6 +6,7 @@
 import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
+import type { ReleaseDatabase } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
 export type { SourceContribution };
@@ -41,8 +42,12 @@ export interface ReleaseInput {
 /** The previous release as a build reads it: hash-verified, not re-validated. */
 export interface PreviousRelease {
   releaseId: string;
-  catalog: CatalogContent;
-  facts: FactsFile | null;
+  /** The parts of its catalog a build reads as values (its deployments stay in its files). */
+  catalog: Pick<CatalogContent, "lifecycle" | "events" | "sources">;
+  /** Loads its tables (as loadCatalog makes them) into `db` under `prefix`, for the checks and the diff. */
+  load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
+  /** Its facts.json, read on first call (null for a release without one). */
+  facts: () => Promise<FactsFile | null>;
   /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json. */
   fingerprint: string | null;
 }
@@ -136,6 +141,8 @@ export interface BuildReport {
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;
   /** Every reviewed upstream correction of the parsed sources and what became of it. */
   corrections: CorrectionOutcome[];
+  /** What "unchanged" compares (fingerprint.ts), stored so the next build need not recompute it. */
+  content_fingerprint?: string;
 }
 
 import type { RateComponent } from "../schema/index.js";

@@ -97,6 +97,14 @@ export const BuildReportFile = z
         occurrences: Count,
       }),
     ),
+    content_fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .meta({
+        description:
+          "SHA-256 of what 'unchanged' compares (the catalog's records without their check times, and the facts): the next build compares its own with it instead of recomputing it from this release. Absent in releases published before it was stored.",
+      }),
   })
   .meta({ id: "BuildReport", description: "report.json: the build report of the release." });
 

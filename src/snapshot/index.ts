@@ -21,10 +21,16 @@ export {
   releaseIdFor,
 } from "./manifest.js";
 export {
+  byteLength,
+  discardStaged,
   exists,
+  type FileBytes,
   OBJECTS_DIR,
+  ObjectWriter,
   objectPath,
   readReleaseFile,
+  type StagedObject,
+  storeStaged,
   tempName,
   writeAtomically,
   writeObject,

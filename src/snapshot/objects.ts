@@ -2,7 +2,9 @@
  * Content-addressed objects: `snapshots/objects/<sha256>`, immutable files shared by releases.
  * Every write goes through a temporary name and a rename, so a reader never sees half a file.
  */
-import { readFile, stat } from "node:fs/promises";
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName, writeFileAtomic } from "../lib/atomic-write.js";
 import { CatalogError } from "../lib/errors.js";
@@ -27,16 +29,92 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-export async function writeAtomically(dir: string, name: string, data: Uint8Array | string): Promise<void> {
+/** A file's bytes: one buffer, or chunks in order (a large file is never one string or buffer). */
+export type FileBytes = Uint8Array | readonly Uint8Array[];
+
+export function byteLength(data: FileBytes): number {
+  if (data instanceof Uint8Array) return data.byteLength;
+  let total = 0;
+  for (const chunk of data) total += chunk.byteLength;
+  return total;
+}
+
+function sha256Of(data: FileBytes): string {
+  if (data instanceof Uint8Array) return sha256Hex(data);
+  const hash = createHash("sha256");
+  for (const chunk of data) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+export async function writeAtomically(dir: string, name: string, data: FileBytes | string): Promise<void> {
   await writeFileAtomic(join(dir, name), data);
 }
 
 /** Stores bytes as an object (skipped when it exists); resolves to its sha256. */
-export async function writeObject(snapshotsDir: string, data: Uint8Array): Promise<string> {
-  const sha256 = sha256Hex(data);
+export async function writeObject(snapshotsDir: string, data: FileBytes): Promise<string> {
+  const sha256 = sha256Of(data);
   if (!(await exists(objectPath(snapshotsDir, sha256))))
     await writeAtomically(join(snapshotsDir, OBJECTS_DIR), sha256, data);
   return sha256;
+}
+
+/** An object written by an ObjectWriter under a temporary name, not yet stored. */
+export interface StagedObject {
+  tempPath: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * Writes one object chunk by chunk into a temporary file of the objects directory, hashing
+ * on the way, so a large release file is never held in memory whole. `close` gives the staged
+ * object, which `storeStaged` renames into place (or drops when the object exists) and
+ * `discardStaged` removes; a crash leaves only a temporary name that cleanup removes.
+ */
+export class ObjectWriter {
+  private readonly hash: Hash = createHash("sha256");
+  private fd: number | null;
+  private bytes = 0;
+  readonly tempPath: string;
+
+  constructor(snapshotsDir: string) {
+    const dir = join(snapshotsDir, OBJECTS_DIR);
+    mkdirSync(dir, { recursive: true });
+    this.tempPath = join(dir, tempName());
+    this.fd = openSync(this.tempPath, "w");
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.fd === null) throw new CatalogError("io_failed", `object ${this.tempPath} is closed`);
+    let offset = 0;
+    while (offset < chunk.byteLength) offset += writeSync(this.fd, chunk, offset);
+    this.hash.update(chunk);
+    this.bytes += chunk.byteLength;
+  }
+
+  close(): StagedObject {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    return { tempPath: this.tempPath, sha256: this.hash.digest("hex"), bytes: this.bytes };
+  }
+
+  /** Close and remove the temporary file (after a failure). */
+  abort(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.tempPath, { force: true });
+  }
+}
+
+/** Stores a staged object under its sha256 (dropping the temporary file when it exists). */
+export async function storeStaged(snapshotsDir: string, staged: StagedObject): Promise<string> {
+  if (await exists(objectPath(snapshotsDir, staged.sha256))) await rm(staged.tempPath, { force: true });
+  else await rename(staged.tempPath, objectPath(snapshotsDir, staged.sha256));
+  return staged.sha256;
+}
+
+export async function discardStaged(staged: StagedObject): Promise<void> {
+  await rm(staged.tempPath, { force: true });
 }
 
 /** Read one file of a release, verifying its hash. */

@@ -4,8 +4,10 @@
  * the content fingerprint. mergeCatalog's behaviour as a whole is held by merge.test.ts.
  */
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { canonicalJson } from "../../src/lib/canonical-json.js";
 import { gatherFacts } from "../../src/release/facts.js";
-import { contentFingerprint } from "../../src/release/fingerprint.js";
+import { contentFingerprint, fingerprintLine } from "../../src/release/fingerprint.js";
 import {
   endOfLifeConflict,
   mergeCatalog,
@@ -22,6 +24,8 @@ import {
 } from "../../src/release/merge-lifecycle.js";
 import { planRelease } from "../../src/release/plan.js";
 import { replacementIndex, resolveReplacement, resolveReplacements } from "../../src/release/replacements.js";
+import { serializeRelease } from "../../src/release/serialize.js";
+import { CatalogContent } from "../../src/schema/index.js";
 import {
   assertion,
   COMMUNITY_ID,
@@ -236,7 +240,59 @@ describe("the release plan and its fingerprint", () => {
     const merged = mergeCatalog({ now: NOW, facts: plan.gathered.facts, states, previousLifecycle: [] });
     expect(plan.catalog.deployments).toEqual(merged.deployments);
     expect(plan.catalog.sources.map((s) => s.source_id)).toEqual(states.map((s) => s.source_id).sort());
-    expect(plan.fingerprint).toBe(contentFingerprint(plan.catalog, plan.gathered.facts));
+  });
+
+  test("a release's files are serialized once: catalog.json and facts.json are the canonical JSON of the plan, and the fingerprint is the content fingerprint", () => {
+    const { contributions, states } = contributionsFor(standardWorld(), [], NOW);
+    const plan = planRelease({
+      now: NOW,
+      contributions,
+      states: states.map((s) => ({ ...s, checked_at: LATER })),
+      newEvents: [],
+      previous: { lifecycle: [], events: [], facts: null },
+    });
+    const catalog: Uint8Array[] = [];
+    const facts: Uint8Array[] = [];
+    const fingerprint = serializeRelease(plan.catalog, plan.gathered.facts, {
+      catalog: (chunk) => catalog.push(chunk),
+      facts: (chunk) => facts.push(chunk),
+    });
+    const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("utf8");
+    expect(text(catalog)).toBe(canonicalJson(plan.catalog));
+    // a catalog of several mebibytes arrives in several chunks, the same bytes joined
+    const big = {
+      ...plan.catalog,
+      deployments: Array.from({ length: 4000 }, (_, i) =>
+        plan.catalog.deployments.map((d) => ({ ...d, id: `${d.id}_${String(i).padStart(4, "0")}` })),
+      ).flat(),
+    };
+    const bigChunks: Uint8Array[] = [];
+    serializeRelease(big, plan.gathered.facts, { catalog: (c) => bigChunks.push(c), facts: () => {} });
+    expect(bigChunks.length).toBeGreaterThan(2);
+    expect(text(bigChunks)).toBe(canonicalJson(big));
+    expect(text(facts)).toBe(canonicalJson(plan.gathered.facts));
+    expect(fingerprint).toBe(contentFingerprint(plan.catalog, plan.gathered.facts));
+    // The fingerprint line nulls the check time in the text exactly as in the value: the only
+    // object of a catalog with a last_checked_at member is a lifecycle's coverage.
+    const owners: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (typeof node !== "object" || node === null) return;
+      for (const [key, child] of Object.entries(node)) {
+        if (key === "properties" && typeof child === "object" && child !== null && "last_checked_at" in child)
+          owners.push(path);
+        walk(child, `${path}/${key}`);
+      }
+    };
+    walk(z.toJSONSchema(CatalogContent), "");
+    expect(owners).toEqual(["/$defs/LifecycleCoverage"]);
+    for (const d of plan.catalog.deployments) {
+      expect(d.lifecycle.coverage.last_checked_at).toBe(LATER);
+      const withoutCheckTime = {
+        ...d,
+        lifecycle: { ...d.lifecycle, coverage: { ...d.lifecycle.coverage, last_checked_at: null } },
+      };
+      expect(fingerprintLine(canonicalJson(d))).toBe(canonicalJson(withoutCheckTime));
+    }
   });
 
   test("the fingerprint ignores when sources were checked but not what they say", () => {
@@ -249,20 +305,21 @@ describe("the release plan and its fingerprint", () => {
         newEvents: [],
         previous: { lifecycle: [], events: [], facts: null },
       });
+    const fingerprint = (p: ReturnType<typeof plan>) => contentFingerprint(p.catalog, p.gathered.facts);
     const first = plan(NOW);
     const later = plan(
       NOW,
       states.map((s) => ({ ...s, checked_at: LATER })),
     );
     expect(later.catalog.deployments[0]?.lifecycle.coverage.last_checked_at).toBe(LATER);
-    expect(later.fingerprint).toBe(first.fingerprint);
+    expect(fingerprint(later)).toBe(fingerprint(first));
     const changed = structuredClone(first.catalog);
     const card = changed.deployments[0]?.rate_card;
     if (!card) throw new Error("the first deployment has a price");
     card.input_micro_usd += 1;
-    expect(contentFingerprint(changed, first.gathered.facts)).not.toBe(first.fingerprint);
+    expect(contentFingerprint(changed, first.gathered.facts)).not.toBe(fingerprint(first));
     const facts = structuredClone(first.gathered.facts);
     facts.sources.pop();
-    expect(contentFingerprint(first.catalog, facts)).not.toBe(first.fingerprint);
+    expect(contentFingerprint(first.catalog, facts)).not.toBe(fingerprint(first));
   });
 });

@@ -1,0 +1,109 @@
+/**
+ * The large files of a release, serialized once: catalog.json and facts.json are assembled
+ * record by record from each record's canonical JSON (the same bytes as `canonicalJson` of the
+ * whole value: the top-level keys are written in their sorted order) and handed to a sink in
+ * chunks of about a mebibyte (the build's sink writes them to a staged object file), so no
+ * string or buffer of the whole file exists; the content fingerprint is fed the same texts on
+ * the way (fingerprint.ts). Pure apart from the sinks it is given.
+ */
+import { canonicalSerializer } from "../schema/canonical.js";
+import {
+  type CatalogContent,
+  Deployment,
+  LifecycleRecord,
+  SourceEvent,
+  SourceFacts,
+  SourceState,
+} from "../schema/index.js";
+import type { FactsFile } from "./facts.js";
+import { Fingerprint } from "./fingerprint.js";
+
+/** Receives a file's bytes, chunk by chunk, in order. */
+export type Sink = (chunk: Uint8Array) => void;
+
+const CHUNK_CHARS = 1 << 20;
+
+/** Appends text and cuts it into encoded chunks of about CHUNK_CHARS characters. */
+class ChunkWriter {
+  private pending = "";
+
+  constructor(private readonly sink: Sink) {}
+
+  write(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= CHUNK_CHARS) this.flush();
+  }
+
+  end(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.sink(Buffer.from(this.pending, "utf8"));
+    this.pending = "";
+  }
+}
+
+// Each record's canonical JSON, compiled from its schema (the same bytes as canonicalJson).
+const deploymentJson = canonicalSerializer(Deployment);
+const lifecycleJson = canonicalSerializer(LifecycleRecord);
+const eventJson = canonicalSerializer(SourceEvent);
+const sourceStateJson = canonicalSerializer(SourceState);
+const sourceFactsJson = canonicalSerializer(SourceFacts);
+
+/** `"name":[r1,r2,...]`, each record's text handed to `each` on the way. */
+function writeArray<T>(
+  out: ChunkWriter,
+  name: string,
+  records: readonly T[],
+  serialize: (record: T) => string,
+  each: (text: string) => void,
+): void {
+  out.write(`${JSON.stringify(name)}:[`);
+  for (let i = 0; i < records.length; i++) {
+    const text = serialize(records[i] as T);
+    each(text);
+    out.write(i === 0 ? text : `,${text}`);
+  }
+  out.write("]");
+}
+
+/**
+ * Writes catalog.json and facts.json (canonical JSON) to their sinks; returns the content
+ * fingerprint, contentFingerprint(catalog, facts), computed from the same texts.
+ */
+export function serializeRelease(
+  catalog: CatalogContent,
+  facts: FactsFile,
+  sinks: { catalog: Sink; facts: Sink },
+): string {
+  const fingerprint = new Fingerprint();
+  const record = (text: string) => fingerprint.record(text);
+  const cat = new ChunkWriter(sinks.catalog);
+  // canonical key order of CatalogContent: deployments, events, lifecycle, sources
+  cat.write("{");
+  fingerprint.section("deployments", catalog.deployments.length);
+  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record);
+  cat.write(",");
+  // the fingerprint's section order (deployments, lifecycle, events) predates this file's
+  const events = catalog.events.map(eventJson);
+  cat.write(`"events":[${events.join(",")}],`);
+  fingerprint.section("lifecycle", catalog.lifecycle.length);
+  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record);
+  fingerprint.section("events", events.length);
+  for (const text of events) fingerprint.record(text);
+  cat.write(",");
+  writeArray(cat, "sources", catalog.sources, sourceStateJson, () => {});
+  cat.write("}");
+
+  cat.end();
+  const out = new ChunkWriter(sinks.facts);
+  fingerprint.factsFormat(facts.format);
+  fingerprint.section("sources", facts.sources.length);
+  out.write(`{"format":${JSON.stringify(facts.format)},`);
+  writeArray(out, "sources", facts.sources, sourceFactsJson, (text) => fingerprint.source(text));
+  out.write("}");
+  out.end();
+  return fingerprint.digest();
+}
