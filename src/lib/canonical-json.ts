@@ -59,26 +59,30 @@ function canonicalValue(value: unknown): unknown {
       let sorted = true;
       // members' canonical values, allocated at the first member that is not its own
       let done: unknown[] | null = null;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
-        if (i > 0 && !((keys[i - 1] as string) < key)) sorted = false;
+      let previous: string | null = null;
+      let i = 0;
+      for (const key of keys) {
+        if (previous !== null && !(previous < key)) sorted = false;
+        previous = key;
         const member = record[key];
         const canonical = canonicalValue(member);
         if (canonical !== member && done === null) {
-          done = new Array(keys.length);
-          for (let j = 0; j < i; j++) done[j] = record[keys[j] as string];
+          done = keys.slice(0, i).map((k) => record[k]);
+          done.length = keys.length;
         }
         if (done !== null) done[i] = canonical;
+        i++;
       }
       // In order already: Object.keys lists the keys in the order JSON.stringify emits them
       // (integer-like keys first, numerically), so that order being code-point order is enough.
       if (sorted && done === null) return value;
-      const order = sorted ? null : sortedOrder(keys);
+      const order = sorted ? keys.map((_, n) => n) : sortedOrder(keys);
       const copy: Record<string, unknown> = {};
-      for (let n = 0; n < keys.length; n++) {
-        const i = order === null ? n : (order[n] as number);
-        const key = keys[i] as string;
-        copy[key] = done === null ? record[key] : done[i];
+      for (const n of order) {
+        const key = keys[n] ?? "";
+        // "__proto__" would set the copy's prototype instead of a member: the exact path
+        if (key === "__proto__") throw INTEGER_LIKE_KEY;
+        copy[key] = done === null ? record[key] : done[n];
       }
       return copy;
     }
@@ -98,7 +102,7 @@ function sortedOrder(keys: readonly string[]): readonly number[] {
   let order = ORDERS.get(shape);
   if (order === undefined) {
     for (const key of keys) if (ARRAY_INDEX.test(key) || key === "__proto__") throw INTEGER_LIKE_KEY;
-    order = keys.map((_, i) => i).sort((a, b) => compareCodePoints(keys[a] as string, keys[b] as string));
+    order = keys.map((_, i) => i).sort((a, b) => compareCodePoints(keys[a] ?? "", keys[b] ?? ""));
     if (ORDERS.size >= MAX_ORDERS) ORDERS.clear();
     ORDERS.set(shape, order);
   }

@@ -15,6 +15,13 @@ const LOAD_BATCH_ROWS = 2000;
 
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
+/** A table's rows written to a staging file by stageRows (file null: no rows), not yet loaded. */
+export interface StagedTable {
+  table: string;
+  columns: ColumnSpec;
+  file: string | null;
+}
+
 export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
@@ -90,15 +97,28 @@ export class ReleaseDatabase {
 
   /**
    * Create `table` with the given columns and bulk-load the rows (objects keyed by column
-   * name). The rows may be generated on the way: they are written in batches, so neither all
-   * row objects nor one string of every row need exist at once.
+   * name): stageRows then loadStaged.
    */
   async loadTable(
     table: string,
     columns: ColumnSpec,
     rows: Iterable<Record<string, unknown>>,
   ): Promise<void> {
-    await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
+    await this.loadStaged(await this.stageRows(table, columns, rows));
+  }
+
+  /**
+   * Write the rows of a table-to-be to a staging file (NDJSON in the database's work
+   * directory), to be loaded later by loadStaged. The rows may be generated on the way: they
+   * are written in batches, so neither all row objects nor one string of every row need exist
+   * at once, and a caller can stage its tables, let go of the values they came from, and only
+   * then have DuckDB load them.
+   */
+  async stageRows(
+    table: string,
+    columns: ColumnSpec,
+    rows: Iterable<Record<string, unknown>>,
+  ): Promise<StagedTable> {
     const file = join(this.workDir, `${table}.ndjson`);
     let written = 0;
     const handle = await open(file, "w");
@@ -118,10 +138,16 @@ export class ReleaseDatabase {
     } finally {
       await handle.close();
     }
-    if (written === 0) {
-      await rm(file, { force: true });
-      return;
-    }
+    if (written > 0) return { table, columns, file };
+    await rm(file, { force: true });
+    return { table, columns, file: null };
+  }
+
+  /** Create a staged table and load its rows (one read_json statement); the staging file is removed. */
+  async loadStaged(staged: StagedTable): Promise<void> {
+    const { table, columns, file } = staged;
+    await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
+    if (file === null) return;
     const spec = columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
     await this.run(
       `INSERT INTO ${table} SELECT ${columns.map(([n]) => n).join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216)`,

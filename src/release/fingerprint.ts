@@ -5,9 +5,11 @@
  * hashed on its own as one line of canonical JSON, so a 100,000-deployment catalog is never
  * serialized into one more large string.
  *
- * The lines are the very texts the release files are assembled from (serialize.ts), so a
- * build serializes each record once: `fingerprintLine` turns a record's canonical JSON into
- * its fingerprint line by nulling `last_checked_at` in the text. That is exact on canonical
+ * The facts enter as the SHA-256 of their canonical JSON (facts.json's bytes): equal facts,
+ * equal bytes. The lines and that hash come from the very texts the release files are
+ * assembled from (serialize.ts), so a build serializes each record once: `fingerprintLine`
+ * turns a record's canonical JSON into its fingerprint line by nulling `last_checked_at` in
+ * the text. That is exact on canonical
  * JSON: a quote inside a string is escaped, so `"last_checked_at":"` only ever starts that
  * member, and `coverage` is the only object with such a key (the schema test holds that).
  * A release stores its fingerprint in report.json (`content_fingerprint`), so the next build
@@ -15,6 +17,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { sha256Hex } from "../lib/hash.js";
 import type { CatalogContent } from "../schema/index.js";
 import type { FactsFile } from "./facts.js";
 
@@ -43,13 +46,9 @@ export class Fingerprint {
     this.hash.update(`${fingerprintLine(canonical)}\n`);
   }
 
-  /** One source of the facts, as is. */
-  source(canonical: string): void {
-    this.hash.update(`${canonical}\n`);
-  }
-
-  factsFormat(format: number): void {
-    this.hash.update(`facts format ${format}\n`);
+  /** The facts, by the SHA-256 (hex) of their canonical JSON. */
+  facts(sha256: string): void {
+    this.hash.update(`facts ${sha256}\n`);
   }
 
   digest(): string {
@@ -68,8 +67,6 @@ export function contentFingerprint(catalog: FingerprintedCatalog, facts: FactsFi
     fingerprint.section(name, records.length);
     for (const record of records) fingerprint.record(canonicalJson(record));
   }
-  fingerprint.factsFormat(facts.format);
-  fingerprint.section("sources", facts.sources.length);
-  for (const source of facts.sources) fingerprint.source(canonicalJson(source));
+  fingerprint.facts(sha256Hex(canonicalJson(facts)));
   return fingerprint.digest();
 }

@@ -41,6 +41,32 @@ function issue(check: CheckResult): ReportIssue {
 }
 
 export function buildReport(input: ReportInput): BuildReport {
+  return withCheckResults(reportWithoutChecks(input), input.checks);
+}
+
+/**
+ * The report with the checks' errors and warnings added (check warnings first, then the
+ * report's own: unresolved replacements, stale corrections).
+ */
+export function withCheckResults(report: BuildReport, checks: readonly CheckResult[]): BuildReport {
+  return {
+    ...report,
+    errors: [
+      ...checks.filter((c) => c.severity === "error" && c.violations > 0).map(issue),
+      ...report.errors,
+    ],
+    warnings: [
+      ...checks.filter((c) => c.severity === "warning" && c.violations > 0).map(issue),
+      ...report.warnings,
+    ],
+  };
+}
+
+/**
+ * Everything of the report but the checks' results: a build computes it while it still holds
+ * the catalog, and adds the checks once DuckDB has run them (withCheckResults).
+ */
+export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildReport {
   const providers = new Map<string, ProviderReport>();
   const emptyCoverage = (): CoverageCounts => ({ monitored: 0, partial: 0, unmonitored: 0 });
   const totals = {
@@ -75,7 +101,7 @@ export function buildReport(input: ReportInput): BuildReport {
     totals.scheduled_end_of_life += scheduled;
     totals.coverage[d.lifecycle.coverage.status]++;
   }
-  const warnings = input.checks.filter((c) => c.severity === "warning" && c.violations > 0).map(issue);
+  const warnings: ReportIssue[] = [];
   if (input.unresolvedReplacements.length > 0)
     warnings.push({
       check: "replacement_unresolved",
@@ -104,7 +130,7 @@ export function buildReport(input: ReportInput): BuildReport {
     previous_release_id: input.previousReleaseId,
     providers: [...providers.values()].sort((a, b) => compareCodePoints(a.provider_id, b.provider_id)),
     totals,
-    errors: input.checks.filter((c) => c.severity === "error" && c.violations > 0).map(issue),
+    errors: [],
     warnings,
     conflicts: [...input.conflicts],
     carried_forward: input.carriedForward.map((s) => ({

@@ -10,6 +10,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { collectGarbage } from "../lib/gc.js";
 import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import { catalogParts } from "../snapshot/catalog-parts.js";
@@ -31,11 +32,11 @@ import {
   type StagedObject,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
-import { withDatabase } from "./duckdb.js";
+import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import { contentFingerprint } from "./fingerprint.js";
 import { planRelease } from "./plan.js";
-import { buildReport } from "./report.js";
+import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { serializeRelease } from "./serialize.js";
 import {
   deploymentsParquetQuery,
@@ -43,8 +44,18 @@ import {
   loadCatalog,
   loadFacts,
   loadPublishedRelease,
+  loadStagedCatalog,
+  stageCatalog,
+  stageFacts,
 } from "./tables.js";
-import type { CheckResult, PreviousRelease, ReleaseDiff, ReleaseInput, ReleaseOutcome } from "./types.js";
+import type {
+  BuildReport,
+  CheckResult,
+  PreviousRelease,
+  ReleaseDiff,
+  ReleaseInput,
+  ReleaseOutcome,
+} from "./types.js";
 import { checkContext, runSqlChecks, schemaCheck } from "./validate.js";
 
 export {
@@ -195,6 +206,8 @@ function stageReleaseFiles(
     const fingerprint = serializeRelease(catalog, facts, {
       catalog: (chunk) => catalogFile.write(chunk),
       facts: (chunk) => factsFile.write(chunk),
+      // the catalog's texts are garbage once written: collected before the facts make more
+      between: collectGarbage,
     });
     return { catalog: catalogFile.close(), facts: factsFile.close(), fingerprint };
   } catch (error) {
@@ -204,114 +217,164 @@ function stageReleaseFiles(
   }
 }
 
-export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
-  const context = checkContext(input.now, input.thresholds);
-  const { snapshotsDir, now } = input;
-  const given = input.previous;
-  const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
-  // Everything that needs DuckDB runs first and the database is closed before the catalog is
-  // serialized: at 100,000 deployments the tables and the JSON texts together would double the
-  // build's peak memory. The previous release goes into DuckDB first; the caller's `previous` is
-  // only read, never emptied (the caller decides how long it keeps it).
-  const analysed = await withDatabase(async (db) => {
-    const previous: PreviousRelease | null =
-      given !== undefined
-        ? given
-        : previousReleaseId
-          ? await readPrevious(snapshotsDir, previousReleaseId)
-          : null;
-    if (previous) await previous.load(db, "prev_");
-    else await loadCatalog(db, "prev_", EMPTY_CATALOG);
-    // The previous facts only matter to a source that failed or was skipped (carried forward).
-    const needsFacts = input.contributions.some((c) => c.failed || !c.output);
-    const plan = planRelease({
-      now,
-      contributions: input.contributions,
-      states: input.states,
-      newEvents: input.newEvents,
-      previous: {
-        lifecycle: previous?.catalog.lifecycle ?? [],
-        events: previous?.catalog.events ?? [],
-        facts: previous && needsFacts ? await previous.facts() : null,
-      },
-    });
-    const { gathered, catalog } = plan;
-    await loadCatalog(db, "", catalog);
-    await loadFacts(db, gathered.facts);
-    const checks = [schemaCheck(catalog), ...(await runSqlChecks(db, context))];
-    const diff = await computeDiff(db, "prev_", "", { fromReleaseId: previousReleaseId, toReleaseId: null });
-    const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
-    const parquet = failed
-      ? null
-      : {
-          [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
-          [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
-        };
-    return { checks, diff, failed, parquet, plan, previousFingerprint: previous?.fingerprint ?? null };
+/** What the JS phase of a release leaves for the DuckDB phase and publishing: no catalog values. */
+interface StagedRelease {
+  tables: StagedTable[];
+  schema: CheckResult;
+  report: BuildReport;
+  files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
+  counts: Record<string, number>;
+}
+
+/**
+ * The JS phase: merge, validate every record through its schema, summarize, and write
+ * everything out (the tables' rows to DuckDB staging files, catalog.json and facts.json to
+ * staged objects). Only what it returns survives it, so the catalog's values can be collected
+ * before DuckDB loads the tables.
+ */
+async function stageRelease(
+  db: ReleaseDatabase,
+  input: ReleaseInput,
+  previous: PreviousRelease | null,
+  previousReleaseId: string | null,
+): Promise<StagedRelease> {
+  // The previous facts only matter to a source that failed or was skipped (carried forward).
+  const needsFacts = input.contributions.some((c) => c.failed || !c.output);
+  const { gathered, merged, catalog } = planRelease({
+    now: input.now,
+    contributions: input.contributions,
+    states: input.states,
+    newEvents: input.newEvents,
+    previous: {
+      lifecycle: previous?.catalog.lifecycle ?? [],
+      events: previous?.catalog.events ?? [],
+      facts: previous && needsFacts ? await previous.facts() : null,
+    },
   });
-  const { checks, diff, plan, previousFingerprint } = analysed;
-  const { gathered, merged, catalog } = plan;
-  const markdownDiff = renderDiffMarkdown(diff);
-  const report = buildReport({
-    now,
+  const tables = [...(await stageCatalog(db, "", catalog)), await stageFacts(db, gathered.facts)];
+  const report = reportWithoutChecks({
+    now: input.now,
     previousReleaseId,
     catalog,
-    checks,
     conflicts: merged.conflicts,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,
     corrections: input.corrections ?? [],
   });
-  const outcome = (
-    status: ReleaseOutcome["status"],
-    releaseId: string | null,
-    finalDiff: ReleaseDiff,
-  ): ReleaseOutcome => ({
-    status,
-    releaseId,
-    previousReleaseId,
-    checks,
-    report,
-    diff: finalDiff,
-    markdownDiff,
-  });
-
-  if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
+  // the staged rows are garbage once written; so are the schema pass's parsed copies
+  collectGarbage();
+  const schema = schemaCheck(catalog);
+  collectGarbage();
   // Each record is serialized once: the same texts make catalog.json and facts.json (written
   // straight to staged object files) and the fingerprint that decides whether anything changed.
-  const staged = stageReleaseFiles(snapshotsDir, catalog, gathered.facts);
-  if (previousFingerprint !== null && previousFingerprint === staged.fingerprint) {
-    await discardStaged(staged.catalog);
-    await discardStaged(staged.facts);
-    return outcome("unchanged", previousReleaseId, diff);
-  }
-
-  const files: Record<string, FileBytes | StagedObject> = {
-    [CATALOG_FILE]: staged.catalog,
-    [FACTS_FILE]: staged.facts,
-    ...analysed.parquet,
-    [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
-    [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
-    [REPORT_FILE]: encoder.encode(canonicalJson({ ...report, content_fingerprint: staged.fingerprint })),
-  };
-  const published = await publishRelease(
-    snapshotsDir,
-    {
-      files,
-      createdAt: now,
-      previousReleaseId,
-      counts: {
-        deployments: catalog.deployments.length,
-        priced_deployments: report.totals.priced,
-        lifecycle_records: catalog.lifecycle.length,
-        events: catalog.events.length,
-        sources: catalog.sources.length,
-      },
+  const files = stageReleaseFiles(input.snapshotsDir, catalog, gathered.facts);
+  return {
+    tables,
+    schema,
+    report,
+    files,
+    counts: {
+      deployments: catalog.deployments.length,
+      priced_deployments: report.totals.priced,
+      lifecycle_records: catalog.lifecycle.length,
+      events: catalog.events.length,
+      sources: catalog.sources.length,
     },
-    input.hook,
-  );
-  return outcome("published", published.releaseId, { ...diff, to_release_id: published.releaseId });
+  };
+}
+
+export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
+  const context = checkContext(input.now, input.thresholds);
+  const { snapshotsDir, now } = input;
+  const given = input.previous;
+  const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
+  // Two phases, so the JS values and the DuckDB tables never hold memory at once: the JS phase
+  // (stageRelease) writes everything out, its garbage is collected, then DuckDB loads the staged
+  // tables (and the previous release's), runs the checks, the diff and the Parquet exports. The
+  // caller's `previous` is only read, never emptied (the caller decides how long it keeps it).
+  const holder: { staged?: StagedRelease } = {};
+  try {
+    const analysed = await withDatabase(async (db) => {
+      const previous: PreviousRelease | null =
+        given !== undefined
+          ? given
+          : previousReleaseId
+            ? await readPrevious(snapshotsDir, previousReleaseId)
+            : null;
+      const staged = await stageRelease(db, input, previous, previousReleaseId);
+      holder.staged = staged;
+      collectGarbage();
+      if (previous) await previous.load(db, "prev_");
+      else await loadCatalog(db, "prev_", EMPTY_CATALOG);
+      await loadStagedCatalog(db, "", staged.tables);
+      const checks = [staged.schema, ...(await runSqlChecks(db, context))];
+      const diff = await computeDiff(db, "prev_", "", {
+        fromReleaseId: previousReleaseId,
+        toReleaseId: null,
+      });
+      const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
+      const parquet = failed
+        ? null
+        : {
+            [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
+            [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
+          };
+      return {
+        checks,
+        diff,
+        failed,
+        parquet,
+        release: staged,
+        previousFingerprint: previous?.fingerprint ?? null,
+      };
+    });
+    const { checks, diff, previousFingerprint, release } = analysed;
+    const markdownDiff = renderDiffMarkdown(diff);
+    const report = withCheckResults(release.report, checks);
+    const outcome = (
+      status: ReleaseOutcome["status"],
+      releaseId: string | null,
+      finalDiff: ReleaseDiff,
+    ): ReleaseOutcome => ({
+      status,
+      releaseId,
+      previousReleaseId,
+      checks,
+      report,
+      diff: finalDiff,
+      markdownDiff,
+    });
+
+    if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
+    if (previousFingerprint !== null && previousFingerprint === release.files.fingerprint)
+      return outcome("unchanged", previousReleaseId, diff);
+
+    const files: Record<string, FileBytes | StagedObject> = {
+      [CATALOG_FILE]: release.files.catalog,
+      [FACTS_FILE]: release.files.facts,
+      ...analysed.parquet,
+      [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
+      [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
+      [REPORT_FILE]: encoder.encode(
+        canonicalJson({ ...report, content_fingerprint: release.files.fingerprint }),
+      ),
+    };
+    const published = await publishRelease(
+      snapshotsDir,
+      { files, createdAt: now, previousReleaseId, counts: release.counts },
+      input.hook,
+    );
+    return outcome("published", published.releaseId, { ...diff, to_release_id: published.releaseId });
+  } finally {
+    // published objects were renamed into place; what is left (failed, unchanged, or an
+    // error on the way) is removed
+    const files = holder.staged?.files;
+    if (files) {
+      await discardStaged(files.catalog);
+      await discardStaged(files.facts);
+    }
+  }
 }
 
 /**

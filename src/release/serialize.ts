@@ -6,7 +6,8 @@
  * string or buffer of the whole file exists; the content fingerprint is fed the same texts on
  * the way (fingerprint.ts). Pure apart from the sinks it is given.
  */
-import { canonicalSerializer } from "../schema/canonical.js";
+import { createHash } from "node:crypto";
+import { canonicalSerializer, canonicalWriter } from "../schema/canonical.js";
 import {
   type CatalogContent,
   Deployment,
@@ -50,7 +51,8 @@ const deploymentJson = canonicalSerializer(Deployment);
 const lifecycleJson = canonicalSerializer(LifecycleRecord);
 const eventJson = canonicalSerializer(SourceEvent);
 const sourceStateJson = canonicalSerializer(SourceState);
-const sourceFactsJson = canonicalSerializer(SourceFacts);
+// A source's facts can be the whole of a 100,000-deployment map: written piece by piece.
+const writeSourceFacts = canonicalWriter(SourceFacts);
 
 /** `"name":[r1,r2,...]`, each record's text handed to `each` on the way. */
 function writeArray<T>(
@@ -76,7 +78,7 @@ function writeArray<T>(
 export function serializeRelease(
   catalog: CatalogContent,
   facts: FactsFile,
-  sinks: { catalog: Sink; facts: Sink },
+  sinks: { catalog: Sink; facts: Sink /** called between the two files */; between?: () => void },
 ): string {
   const fingerprint = new Fingerprint();
   const record = (text: string) => fingerprint.record(text);
@@ -98,12 +100,20 @@ export function serializeRelease(
   cat.write("}");
 
   cat.end();
-  const out = new ChunkWriter(sinks.facts);
-  fingerprint.factsFormat(facts.format);
-  fingerprint.section("sources", facts.sources.length);
-  out.write(`{"format":${JSON.stringify(facts.format)},`);
-  writeArray(out, "sources", facts.sources, sourceFactsJson, (text) => fingerprint.source(text));
-  out.write("}");
+  sinks.between?.();
+  const factsHash = createHash("sha256");
+  const out = new ChunkWriter((chunk) => {
+    factsHash.update(chunk);
+    sinks.facts(chunk);
+  });
+  out.write(`{"format":${JSON.stringify(facts.format)},"sources":[`);
+  const emit = (piece: string) => out.write(piece);
+  facts.sources.forEach((source, i) => {
+    if (i > 0) out.write(",");
+    writeSourceFacts(source, emit);
+  });
+  out.write("]}");
   out.end();
+  fingerprint.facts(factsHash.digest("hex"));
   return fingerprint.digest();
 }

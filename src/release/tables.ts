@@ -20,7 +20,7 @@ import type {
   SourceEvent,
   SourceState,
 } from "../schema/index.js";
-import { type ColumnSpec, type ReleaseDatabase, sqlString } from "./duckdb.js";
+import { type ColumnSpec, type ReleaseDatabase, type StagedTable, sqlString } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
 const LIFECYCLE_COLUMNS: ColumnSpec = [
@@ -238,19 +238,43 @@ function* lifecycleRows(records: readonly LifecycleRecord[]): Generator<Record<s
     };
 }
 
+/**
+ * The rows of a catalog's tables written to staging files (no table is created yet): a build
+ * stages its catalog, lets go of the values, and has DuckDB load them afterwards
+ * (loadStagedCatalog), so the JS values and the DuckDB tables do not hold memory at once.
+ */
+export async function stageCatalog(
+  db: ReleaseDatabase,
+  prefix: string,
+  catalog: CatalogContent,
+): Promise<StagedTable[]> {
+  // Rows are generated while they are written: no array of 100,000 row objects exists.
+  return [
+    await db.stageRows(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deploymentRows(catalog.deployments)),
+    await db.stageRows(`${prefix}rate_tiers`, TIER_COLUMNS, tierRows(catalog.deployments)),
+    await db.stageRows(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilityRows(catalog.deployments)),
+    await db.stageRows(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycleRows(catalog.lifecycle)),
+    await db.stageRows(`${prefix}events`, EVENT_COLUMNS, catalog.events),
+    await db.stageRows(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow)),
+  ];
+}
+
+/** Load the tables stageCatalog staged under `prefix`, and the lifecycle view over them. */
+export async function loadStagedCatalog(
+  db: ReleaseDatabase,
+  prefix: string,
+  staged: readonly StagedTable[],
+): Promise<void> {
+  for (const table of staged) await db.loadStaged(table);
+  await createLifecycleView(db, prefix);
+}
+
 export async function loadCatalog(
   db: ReleaseDatabase,
   prefix: string,
   catalog: CatalogContent,
 ): Promise<void> {
-  // Rows are generated while they are written: no array of 100,000 row objects exists.
-  await db.loadTable(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deploymentRows(catalog.deployments));
-  await db.loadTable(`${prefix}rate_tiers`, TIER_COLUMNS, tierRows(catalog.deployments));
-  await db.loadTable(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilityRows(catalog.deployments));
-  await db.loadTable(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycleRows(catalog.lifecycle));
-  await db.loadTable(`${prefix}events`, EVENT_COLUMNS, catalog.events);
-  await db.loadTable(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow));
-  await createLifecycleView(db, prefix);
+  await loadStagedCatalog(db, prefix, await stageCatalog(db, prefix, catalog));
 }
 
 /** <prefix>lifecycle_all: the deployments' embedded lifecycles and the lifecycle records, as one view. */
@@ -292,8 +316,13 @@ function* factRows(facts: FactsFile | null): Generator<Record<string, unknown>> 
   }
 }
 
+/** The facts table's rows, staged (see stageCatalog). */
+export function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<StagedTable> {
+  return db.stageRows("facts", FACT_COLUMNS, factRows(facts));
+}
+
 export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  await db.loadTable("facts", FACT_COLUMNS, factRows(facts));
+  await db.loadStaged(await stageFacts(db, facts));
 }
 
 /**
