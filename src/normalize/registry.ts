@@ -4,6 +4,7 @@
  */
 
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as amazonBedrockModelFacts } from "./parsers/amazon-bedrock-model-facts.js";
 import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.js";
@@ -37,6 +38,7 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
   combine(
+    amazonBedrockModelFacts,
     amazonBedrockPricing,
     amazonBedrock,
     anthropicModelFacts,
