@@ -17,6 +17,7 @@ import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
+import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistralModels } from "./parsers/mistral-models.js";
@@ -50,6 +51,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     deepseek,
     googleModelFacts,
     googleVertexBilling,
+    googleVertexModelFacts,
     googleVertex,
     google,
     groq,
