@@ -28,7 +28,7 @@ async function modelCardSources(): Promise<string[]> {
 describe("Amazon Bedrock model cards", () => {
   it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence and no deployments", async () => {
     const names = await modelCardSources();
-    expect(names.length).toBe(7);
+    expect(names.length).toBe(8);
     const ids: string[] = [];
     for (const name of names) {
       const input = await recordedInput("amazon-bedrock", name);
@@ -49,6 +49,7 @@ describe("Amazon Bedrock model cards", () => {
       ids.push(fact.provider_model_id);
     }
     expect(ids.sort()).toEqual([
+      "ai21.jamba-1-5-large-v1:0",
       "amazon.nova-2-lite-v1:0",
       "anthropic.claude-fable-5",
       "anthropic.claude-haiku-4-5-20251001-v1:0",

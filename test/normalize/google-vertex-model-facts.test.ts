@@ -28,7 +28,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(7);
+    expect(names.length).toBe(9);
     const ids: string[] = [];
     for (const name of names) {
       const input = await recordedInput("google-vertex", name);
@@ -38,7 +38,8 @@ describe("Vertex AI Gemini model pages", () => {
       for (const fact of out.model_facts ?? []) {
         expect(fact.provider_id).toBe("google-vertex");
         expect(fact.context_tokens).toBeGreaterThan(0);
-        expect(fact.max_output_tokens).toBeGreaterThan(0);
+        if (fact.provider_model_id !== "gemini-embedding-2")
+          expect(fact.max_output_tokens).toBeGreaterThan(0);
         expect(fact.evidence).toEqual({
           source_url: input.source.url,
           source_type: "official_docs",
@@ -50,6 +51,7 @@ describe("Vertex AI Gemini model pages", () => {
     }
     expect(ids.sort()).toEqual([
       "gemini-2.5-flash",
+      "gemini-2.5-flash-image",
       "gemini-2.5-flash-lite",
       "gemini-2.5-flash-lite-preview-09-2025",
       "gemini-2.5-flash-preview-09-2025",
@@ -58,6 +60,7 @@ describe("Vertex AI Gemini model pages", () => {
       "gemini-3.1-flash-lite-image",
       "gemini-3.1-pro-preview",
       "gemini-3.5-flash",
+      "gemini-embedding-2",
     ]);
   });
 
@@ -110,6 +113,23 @@ describe("Vertex AI Gemini model pages", () => {
     expect(fact.capabilities?.tool_calling).toEqual(unsupported);
     // implicit caching supported, explicit not: caching is supported
     expect(fact.capabilities?.prompt_caching).toEqual(supported);
+  });
+
+  it("an embedding model: maximum input tokens as the context; a maximum output of N/A is not read, and no Capabilities row leaves those unknown", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-embedding-2")).get("gemini-embedding-2"),
+      "gemini-embedding-2",
+    );
+    expect(fact.context_tokens).toBe(8_192);
+    expect("max_output_tokens" in fact).toBe(false);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      image_output: unsupported,
+      audio_input: supported,
+      audio_output: unsupported,
+      video_input: supported,
+      batch: unsupported,
+    });
   });
 
   it("the 3.1 Pro page's custom-tools endpoint gets no facts: only the Model ID row names a model", async () => {
