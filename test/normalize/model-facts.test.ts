@@ -193,6 +193,59 @@ describe("Gemini API models page", () => {
   });
 });
 
+describe("Gemini API per-model pages", () => {
+  const conditional = { status: "conditional", verification_status: "official_declared" };
+  async function factOf(name: string, id: string): Promise<ModelFact> {
+    const out = ParseOutput.parse(google(await recordedInput("google", name)));
+    expect((out.model_facts ?? []).map((f) => f.provider_model_id)).toEqual([id]);
+    return defined(out.model_facts?.[0], id);
+  }
+
+  it("the rendered page (line breaks, linked labels, a Consumption options row): Gemini 3.5 Flash-Lite", async () => {
+    const fact = await factOf("model-gemini-3-5-flash-lite", "gemini-3.5-flash-lite");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities).toEqual({
+      audio_output: unsupported,
+      prompt_caching: supported,
+      code_execution: supported,
+      computer_use: conditional, // "Supported (Preview)"
+      tool_calling: supported,
+      image_output: unsupported,
+      web_search: supported,
+      structured_output: supported,
+      reasoning: supported,
+      batch: supported, // from the Consumption options row
+      vision: supported,
+      video_input: supported,
+      audio_input: supported,
+      pdf_input: supported,
+    });
+  });
+
+  it("the Markdown page with Flex and Priority inference among the capabilities: Gemini 3.1 Flash-Lite", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-lite", "gemini-3.1-flash-lite");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities?.computer_use).toEqual(unsupported);
+    expect(fact.capabilities?.batch).toEqual(supported);
+  });
+
+  it("fails on a consumption option value it does not know", async () => {
+    const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace(
+            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Supported",
+            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Soon",
+          ),
+        ),
+      ),
+    );
+  });
+});
+
 describe("Azure OpenAI models sold directly by Azure", () => {
   it("gives every model version its context window, max output and described capabilities", async () => {
     const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
