@@ -1,11 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/amazon-bedrock-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
-import { recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
+import { recordedModelPageFacts } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const card = defined(parsers["amazon-bedrock-model-card"], "parser amazon-bedrock-model-card");
@@ -18,37 +16,15 @@ async function factOf(name: string): Promise<ModelFact> {
   return defined(out.model_facts?.[0], `the model fact of ${name}`);
 }
 
-async function modelCardSources(): Promise<string[]> {
-  return (await readdir(join(SOURCES_DIR, "amazon-bedrock")))
-    .filter((n) => /^model-card-.*\.yaml$/.test(n))
-    .map((n) => n.replace(/\.yaml$/, ""))
-    .sort();
-}
-
 describe("Amazon Bedrock model cards", () => {
   it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence and no deployments", async () => {
-    const names = await modelCardSources();
-    expect(names.length).toBe(8);
-    const ids: string[] = [];
-    for (const name of names) {
-      const input = await recordedInput("amazon-bedrock", name);
-      const out = normalizeSource(input);
-      expect(out.deployments).toEqual([]);
-      expect(out.lifecycle).toEqual([]);
-      const fact = defined(out.model_facts?.[0], `the model fact of ${name}`);
-      expect(out.model_facts).toHaveLength(1);
-      expect(fact.provider_id).toBe("amazon-bedrock");
-      expect(fact.context_tokens).toBeGreaterThan(0);
-      expect(fact.max_output_tokens).toBeGreaterThan(0);
-      expect(fact.evidence).toEqual({
-        source_url: input.source.url,
-        source_type: "official_docs",
-        observed_at: input.observedAt,
-        verification_status: "official_declared",
-      });
-      ids.push(fact.provider_model_id);
+    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/);
+    expect(byCard.size).toBe(8);
+    for (const facts of byCard.values()) {
+      expect(facts).toHaveLength(1);
+      expect(facts[0]?.max_output_tokens).toBeGreaterThan(0);
     }
-    expect(ids.sort()).toEqual([
+    expect([...byCard.values()].flatMap((f) => f.map((x) => x.provider_model_id)).sort()).toEqual([
       "ai21.jamba-1-5-large-v1:0",
       "amazon.nova-2-lite-v1:0",
       "anthropic.claude-fable-5",

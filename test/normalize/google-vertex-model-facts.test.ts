@@ -1,11 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/google-vertex-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
-import { recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
+import { recordedModelPageFacts } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = defined(parsers["google-vertex-model-page"], "parser google-vertex-model-page");
@@ -18,38 +16,14 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
   return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
 }
 
-async function modelPageSources(): Promise<string[]> {
-  return (await readdir(join(SOURCES_DIR, "google-vertex")))
-    .filter((n) => /^model-gemini-.*\.yaml$/.test(n))
-    .map((n) => n.replace(/\.yaml$/, ""))
-    .sort();
-}
-
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
-    const names = await modelPageSources();
-    expect(names.length).toBe(9);
-    const ids: string[] = [];
-    for (const name of names) {
-      const input = await recordedInput("google-vertex", name);
-      const out = normalizeSource(input);
-      expect(out.deployments).toEqual([]);
-      expect(out.lifecycle).toEqual([]);
-      for (const fact of out.model_facts ?? []) {
-        expect(fact.provider_id).toBe("google-vertex");
-        expect(fact.context_tokens).toBeGreaterThan(0);
-        if (fact.provider_model_id !== "gemini-embedding-2")
-          expect(fact.max_output_tokens).toBeGreaterThan(0);
-        expect(fact.evidence).toEqual({
-          source_url: input.source.url,
-          source_type: "official_docs",
-          observed_at: input.observedAt,
-          verification_status: "official_declared",
-        });
-        ids.push(fact.provider_model_id);
-      }
-    }
-    expect(ids.sort()).toEqual([
+    const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
+    expect(byPage.size).toBe(9);
+    const facts = [...byPage.values()].flat();
+    for (const fact of facts)
+      if (fact.provider_model_id !== "gemini-embedding-2") expect(fact.max_output_tokens).toBeGreaterThan(0);
+    expect(facts.map((f) => f.provider_model_id).sort()).toEqual([
       "gemini-2.5-flash",
       "gemini-2.5-flash-image",
       "gemini-2.5-flash-lite",
