@@ -336,7 +336,7 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   it("gives every model version its context window, max output and described capabilities", async () => {
     const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
     const facts = byId(out.model_facts);
-    expect(facts.size).toBe(44);
+    expect(facts.size).toBe(48);
     expect(facts.get("gpt-5-2025-08-07")).toMatchObject({
       context_tokens: 400_000,
       max_output_tokens: 128_000,
@@ -355,9 +355,19 @@ describe("Azure OpenAI models sold directly by Azure", () => {
       context_tokens: 28_672,
       max_output_tokens: 4_096,
     });
-    expect(facts.get("gpt-35-turbo-instruct-0914")?.context_tokens).toBe(4_097);
-    expect(facts.get("gpt-35-turbo-instruct-0914")?.max_output_tokens).toBeUndefined();
+    // the January 2026 version of the page adds GPT-5.2 and drops GPT-3.5
+    expect(facts.get("gpt-5.2-2025-12-11")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+    });
+    expect(facts.get("gpt-5.2-chat-2025-12-11")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 16_384,
+    });
+    expect(facts.has("gpt-35-turbo-0125")).toBe(false);
+    // a max request without an output limit
     expect(facts.get("text-embedding-ada-002-2")?.context_tokens).toBe(8_192);
+    expect(facts.get("text-embedding-ada-002-2")?.max_output_tokens).toBeUndefined();
     expect(facts.get("gpt-4-turbo-2024-04-09")?.context_tokens).toBe(128_000);
     // "(Preview)" is no version; "Text in/text out only" is no vision
     expect(facts.get("gpt-oss-120b")?.capabilities?.vision).toEqual(unsupported);

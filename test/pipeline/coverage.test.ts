@@ -98,13 +98,14 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(27);
   });
 
-  it("at least 36% of non-retired deployments have an official context window, 29% an official max output and 28% an official capability", () => {
-    // Measured 2026-11-23 on the offline build of the recorded captures: 36.6% / 29.4% / 28.1%
+  it("at least 35% of non-retired deployments have an official context window, 28% an official max output and 27% an official capability", () => {
+    // Measured 2026-11-23 on the offline build of the recorded captures: 35.5% / 28.5% / 27.2%
     // of 1,191 (24.8% / 17.6% / 16.1% before the Bedrock model cards, the Vertex model pages,
-    // the Gemini per-model pages and the Claude overview's platform ids).
-    expect(all.context / all.total).toBeGreaterThanOrEqual(0.36);
-    expect(all.maxOutput / all.total).toBeGreaterThanOrEqual(0.29);
-    expect(all.capability / all.total).toBeGreaterThanOrEqual(0.28);
+    // the Gemini per-model pages and the Claude overview's platform ids; the January 2026 Azure
+    // models page no longer lists GPT-3.5, which took 24 Azure deployments' limits away).
+    expect(all.context / all.total).toBeGreaterThanOrEqual(0.35);
+    expect(all.maxOutput / all.total).toBeGreaterThanOrEqual(0.28);
+    expect(all.capability / all.total).toBeGreaterThanOrEqual(0.27);
   });
 
   // The issue's target. Not reached: only 16 OpenAI model pages, 8 Bedrock model cards and 9
