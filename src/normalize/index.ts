@@ -67,13 +67,18 @@ export function normalizeSource(
       "parse_failed",
       `${input.source.name}: emitted deployment ${foreign.id} of another provider`,
     );
+  // A page may speak about another provider's deployment of its model (the Claude overview's
+  // Bedrock and Google Cloud ids), but only as an inference: official_inferred, never declared.
   const foreignModel = (parsed.data.model_facts ?? []).find(
-    (f) => input.source.provider_id !== "litellm" && f.provider_id !== input.source.provider_id,
+    (f) =>
+      input.source.provider_id !== "litellm" &&
+      f.provider_id !== input.source.provider_id &&
+      f.evidence.verification_status !== "official_inferred",
   );
   if (foreignModel && input.source.source_type !== "community_catalog")
     throw new CatalogError(
       "parse_failed",
-      `${input.source.name}: emitted a model fact about ${foreignModel.provider_id}/${foreignModel.provider_model_id}, another provider's model`,
+      `${input.source.name}: emitted a model fact about ${foreignModel.provider_id}/${foreignModel.provider_model_id}, another provider's model, without marking it official_inferred`,
     );
   return parsed.data;
 }

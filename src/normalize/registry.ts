@@ -4,6 +4,7 @@
  */
 
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as amazonBedrockModelFacts } from "./parsers/amazon-bedrock-model-facts.js";
 import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
 import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.js";
@@ -16,6 +17,7 @@ import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
+import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistralModels } from "./parsers/mistral-models.js";
@@ -37,6 +39,7 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
   combine(
+    amazonBedrockModelFacts,
     amazonBedrockPricing,
     amazonBedrock,
     anthropicModelFacts,
@@ -48,6 +51,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     deepseek,
     googleModelFacts,
     googleVertexBilling,
+    googleVertexModelFacts,
     googleVertex,
     google,
     groq,

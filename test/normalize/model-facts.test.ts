@@ -17,8 +17,14 @@ const anthropic = defined(anthropicParsers["anthropic-model-facts"], "parser ant
 const google = defined(googleParsers["google-model-facts"], "parser google-model-facts");
 const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
 
-function byId(facts: readonly ModelFact[] | undefined): Map<string, ModelFact> {
-  return new Map((facts ?? []).filter((f) => f.modes === undefined).map((f) => [f.provider_model_id, f]));
+/** Facts by provider model id, of one provider (the source's own unless named). */
+function byId(facts: readonly ModelFact[] | undefined, provider?: string): Map<string, ModelFact> {
+  const own = provider ?? facts?.[0]?.provider_id;
+  return new Map(
+    (facts ?? [])
+      .filter((f) => f.modes === undefined && f.provider_id === own)
+      .map((f) => [f.provider_model_id, f]),
+  );
 }
 
 const supported = { status: "supported", verification_status: "official_declared" };
@@ -27,10 +33,11 @@ const unsupported = { status: "unsupported", verification_status: "official_decl
 describe("official model facts create no deployments", () => {
   it.each([
     ["anthropic", "models-overview"],
+    ["anthropic", "models-overview-2025"],
     ["google", "models"],
     ["azure", "models-azure-openai"],
   ])(
-    "%s/%s yields model facts of its own provider only, every one with official evidence",
+    "%s/%s yields model facts with official evidence: declared for its own provider, inferred for the Claude ids of Bedrock and Google Cloud",
     async (provider, name) => {
       const input = await recordedInput(provider, name);
       const out = normalizeSource(input);
@@ -38,18 +45,50 @@ describe("official model facts create no deployments", () => {
       expect(out.lifecycle).toEqual([]);
       expect(out.model_facts?.length).toBeGreaterThan(0);
       for (const fact of out.model_facts ?? []) {
-        expect(fact.provider_id).toBe(provider);
+        const own = fact.provider_id === provider;
+        if (!own) {
+          expect(provider).toBe("anthropic");
+          expect(["amazon-bedrock", "google-vertex"]).toContain(fact.provider_id);
+        }
         expect(fact.evidence).toEqual({
           source_url: input.source.url,
           source_type: "official_docs",
           observed_at: input.observedAt,
-          verification_status: "official_declared",
+          verification_status: own ? "official_declared" : "official_inferred",
         });
         for (const entry of Object.values(fact.capabilities ?? {}))
           expect(entry.verification_status).toBeDefined();
       }
     },
   );
+});
+
+describe("model facts about another provider", () => {
+  it("an official source may state them only as official_inferred", async () => {
+    const input = await recordedInput("anthropic", "models-overview");
+    const withStatus = (verification_status: "official_declared" | "official_inferred") => ({
+      [input.source.parser]: () => ({
+        deployments: [],
+        lifecycle: [],
+        skipped: [],
+        model_facts: [
+          {
+            provider_id: "amazon-bedrock",
+            provider_model_id: "anthropic.claude-opus-5",
+            context_tokens: 1_000_000,
+            evidence: {
+              source_url: input.source.url,
+              source_type: "official_docs" as const,
+              observed_at: input.observedAt,
+              verification_status,
+            },
+          },
+        ],
+      }),
+    });
+    expect(normalizeSource(input, withStatus("official_inferred")).model_facts).toHaveLength(1);
+    expectParseFailure(() => normalizeSource(input, withStatus("official_declared")));
+  });
 });
 
 describe("Claude models overview", () => {
@@ -77,6 +116,53 @@ describe("Claude models overview", () => {
       ...facts.get("claude-haiku-4-5-20251001"),
       provider_model_id: "claude-haiku-4-5",
     });
+  });
+
+  it("gives the same limits to the column's AWS Bedrock and Google Cloud ids, marked official_inferred, with a glued footnote marker dropped", async () => {
+    const out = ParseOutput.parse(anthropic(await recordedInput("anthropic", "models-overview")));
+    const bedrock = byId(out.model_facts, "amazon-bedrock");
+    const vertex = byId(out.model_facts, "google-vertex");
+    // the page prints "anthropic.claude-fable-53": the id plus footnote 3
+    expect([...bedrock.keys()].sort()).toEqual([
+      "anthropic.claude-fable-5",
+      "anthropic.claude-haiku-4-5-20251001-v1:0",
+      "anthropic.claude-opus-5",
+      "anthropic.claude-sonnet-5",
+    ]);
+    expect([...vertex.keys()].sort()).toEqual([
+      "claude-fable-5",
+      "claude-haiku-4-5@20251001",
+      "claude-opus-5",
+      "claude-sonnet-5",
+    ]);
+    expect(bedrock.get("anthropic.claude-opus-5")).toMatchObject({
+      context_tokens: 1_000_000,
+      max_output_tokens: 128_000,
+      capabilities: {
+        reasoning: { status: "supported", verification_status: "official_inferred" },
+        vision: { status: "supported", verification_status: "official_inferred" },
+      },
+    });
+  });
+
+  it("reads every comparison table: the October 2025 page's legacy models too", async () => {
+    const out = ParseOutput.parse(anthropic(await recordedInput("anthropic", "models-overview-2025")));
+    const claude = byId(out.model_facts, "anthropic");
+    expect(claude.get("claude-3-haiku-20240307")).toMatchObject({
+      context_tokens: 200_000,
+      max_output_tokens: 4_000,
+    });
+    expect(claude.get("claude-3-7-sonnet-20250219")?.max_output_tokens).toBe(64_000); // not the 128K beta
+    expect(claude.has("claude-3-haiku-latest")).toBe(false); // "—": no alias
+    expect(
+      byId(out.model_facts, "amazon-bedrock").get("anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ).toMatchObject({
+      context_tokens: 200_000,
+      max_output_tokens: 64_000,
+    });
+    expect(byId(out.model_facts, "google-vertex").get("claude-opus-4-1@20250805")?.max_output_tokens).toBe(
+      32_000,
+    );
   });
 
   it("reads the standard context window, not the beta one, and says nothing about vision when the page does not", async () => {
@@ -193,11 +279,64 @@ describe("Gemini API models page", () => {
   });
 });
 
+describe("Gemini API per-model pages", () => {
+  const conditional = { status: "conditional", verification_status: "official_declared" };
+  async function factOf(name: string, id: string): Promise<ModelFact> {
+    const out = ParseOutput.parse(google(await recordedInput("google", name)));
+    expect((out.model_facts ?? []).map((f) => f.provider_model_id)).toEqual([id]);
+    return defined(out.model_facts?.[0], id);
+  }
+
+  it("the rendered page (line breaks, linked labels, a Consumption options row): Gemini 3.5 Flash-Lite", async () => {
+    const fact = await factOf("model-gemini-3-5-flash-lite", "gemini-3.5-flash-lite");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities).toEqual({
+      audio_output: unsupported,
+      prompt_caching: supported,
+      code_execution: supported,
+      computer_use: conditional, // "Supported (Preview)"
+      tool_calling: supported,
+      image_output: unsupported,
+      web_search: supported,
+      structured_output: supported,
+      reasoning: supported,
+      batch: supported, // from the Consumption options row
+      vision: supported,
+      video_input: supported,
+      audio_input: supported,
+      pdf_input: supported,
+    });
+  });
+
+  it("the Markdown page with Flex and Priority inference among the capabilities: Gemini 3.1 Flash-Lite", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-lite", "gemini-3.1-flash-lite");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities?.computer_use).toEqual(unsupported);
+    expect(fact.capabilities?.batch).toEqual(supported);
+  });
+
+  it("fails on a consumption option value it does not know", async () => {
+    const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace(
+            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Supported",
+            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Soon",
+          ),
+        ),
+      ),
+    );
+  });
+});
+
 describe("Azure OpenAI models sold directly by Azure", () => {
   it("gives every model version its context window, max output and described capabilities", async () => {
     const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
     const facts = byId(out.model_facts);
-    expect(facts.size).toBe(44);
+    expect(facts.size).toBe(48);
     expect(facts.get("gpt-5-2025-08-07")).toMatchObject({
       context_tokens: 400_000,
       max_output_tokens: 128_000,
@@ -216,9 +355,19 @@ describe("Azure OpenAI models sold directly by Azure", () => {
       context_tokens: 28_672,
       max_output_tokens: 4_096,
     });
-    expect(facts.get("gpt-35-turbo-instruct-0914")?.context_tokens).toBe(4_097);
-    expect(facts.get("gpt-35-turbo-instruct-0914")?.max_output_tokens).toBeUndefined();
+    // the January 2026 version of the page adds GPT-5.2 and drops GPT-3.5
+    expect(facts.get("gpt-5.2-2025-12-11")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+    });
+    expect(facts.get("gpt-5.2-chat-2025-12-11")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 16_384,
+    });
+    expect(facts.has("gpt-35-turbo-0125")).toBe(false);
+    // a max request without an output limit
     expect(facts.get("text-embedding-ada-002-2")?.context_tokens).toBe(8_192);
+    expect(facts.get("text-embedding-ada-002-2")?.max_output_tokens).toBeUndefined();
     expect(facts.get("gpt-4-turbo-2024-04-09")?.context_tokens).toBe(128_000);
     // "(Preview)" is no version; "Text in/text out only" is no vision
     expect(facts.get("gpt-oss-120b")?.capabilities?.vision).toEqual(unsupported);

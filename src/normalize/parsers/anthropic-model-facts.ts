@@ -10,8 +10,11 @@
  *   unsupported when every thinking row the page has says "No".
  * - vision: supported for every model of the table when the page says "All current Claude
  *   models support ... vision".
- * - Facts apply to the Claude API ID and the Claude API alias of each column. The Bedrock and
- *   Google Cloud ids of the table are other providers' deployments and are not read.
+ * - Every comparison table the page has (latest and legacy models) is read.
+ * - Facts apply to the Claude API ID and the Claude API alias of each column, and, marked
+ *   official_inferred (an Anthropic page about another provider's deployment of the model), to
+ *   the column's AWS Bedrock ID (provider amazon-bedrock) and GCP Vertex AI / Google Cloud ID
+ *   (provider google-vertex).
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
@@ -36,57 +39,118 @@ export function firstTokenSize(cell: string): number | null {
   return m ? tokenCount(group(m, 1)) : null;
 }
 
+/** Bedrock / Google Cloud ids of the table, each checked against its provider's id form. */
+const PLATFORM_IDS: ReadonlyArray<{
+  labels: readonly string[];
+  provider: string;
+  form: RegExp;
+  prefix: string;
+}> = [
+  {
+    labels: ["aws bedrock id"],
+    provider: "amazon-bedrock",
+    form: /^anthropic\.claude-[a-z0-9.:-]+$/,
+    prefix: "anthropic.",
+  },
+  {
+    labels: ["gcp vertex ai id", "google cloud id"],
+    provider: "google-vertex",
+    form: /^claude-[a-z0-9-]+(?:@\d{8})?$/,
+    prefix: "",
+  },
+];
+
+/**
+ * A platform id as the cell gives it. The page's renderings glue a footnote marker to some ids
+ * ("anthropic.claude-fable-5" + footnote 3 = "anthropic.claude-fable-53"): a trailing digit is
+ * dropped only when what remains is exactly the platform's form of the Claude API id.
+ */
+function platformId(cell: string, apiId: string, prefix: string, form: RegExp): string | null {
+  const text = plainCell(cell);
+  const expected = `${prefix}${apiId}`;
+  if (text !== expected && /^\d$/.test(text.slice(expected.length)) && text.startsWith(expected))
+    return expected;
+  return form.test(text) ? text : null;
+}
+
 export const parseAnthropicModelFacts: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
-  const table = markdownTables(input.content).find(
+  const inferred = evidenceFor(input.source, input.observedAt, "official_inferred");
+  const tables = markdownTables(input.content).filter(
     (t) =>
       plainCell(t.headers[0] ?? "") === "Feature" &&
       t.rows.some((r) => rowLabel(r[0] ?? "") === "claude api id"),
   );
-  if (!table)
+  if (tables.length === 0)
     throw parseFailure(
       input.source,
       "no models comparison table (Feature | <model> ... with a Claude API ID row)",
     );
-  const rows = new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), r]));
-  const row = (label: string) => {
-    const found = rows.get(label);
-    if (!found) throw parseFailure(input.source, `comparison table has no "${label}" row`);
-    return found;
-  };
-  const ids = row("claude api id");
-  const aliases = rows.get("claude api alias");
-  const context = row("context window");
-  const maxOutput = row("max output");
-  const thinking = [...rows.entries()].filter(([label]) => /thinking$/.test(label)).map(([, r]) => r);
   const allVision = /All current Claude models support[^.]*\bvision\b/i.test(input.content);
 
   const facts: ModelFact[] = [];
-  for (let col = 1; col < table.headers.length; col++) {
-    const model = plainCell(table.headers[col] ?? "");
-    const id = plainCell(ids[col] ?? "");
-    if (!/^claude-[a-z0-9-]+$/.test(id))
-      throw parseFailure(input.source, `${model}: "${id}" is not a Claude API id`);
-    const contextTokens = firstTokenSize(context[col] ?? "");
-    const outputTokens = firstTokenSize(maxOutput[col] ?? "");
-    if (contextTokens === null || outputTokens === null)
-      throw parseFailure(input.source, `${model}: context window or max output is not a token size`);
-    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-    const answers = thinking.map((r) => plainCell(r[col] ?? ""));
-    if (answers.some((a) => /^yes\b/i.test(a))) capabilities.reasoning = declaredCapability("supported");
-    else if (answers.length > 0 && answers.every((a) => /^no$/i.test(a)))
-      capabilities.reasoning = declaredCapability("unsupported");
-    if (allVision) capabilities.vision = declaredCapability("supported");
-    const alias = aliases ? plainCell(aliases[col] ?? "") : "";
-    for (const providerModelId of new Set([id, ...(/^claude-[a-z0-9-]+$/.test(alias) ? [alias] : [])]))
-      facts.push({
-        provider_id: PROVIDER_ID,
-        provider_model_id: providerModelId,
-        context_tokens: contextTokens,
-        max_output_tokens: outputTokens,
-        capabilities: { ...capabilities },
-        evidence,
-      });
+  for (const table of tables) {
+    const rows = new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), r]));
+    const row = (label: string) => {
+      const found = rows.get(label);
+      if (!found) throw parseFailure(input.source, `comparison table has no "${label}" row`);
+      return found;
+    };
+    const ids = row("claude api id");
+    const aliases = rows.get("claude api alias");
+    const context = row("context window");
+    const maxOutput = row("max output");
+    const thinking = [...rows.entries()].filter(([label]) => /thinking$/.test(label)).map(([, r]) => r);
+    const platforms = PLATFORM_IDS.flatMap((p) => {
+      const r = p.labels.map((l) => rows.get(l)).find((x) => x !== undefined);
+      return r ? [{ ...p, row: r }] : [];
+    });
+
+    for (let col = 1; col < table.headers.length; col++) {
+      const model = plainCell(table.headers[col] ?? "");
+      const id = plainCell(ids[col] ?? "");
+      if (!/^claude-[a-z0-9-]+$/.test(id))
+        throw parseFailure(input.source, `${model}: "${id}" is not a Claude API id`);
+      const contextTokens = firstTokenSize(context[col] ?? "");
+      const outputTokens = firstTokenSize(maxOutput[col] ?? "");
+      if (contextTokens === null || outputTokens === null)
+        throw parseFailure(input.source, `${model}: context window or max output is not a token size`);
+      const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+      const answers = thinking.map((r) => plainCell(r[col] ?? ""));
+      if (answers.some((a) => /^yes\b/i.test(a))) capabilities.reasoning = declaredCapability("supported");
+      else if (answers.length > 0 && answers.every((a) => /^no$/i.test(a)))
+        capabilities.reasoning = declaredCapability("unsupported");
+      if (allVision) capabilities.vision = declaredCapability("supported");
+      const alias = aliases ? plainCell(aliases[col] ?? "") : "";
+      for (const providerModelId of new Set([id, ...(/^claude-[a-z0-9-]+$/.test(alias) ? [alias] : [])]))
+        facts.push({
+          provider_id: PROVIDER_ID,
+          provider_model_id: providerModelId,
+          context_tokens: contextTokens,
+          max_output_tokens: outputTokens,
+          capabilities: { ...capabilities },
+          evidence,
+        });
+      // The same model on Amazon Bedrock and Google Cloud, by the ids this table gives: an
+      // Anthropic page about another provider's deployment, so official_inferred.
+      for (const p of platforms) {
+        const platform = platformId(p.row[col] ?? "", id, p.prefix, p.form);
+        if (!platform) continue; // "—": not offered there
+        facts.push({
+          provider_id: p.provider,
+          provider_model_id: platform,
+          context_tokens: contextTokens,
+          max_output_tokens: outputTokens,
+          capabilities: Object.fromEntries(
+            Object.entries(capabilities).map(([name, entry]) => [
+              name,
+              { ...entry, verification_status: "official_inferred" },
+            ]),
+          ),
+          evidence: inferred,
+        });
+      }
+    }
   }
   if (facts.length === 0) throw parseFailure(input.source, "models comparison table has no model columns");
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };

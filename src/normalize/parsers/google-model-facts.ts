@@ -1,16 +1,19 @@
 /**
- * The Gemini API models page (ai.google.dev/gemini-api/docs/models, Markdown form): one
- * "Property | Description" table per model with its model code, supported data types, token
- * limits, capabilities and versions. Model facts only (limits and capabilities of provider
- * `google`'s model ids); it creates no deployments.
+ * The Gemini API models page (ai.google.dev/gemini-api/docs/models, Markdown form) and its
+ * per-model pages (…/models/<model>, Markdown or rendered with <br> line breaks and linked
+ * labels): one "Property | Description" table per model with its model code, supported data
+ * types, token limits, capabilities (newer pages move Batch API, Flex and Priority inference to
+ * a "Consumption options" row, read like capabilities) and versions. Model facts only (limits
+ * and capabilities of provider `google`'s model ids); it creates no deployments.
  *
  * - context_tokens = the input token limit, max_output_tokens = the output token limit.
  * - Capabilities the page states as Supported / Not supported / Experimental:
  *   Batch API -> batch, Caching -> prompt_caching, Code execution -> code_execution,
  *   Function calling -> tool_calling, Search grounding -> web_search, Structured outputs ->
  *   structured_output, Thinking -> reasoning, Image generation -> image_output, Audio
- *   generation -> audio_output (Experimental -> conditional). File search, Grounding with
- *   Google Maps, Live API and URL context have no catalog capability and are not read.
+ *   generation -> audio_output, Computer use -> computer_use (Experimental and "Supported
+ *   (Preview)" -> conditional). File search, Grounding with Google Maps, Live API, URL context,
+ *   Flex and Priority inference have no catalog capability and are not read.
  * - Input data types: image / video / audio / PDF listed -> vision / video_input /
  *   audio_input / pdf_input supported. A type the list leaves out is not read as unsupported:
  *   the page does not say the list is exhaustive (silence stays unknown).
@@ -35,10 +38,18 @@ const CAPABILITY_LABELS: Readonly<Record<string, CapabilityName>> = {
   thinking: "reasoning",
   "image generation": "image_output",
   "audio generation": "audio_output",
+  "computer use": "computer_use",
 };
 
 /** Labels the page states that no catalog capability stands for. */
-const IGNORED_LABELS = new Set(["file search", "grounding with google maps", "live api", "url context"]);
+const IGNORED_LABELS = new Set([
+  "file search",
+  "grounding with google maps",
+  "live api",
+  "url context",
+  "flex inference",
+  "priority inference",
+]);
 
 const INPUT_TYPES: ReadonlyArray<[RegExp, CapabilityName]> = [
   [/\bimages?\b/i, "vision"],
@@ -58,15 +69,22 @@ export function labelledValues(cell: string): Array<[string, string]> {
 function status(input: ParserInput, label: string, value: string): CapabilityEntry {
   if (/^supported$/i.test(value)) return declaredCapability("supported");
   if (/^not supported$/i.test(value)) return declaredCapability("unsupported");
-  if (/^experimental$/i.test(value)) return declaredCapability("conditional");
+  if (/^(experimental|supported \(preview\))$/i.test(value)) return declaredCapability("conditional");
   throw parseFailure(input.source, `capability "${label}" has the unknown value "${value}"`);
 }
 
-/** The property a row describes: its label without the icon name the page glues to it. */
+/** The property a row describes: its label without the icon name the page glues to it and the footnote link after it. */
 function property(label: string): string | null {
-  const text = collapseSpace(label.replace(/\^\[.*?\]\(.*?\)\^/g, "").replace(/\*\*/g, ""));
-  const m = /(Model code|Supported data types|Token limits|Capabilities|Versions)$/i.exec(text);
+  const text = collapseSpace(label.replace(/\^?\[.*$/, "").replace(/\*\*/g, ""));
+  const m = /(Model code|Supported data types|Token limits|Capabilities|Consumption options|Versions)$/i.exec(
+    text,
+  );
   return m ? group(m, 1).toLowerCase() : null;
+}
+
+/** A description cell with its line breaks as spaces and its links as their text (the per-model pages' rendering). */
+function descriptionText(cell: string): string {
+  return collapseSpace(cell.replace(/<br\s*\/?>/gi, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
 }
 
 export const parseGoogleModelFacts: Parser = (input) => {
@@ -80,7 +98,7 @@ export const parseGoogleModelFacts: Parser = (input) => {
     const rows = new Map<string, string>();
     for (const row of table.rows) {
       const key = property(row[0] ?? "");
-      if (key) rows.set(key, row[1] ?? "");
+      if (key) rows.set(key, descriptionText(row[1] ?? ""));
     }
     const code = /`([a-z0-9][a-z0-9.-]*)`/.exec(rows.get("model code") ?? "")?.[1];
     if (!code)
@@ -97,7 +115,10 @@ export const parseGoogleModelFacts: Parser = (input) => {
       );
 
     const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-    const stated = labelledValues(rows.get("capabilities") ?? "");
+    // Newer pages move Batch API, Flex and Priority inference to a "Consumption options" row.
+    const stated = labelledValues(
+      `${rows.get("capabilities") ?? ""} ${rows.get("consumption options") ?? ""}`,
+    );
     if (stated.length === 0) throw parseFailure(input.source, `${code}: no capabilities listed`);
     for (const [label, value] of stated) {
       const key = label.toLowerCase();

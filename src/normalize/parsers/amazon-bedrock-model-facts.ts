@@ -1,0 +1,116 @@
+/**
+ * An Amazon Bedrock model card in its Markdown form
+ * (docs.aws.amazon.com/bedrock/latest/userguide/model-card-<provider>-<model>.md): the
+ * "## Model Details" bullets ("+ **Context window:** 1M tokens"), the Input / Output Modalities
+ * table and the Programmatic Access table. Model facts only; it creates no deployments.
+ *
+ * - context_tokens = "Context window", max_output_tokens = "Max output tokens", as printed
+ *   ("200K tokens" -> 200,000, "1M tokens" -> 1,000,000, "128,000" -> 128,000).
+ * - reasoning: the "Reasoning" bullet ("Supported ..." / "Not supported ..."); absent = unknown.
+ * - Modalities table (two columns, or four where the page adds APIs and endpoints): each cell
+ *   is a yes / no icon and a modality. Input Image -> vision, Audio -> audio_input, Video ->
+ *   video_input; output Image -> image_output, Speech -> audio_output. A modality the table
+ *   leaves out stays unknown.
+ * - Facts apply to the Model ID of the Programmatic Access table's bedrock-runtime row, the id
+ *   the catalog's Bedrock deployments carry. The bedrock-mantle id and the geo / global
+ *   inference profile ids are other endpoints' names and are not read.
+ */
+import { group } from "../../lib/regex.js";
+import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
+import type { Parser } from "../types.js";
+
+const PROVIDER_ID = "amazon-bedrock";
+const MODEL_ID = /^[a-z0-9-]+\.[a-z0-9.:-]+$/;
+
+const INPUT: Readonly<Record<string, CapabilityName>> = {
+  image: "vision",
+  audio: "audio_input",
+  video: "video_input",
+};
+const OUTPUT: Readonly<Record<string, CapabilityName>> = {
+  image: "image_output",
+  speech: "audio_output",
+};
+
+/** "+ **Context window:** 1M tokens" bullets by lower-case label. */
+function detailBullets(content: string): Map<string, string> {
+  const bullets = new Map<string, string>();
+  for (const m of content.matchAll(/^\+ \*\*([^*]+?):\*\*\s*(.*?)\s*$/gm))
+    bullets.set(group(m, 1).trim().toLowerCase(), group(m, 2));
+  return bullets;
+}
+
+/** A modalities cell: its yes / no icon and the modality after it; null for an empty cell. */
+function modalityCell(raw: string): { supported: boolean; modality: string } | null {
+  const yes = /icon-yes\.png\)/.test(raw);
+  const no = /icon-no\.png\)/.test(raw);
+  const modality = raw
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .trim()
+    .toLowerCase();
+  if (modality === "" || yes === no) return null;
+  return { supported: yes, modality };
+}
+
+function headerIs(table: MarkdownTable, index: number, label: string): boolean {
+  return plainCell(table.headers[index] ?? "").toLowerCase() === label;
+}
+
+export const parseBedrockModelCard: Parser = (input) => {
+  const title = /^# (.+)$/m.exec(input.content)?.[1]?.trim() ?? "";
+  if (title === "") throw parseFailure(input.source, 'no "# <model>" title');
+  const bullets = detailBullets(input.content);
+  const limit = (label: string): number => {
+    const value = tokenCount(plainCell(bullets.get(label) ?? ""));
+    if (value === null)
+      throw parseFailure(input.source, `${title}: no "${label}" token count in the model details`);
+    return value;
+  };
+  const contextTokens = limit("context window");
+  const outputTokens = limit("max output tokens");
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const reasoning = plainCell(bullets.get("reasoning") ?? "");
+  if (/^supported\b/i.test(reasoning)) capabilities.reasoning = declaredCapability("supported");
+  else if (/^not supported\b/i.test(reasoning)) capabilities.reasoning = declaredCapability("unsupported");
+
+  const tables = markdownTables(input.content);
+  const modalities = tables.find(
+    (t) => headerIs(t, 0, "input modalities") && headerIs(t, 1, "output modalities"),
+  );
+  if (!modalities) throw parseFailure(input.source, `${title}: no Input / Output Modalities table`);
+  for (const row of modalities.rows)
+    for (const [column, names] of [
+      [0, INPUT],
+      [1, OUTPUT],
+    ] as const) {
+      const cell = modalityCell(row[column] ?? "");
+      const name = cell ? names[cell.modality] : undefined;
+      if (cell && name) capabilities[name] = declaredCapability(cell.supported ? "supported" : "unsupported");
+    }
+
+  const access = tables.find((t) => headerIs(t, 0, "endpoint") && headerIs(t, 1, "model id"));
+  const runtime = access?.rows.find((r) => plainCell(r[0] ?? "") === "bedrock-runtime");
+  const id = runtime ? plainCell(runtime[1] ?? "") : "";
+  if (!MODEL_ID.test(id))
+    throw parseFailure(
+      input.source,
+      `${title}: the Programmatic Access table gives no bedrock-runtime model ID (got "${id}")`,
+    );
+
+  const fact: ModelFact = {
+    provider_id: PROVIDER_ID,
+    provider_model_id: id,
+    context_tokens: contextTokens,
+    max_output_tokens: outputTokens,
+    capabilities,
+    evidence: evidenceFor(input.source, input.observedAt),
+  };
+  return { deployments: [], lifecycle: [], model_facts: [fact], skipped: [] };
+};
+
+export const parsers: Record<string, Parser> = {
+  "amazon-bedrock-model-card": parseBedrockModelCard,
+};

@@ -1,0 +1,141 @@
+/**
+ * A Vertex AI (Gemini Enterprise Agent Platform) Gemini model page in its Markdown form
+ * (docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/<model>.md.txt): per
+ * model a block of rows "| Model ID | `gemini-2.5-pro` ||", "| Modalities | ... ||",
+ * "| Token limits | Context window | 1,048,576 |", "| Capabilities | - Supported - ... - Not
+ * supported - ... ||" and "| Consumption options | ... ||". A page can hold several blocks (a
+ * GA model and its preview). Model facts only (provider `google-vertex`); it creates no
+ * deployments.
+ *
+ * - context_tokens = "Context window", or "Maximum input tokens" where the page gives only that;
+ *   max_output_tokens = "Maximum output tokens" ("65,535 (default)" -> 65,535; "N/A" = not read).
+ * - Modalities: Image input -> vision, Audio input -> audio_input, Video input -> video_input,
+ *   Image output -> image_output, Audio output -> audio_output; "Not supported" or a missing
+ *   direction -> unsupported.
+ * - Capabilities list: Function calling -> tool_calling, Structured output -> structured_output,
+ *   Thinking -> reasoning, Implicit / Explicit context caching -> prompt_caching (supported when
+ *   either is), Grounding with Google Search -> web_search, Code execution -> code_execution,
+ *   Computer Use -> computer_use. Under "Supported" with "Preview feature" -> conditional;
+ *   under "Not supported" -> unsupported; a name the lists leave out stays unknown.
+ * - Consumption options: "Batch inference Supported / Not supported" -> batch.
+ * - Facts apply to the block's Model ID only (the 3.1 Pro page's extra custom-tools endpoint is
+ *   another model id and is not read).
+ */
+import { group } from "../../lib/regex.js";
+import type { CapabilityEntry, CapabilityName, CapabilityStatus, ModelFact } from "../../schema/index.js";
+import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { splitTableRow } from "../markdown.js";
+import type { Parser } from "../types.js";
+
+const PROVIDER_ID = "google-vertex";
+
+const LISTED: Readonly<Record<string, CapabilityName>> = {
+  "function calling": "tool_calling",
+  "structured output": "structured_output",
+  thinking: "reasoning",
+  "implicit context caching": "prompt_caching",
+  "explicit context caching": "prompt_caching",
+  "grounding with google search": "web_search",
+  "code execution": "code_execution",
+  "computer use": "computer_use",
+};
+
+/** Modality -> [capability when it is an input, capability when it is an output]. */
+const MODALITIES: Readonly<Record<string, readonly [CapabilityName | null, CapabilityName | null]>> = {
+  image: ["vision", "image_output"],
+  audio: ["audio_input", "audio_output"],
+  video: ["video_input", null],
+};
+
+const RANK: Readonly<Record<CapabilityStatus, number>> = { supported: 2, conditional: 1, unsupported: 0 };
+
+/** The blocks of rows, each starting at a "| Model ID |" row, as split cells. */
+function modelBlocks(content: string): string[][][] {
+  const blocks: string[][][] = [];
+  for (const line of content.split(/\r?\n/)) {
+    if (!line.startsWith("|")) continue;
+    const cells = splitTableRow(line);
+    if (cells[0] === "Model ID") blocks.push([cells]);
+    else blocks.at(-1)?.push(cells);
+  }
+  return blocks;
+}
+
+/** "- Supported - [A](u) - [B](u) Preview feature - Not supported - [C](u)" -> name -> status. */
+function listedCapabilities(cell: string): Map<string, CapabilityStatus> {
+  const out = new Map<string, CapabilityStatus>();
+  const cut = cell.indexOf("- Not supported");
+  const parts: Array<[string, boolean]> = [
+    [cut < 0 ? cell : cell.slice(0, cut), true],
+    [cut < 0 ? "" : cell.slice(cut), false],
+  ];
+  for (const [part, supported] of parts)
+    for (const m of part.matchAll(/\[([^\]]+)\]\([^)]*\)(\s*Preview feature)?/g)) {
+      const status: CapabilityStatus = !supported ? "unsupported" : m[2] ? "conditional" : "supported";
+      out.set(group(m, 1).trim().toLowerCase(), status);
+    }
+  return out;
+}
+
+export const parseVertexModelPage: Parser = (input) => {
+  const blocks = modelBlocks(input.content);
+  if (blocks.length === 0) throw parseFailure(input.source, 'no "| Model ID | `<model>` ||" row');
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const facts: ModelFact[] = blocks.map((rows) => {
+    const id = /^`([a-z0-9][a-z0-9.@-]*)`$/.exec(rows[0]?.[1] ?? "")?.[1];
+    if (!id) throw parseFailure(input.source, `"${rows[0]?.[1] ?? ""}" is not a model id`);
+    const row = (label: string, sub?: string) =>
+      rows.find((r) => r[0] === label && (sub === undefined || r[1] === sub));
+    const count = (r: string[] | undefined): number | null =>
+      r ? tokenCount((r[2] ?? "").replace(/\s*\(default\)\s*$/, "")) : null;
+    const contextTokens = count(
+      row("Token limits", "Context window") ?? row("Token limits", "Maximum input tokens"),
+    );
+    const outputRow = row("Token limits", "Maximum output tokens");
+    const outputTokens = outputRow?.[2] === "N/A" ? undefined : count(outputRow);
+    if (contextTokens === null || outputTokens === null)
+      throw parseFailure(
+        input.source,
+        `${id}: no context window / maximum input and maximum output token counts`,
+      );
+
+    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+    const set = (name: CapabilityName, status: CapabilityStatus) => {
+      const current = capabilities[name];
+      if (!current || RANK[status] > RANK[current.status]) capabilities[name] = declaredCapability(status);
+    };
+    const modalities = row("Modalities")?.[1];
+    if (!modalities) throw parseFailure(input.source, `${id}: no Modalities row`);
+    for (const m of modalities.matchAll(
+      /\b(Text|Image|Audio|Video|PDF)\s+(Input and output|Input only|Output only|Not supported)/g,
+    )) {
+      const [asInput, asOutput] = MODALITIES[group(m, 1).toLowerCase()] ?? [null, null];
+      const how = group(m, 2);
+      if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
+      if (asOutput)
+        set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
+    }
+    for (const [label, status] of listedCapabilities(row("Capabilities")?.[1] ?? "")) {
+      const name = LISTED[label];
+      if (name) set(name, status);
+    }
+    const batch = /\[Batch inference\]\([^)]*\)\s*(Supported|Not supported)/.exec(
+      row("Consumption options")?.[1] ?? "",
+    );
+    if (batch) set("batch", group(batch, 1) === "Supported" ? "supported" : "unsupported");
+
+    return {
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      ...(outputTokens === undefined ? {} : { max_output_tokens: outputTokens }),
+      capabilities,
+      evidence,
+    };
+  });
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
+export const parsers: Record<string, Parser> = {
+  "google-vertex-model-page": parseVertexModelPage,
+};

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { parsers } from "../../src/normalize/parsers/amazon-bedrock-model-facts.js";
+import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
+import { recordedModelPageFacts } from "../helpers/model-pages.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const card = defined(parsers["amazon-bedrock-model-card"], "parser amazon-bedrock-model-card");
+const supported = { status: "supported", verification_status: "official_declared" };
+const unsupported = { status: "unsupported", verification_status: "official_declared" };
+
+async function factOf(name: string): Promise<ModelFact> {
+  const out = ParseOutput.parse(card(await recordedInput("amazon-bedrock", name)));
+  expect(out.model_facts).toHaveLength(1);
+  return defined(out.model_facts?.[0], `the model fact of ${name}`);
+}
+
+describe("Amazon Bedrock model cards", () => {
+  it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence and no deployments", async () => {
+    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/);
+    expect(byCard.size).toBe(8);
+    for (const facts of byCard.values()) {
+      expect(facts).toHaveLength(1);
+      expect(facts[0]?.max_output_tokens).toBeGreaterThan(0);
+    }
+    expect([...byCard.values()].flatMap((f) => f.map((x) => x.provider_model_id)).sort()).toEqual([
+      "ai21.jamba-1-5-large-v1:0",
+      "amazon.nova-2-lite-v1:0",
+      "anthropic.claude-fable-5",
+      "anthropic.claude-haiku-4-5-20251001-v1:0",
+      "anthropic.claude-opus-4-7",
+      "anthropic.claude-sonnet-4-6",
+      "meta.llama3-3-70b-instruct-v1:0",
+      "qwen.qwen3-235b-a22b-2507-v1:0",
+    ]);
+  });
+
+  it("Claude Haiku 4.5 (four-column modalities table): 200K context, 64K output, image input, reasoning, for the bedrock-runtime model ID only", async () => {
+    const fact = await factOf("model-card-claude-haiku-4-5");
+    expect(fact.provider_model_id).toBe("anthropic.claude-haiku-4-5-20251001-v1:0");
+    expect(fact.context_tokens).toBe(200_000);
+    expect(fact.max_output_tokens).toBe(64_000);
+    expect(fact.capabilities).toEqual({
+      reasoning: supported,
+      vision: supported,
+      audio_input: unsupported,
+      video_input: unsupported,
+      image_output: unsupported,
+      audio_output: unsupported,
+    });
+  });
+
+  it("Claude Opus 4.7 (two-column modalities table): 1M context and 128K output; a qualified Reasoning bullet still says supported", async () => {
+    const fact = await factOf("model-card-claude-opus-4-7");
+    expect(fact.provider_model_id).toBe("anthropic.claude-opus-4-7");
+    expect(fact.context_tokens).toBe(1_000_000);
+    expect(fact.max_output_tokens).toBe(128_000);
+    expect(fact.capabilities?.reasoning).toEqual(supported);
+    expect(fact.capabilities?.vision).toEqual(supported);
+  });
+
+  it("Nova 2 Lite takes video input; a card without a Reasoning bullet leaves reasoning unknown", async () => {
+    const fact = await factOf("model-card-nova-2-lite");
+    expect(fact.provider_model_id).toBe("amazon.nova-2-lite-v1:0");
+    expect(fact.context_tokens).toBe(1_000_000);
+    expect(fact.max_output_tokens).toBe(64_000);
+    expect(fact.capabilities?.video_input).toEqual(supported);
+    expect(fact.capabilities?.vision).toEqual(supported);
+    expect(fact.capabilities && "reasoning" in fact.capabilities).toBe(false);
+  });
+
+  it("Llama 3.3 70B is text only: 128K context, 4K output, no image input", async () => {
+    const fact = await factOf("model-card-llama-3-3-70b-instruct");
+    expect(fact.provider_model_id).toBe("meta.llama3-3-70b-instruct-v1:0");
+    expect(fact.context_tokens).toBe(128_000);
+    expect(fact.max_output_tokens).toBe(4_000);
+    expect(fact.capabilities?.vision).toEqual(unsupported);
+  });
+
+  it("the bedrock-mantle model ID is not the catalog's id: Qwen3's facts go to its bedrock-runtime id", async () => {
+    const fact = await factOf("model-card-qwen3-235b-a22b-2507");
+    expect(fact.provider_model_id).toBe("qwen.qwen3-235b-a22b-2507-v1:0");
+    expect(fact.context_tokens).toBe(256_000);
+    expect(fact.max_output_tokens).toBe(8_000);
+  });
+
+  it("a card without a context window, a max output, a modalities table or a bedrock-runtime model ID fails to parse", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-claude-sonnet-4-6");
+    expectParseFailure(() => card(edit(input, (c) => c.replace(/^\+ \*\*Context window:\*\*.*$/m, ""))));
+    expectParseFailure(() =>
+      card(edit(input, (c) => c.replace("+ **Max output tokens:** 64K", "+ **Max output tokens:** varies"))),
+    );
+    expectParseFailure(() =>
+      card(edit(input, (c) => c.replace("| **Input Modalities** |", "| **Inputs** |"))),
+    );
+    expectParseFailure(() =>
+      card(
+        edit(input, (c) =>
+          c.replace("| bedrock-runtime | anthropic.claude-sonnet-4-6 |", "| bedrock-runtime | N/A |"),
+        ),
+      ),
+    );
+  });
+});

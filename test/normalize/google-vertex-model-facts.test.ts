@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { parsers } from "../../src/normalize/parsers/google-vertex-model-facts.js";
+import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
+import { recordedModelPageFacts } from "../helpers/model-pages.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const page = defined(parsers["google-vertex-model-page"], "parser google-vertex-model-page");
+const supported = { status: "supported", verification_status: "official_declared" };
+const unsupported = { status: "unsupported", verification_status: "official_declared" };
+const conditional = { status: "conditional", verification_status: "official_declared" };
+
+async function factsOf(name: string): Promise<Map<string, ModelFact>> {
+  const out = ParseOutput.parse(page(await recordedInput("google-vertex", name)));
+  return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
+}
+
+describe("Vertex AI Gemini model pages", () => {
+  it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
+    const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
+    expect(byPage.size).toBe(9);
+    const facts = [...byPage.values()].flat();
+    for (const fact of facts)
+      if (fact.provider_model_id !== "gemini-embedding-2") expect(fact.max_output_tokens).toBeGreaterThan(0);
+    expect(facts.map((f) => f.provider_model_id).sort()).toEqual([
+      "gemini-2.5-flash",
+      "gemini-2.5-flash-image",
+      "gemini-2.5-flash-lite",
+      "gemini-2.5-flash-lite-preview-09-2025",
+      "gemini-2.5-flash-preview-09-2025",
+      "gemini-2.5-pro",
+      "gemini-3-flash-preview",
+      "gemini-3.1-flash-lite-image",
+      "gemini-3.1-pro-preview",
+      "gemini-3.5-flash",
+      "gemini-embedding-2",
+    ]);
+  });
+
+  it("Gemini 2.5 Pro: context window, the default maximum output, modalities and the two capability lists", async () => {
+    const fact = defined((await factsOf("model-gemini-2-5-pro")).get("gemini-2.5-pro"), "gemini-2.5-pro");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_535);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      image_output: unsupported,
+      audio_input: supported,
+      audio_output: unsupported,
+      video_input: supported,
+      web_search: supported,
+      code_execution: supported,
+      structured_output: supported,
+      tool_calling: supported,
+      reasoning: supported,
+      prompt_caching: supported,
+      batch: supported,
+    });
+  });
+
+  it("a page with a GA model and its preview gives each block its own facts (batch differs)", async () => {
+    const facts = await factsOf("model-gemini-2-5-flash");
+    expect([...facts.keys()].sort()).toEqual(["gemini-2.5-flash", "gemini-2.5-flash-preview-09-2025"]);
+    expect(facts.get("gemini-2.5-flash")?.capabilities?.batch).toEqual(supported);
+    expect(facts.get("gemini-2.5-flash-preview-09-2025")?.capabilities?.batch).toEqual(unsupported);
+  });
+
+  it("Computer Use marked as a preview feature is conditional; a name neither list gives stays unknown", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-3-5-flash")).get("gemini-3.5-flash"),
+      "gemini-3.5-flash",
+    );
+    expect(fact.capabilities?.computer_use).toEqual(conditional);
+    const pro = defined((await factsOf("model-gemini-2-5-pro")).get("gemini-2.5-pro"), "gemini-2.5-pro");
+    expect(pro.capabilities && "computer_use" in pro.capabilities).toBe(false);
+  });
+
+  it("an image model: maximum input tokens as the context, image output supported, function calling and explicit caching not", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-3-1-flash-lite-image")).get("gemini-3.1-flash-lite-image"),
+      "gemini-3.1-flash-lite-image",
+    );
+    expect(fact.context_tokens).toBe(65_536);
+    expect(fact.max_output_tokens).toBe(4_096);
+    expect(fact.capabilities?.image_output).toEqual(supported);
+    expect(fact.capabilities?.audio_input).toEqual(unsupported);
+    expect(fact.capabilities?.tool_calling).toEqual(unsupported);
+    // implicit caching supported, explicit not: caching is supported
+    expect(fact.capabilities?.prompt_caching).toEqual(supported);
+  });
+
+  it("an embedding model: maximum input tokens as the context; a maximum output of N/A is not read, and no Capabilities row leaves those unknown", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-embedding-2")).get("gemini-embedding-2"),
+      "gemini-embedding-2",
+    );
+    expect(fact.context_tokens).toBe(8_192);
+    expect("max_output_tokens" in fact).toBe(false);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      image_output: unsupported,
+      audio_input: supported,
+      audio_output: unsupported,
+      video_input: supported,
+      batch: unsupported,
+    });
+  });
+
+  it("the 3.1 Pro page's custom-tools endpoint gets no facts: only the Model ID row names a model", async () => {
+    const facts = await factsOf("model-gemini-3-1-pro");
+    expect([...facts.keys()]).toEqual(["gemini-3.1-pro-preview"]);
+  });
+
+  it("a page without a Model ID row, token limits or a Modalities row fails to parse", async () => {
+    const input = await recordedInput("google-vertex", "model-gemini-2-5-pro");
+    expectParseFailure(() => page(edit(input, (c) => c.replace("| Model ID |", "| Model |"))));
+    expectParseFailure(() =>
+      page(edit(input, (c) => c.replace("| Context window | 1,048,576 |", "| Context window | large |"))),
+    );
+    expectParseFailure(() => page(edit(input, (c) => c.replace("| Modalities |", "| Inputs |"))));
+    expectParseFailure(() =>
+      page(edit(input, (c) => c.replace("| Model ID | `gemini-2.5-pro` ||", "| Model ID | Gemini ||"))),
+    );
+  });
+});
