@@ -1,14 +1,18 @@
 /**
  * Thin adapter over @duckdb/node-api: an in-memory database with one thread (so Parquet
- * output is byte-identical from run to run), bulk loading of rows through a temporary
- * NDJSON file read by `read_json` (one statement per table, not one INSERT per row), queries
- * returning plain JSON rows, and Parquet export returning the file's bytes.
+ * output is byte-identical from run to run) and bounded memory (it spills to its work
+ * directory), bulk loading of rows through a temporary NDJSON file read by `read_json` (one
+ * statement per table, not one INSERT per row), queries returning plain JSON rows, and
+ * Parquet export returning the file's bytes.
  */
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CatalogError } from "../lib/errors.js";
+
+/** DuckDB's memory limit for a release database (see ReleaseDatabase.open). */
+export const DUCKDB_MEMORY_LIMIT = "256MB";
 
 /** Column name -> DuckDB type, in table order. */
 const LOAD_BATCH_ROWS = 2000;
@@ -52,6 +56,11 @@ export class ReleaseDatabase {
       const connection = await instance.connect();
       await connection.run("SET preserve_insertion_order = true");
       const workDir = await mkdtemp(join(tmpdir(), "catalog-release-"));
+      // Bounded memory: beyond the limit DuckDB moves table and operator data to its work
+      // directory instead of growing (a 100,000-deployment build holds two catalogs' tables and
+      // writes Parquet from them).
+      await connection.run(`SET temp_directory = ${sqlString(join(workDir, "spill"))}`);
+      await connection.run(`SET memory_limit = ${sqlString(DUCKDB_MEMORY_LIMIT)}`);
       return new ReleaseDatabase(instance, connection, workDir);
     } catch (error) {
       throw new CatalogError(
