@@ -13,6 +13,7 @@ import { CatalogError } from "../lib/errors.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import {
   CATALOG_FILE,
+  catalogReleaseFiles,
   DEPLOYMENTS_PARQUET,
   DIFF_JSON,
   DIFF_MARKDOWN,
@@ -193,7 +194,8 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
 
   const files: Record<string, Uint8Array> = {
     // Each text is encoded as soon as it exists, so only one large string is alive at a time.
-    [CATALOG_FILE]: encoder.encode(canonicalJson(catalog)),
+    // catalog.json (canonical JSON) and serve-index.json (the server's columns and record spans)
+    ...catalogReleaseFiles(catalog),
     [FACTS_FILE]: encoder.encode(canonicalJson(gathered.facts)),
     ...analysed.parquet,
     [DIFF_JSON]: encoder.encode(canonicalJson(diff)),

@@ -1,14 +1,18 @@
 /** Loading a published release: manifest, hash-checked catalog.json, schema-checked content. */
 
+import { createHash } from "node:crypto";
+import { closeSync, open, read, readSync } from "node:fs";
 import { z } from "zod";
 import { CatalogError } from "../lib/errors.js";
 import type { Deployment } from "../schema/deployment.js";
 import { SourceEvent, SourceState } from "../schema/events.js";
 import { LifecycleRecord } from "../schema/lifecycle.js";
 import { CatalogContent, type ReleaseManifest } from "../schema/release.js";
+import { ServeIndexFile } from "../schema/release-files.js";
 import { readLatest } from "./latest.js";
 import { CATALOG_FILE, readManifest } from "./manifest.js";
-import { readReleaseFile } from "./objects.js";
+import { objectPath, readReleaseFile } from "./objects.js";
+import { SERVE_INDEX_FILE } from "./serve-index.js";
 
 export interface LoadedRelease {
   manifest: ReleaseManifest;
@@ -114,4 +118,205 @@ export async function readReleaseEvents(
       `release ${manifest.release_id}: ${CATALOG_FILE} has no events`,
     );
   return catalog.events as SourceEvent[];
+}
+
+/**
+ * A release's catalog.json kept open for reading records by their byte spans: hashed through
+ * the same descriptor it is then read from, so what is served is what matched the manifest
+ * (objects are immutable; nothing rewrites one in place).
+ */
+export class OpenCatalog {
+  private closed = false;
+  private constructor(
+    private readonly fd: number,
+    readonly bytes: number,
+  ) {}
+
+  /** Opens the release's catalog.json and checks its SHA-256 and size, streaming (the file is not kept in memory). */
+  static async open(snapshotsDir: string, manifest: ReleaseManifest): Promise<OpenCatalog> {
+    const entry = manifest.files[CATALOG_FILE];
+    if (!entry)
+      throw new CatalogError("release_damaged", `release ${manifest.release_id} has no ${CATALOG_FILE}`);
+    let fd: number;
+    try {
+      fd = await new Promise<number>((resolve, reject) =>
+        open(objectPath(snapshotsDir, entry.sha256), "r", (error, opened) =>
+          error ? reject(error) : resolve(opened),
+        ),
+      );
+    } catch (error) {
+      throw new CatalogError(
+        "release_damaged",
+        `release ${manifest.release_id}: object for ${CATALOG_FILE} is missing`,
+        {},
+        { cause: error },
+      );
+    }
+    const catalog = new OpenCatalog(fd, entry.bytes);
+    try {
+      const actual = await sha256OfFd(fd);
+      if (actual.sha256 !== entry.sha256 || actual.bytes !== entry.bytes)
+        throw new CatalogError(
+          "release_damaged",
+          `release ${manifest.release_id}: ${CATALOG_FILE} does not match its sha256`,
+        );
+    } catch (error) {
+      catalog.close();
+      throw error;
+    }
+    return catalog;
+  }
+
+  /** The bytes at [offset, offset + length): a positioned read (records are a few KB). */
+  read(offset: number, length: number): Buffer {
+    if (this.closed) throw new Error(`${CATALOG_FILE} is closed`);
+    if (offset < 0 || length < 0 || offset + length > this.bytes)
+      throw new CatalogError("release_damaged", `span ${offset}+${length} lies outside ${CATALOG_FILE}`);
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(this.fd, buffer, done, length - done, offset + done);
+      if (n === 0)
+        throw new CatalogError("release_damaged", `${CATALOG_FILE} ended inside span ${offset}+${length}`);
+      done += n;
+    }
+    return buffer;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/** SHA-256 and size of an open file, read in chunks through one buffer. */
+async function sha256OfFd(fd: number): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash("sha256");
+  const chunk = Buffer.allocUnsafe(HASH_CHUNK);
+  let bytes = 0;
+  for (;;) {
+    const n = await new Promise<number>((resolve, reject) =>
+      read(fd, chunk, 0, chunk.length, bytes, (error, count) => (error ? reject(error) : resolve(count))),
+    );
+    if (n === 0) break;
+    hash.update(chunk.subarray(0, n));
+    bytes += n;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+
+const HASH_CHUNK = 4 << 20;
+
+/** SHA-256 and size of a file, streaming. */
+export async function sha256OfFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const fd = await new Promise<number>((resolve, reject) =>
+    open(path, "r", (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
+  try {
+    return await sha256OfFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface IndexedRelease {
+  manifest: ReleaseManifest;
+  index: ServeIndexFile;
+  /** catalog.json, hash-checked and open; the caller closes it. */
+  catalog: OpenCatalog;
+  events: SourceEvent[];
+}
+
+/**
+ * Opens a release that has serve-index.json for serving: catalog.json hash-checked by
+ * streaming and kept open, serve-index.json hash-checked and parsed, the events read from
+ * their span. Nothing else of the catalog is read; the build validated every record before
+ * publishing, and the hashes have just matched the manifest, which the release id covers.
+ * The index is checked against the catalog (every column as long as its list, every span
+ * inside the file) so a bad index fails here as release_damaged, not in a request.
+ */
+export async function openIndexedRelease(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+): Promise<IndexedRelease> {
+  const id = manifest.release_id;
+  const indexData = await readReleaseFile(snapshotsDir, manifest, SERVE_INDEX_FILE);
+  let index: ServeIndexFile;
+  try {
+    index = ServeIndexFile.parse(JSON.parse(indexData.toString("utf8")));
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${id}: ${SERVE_INDEX_FILE} does not match the schema`,
+      {},
+      { cause: error },
+    );
+  }
+  const catalog = await OpenCatalog.open(snapshotsDir, manifest);
+  try {
+    const problem = indexProblem(index, catalog.bytes, manifest);
+    if (problem !== null)
+      throw new CatalogError("release_damaged", `release ${id}: ${SERVE_INDEX_FILE} ${problem}`);
+    const span = index.members.events as [number, number];
+    let events: SourceEvent[];
+    try {
+      events = z.array(SourceEvent).parse(JSON.parse(catalog.read(span[0], span[1]).toString("utf8")));
+    } catch (error) {
+      throw new CatalogError(
+        "release_damaged",
+        `release ${id}: the events of ${CATALOG_FILE} do not match the schema`,
+        {},
+        { cause: error },
+      );
+    }
+    return { manifest, index, catalog, events };
+  } catch (error) {
+    catalog.close();
+    throw error;
+  }
+}
+
+type Column = ReadonlyArray<unknown> | { values: readonly unknown[]; codes: readonly number[] };
+
+/** What is wrong with one list of an index (its columns, positions and spans), or null. */
+function listProblem(
+  name: string,
+  count: number,
+  columns: Record<string, Column>,
+  positions: Record<string, readonly number[]>,
+  spans: { offset: readonly number[]; length: readonly number[] },
+  catalogBytes: number,
+): string | null {
+  for (const [column, values] of Object.entries(columns)) {
+    const codes = Array.isArray(values) ? null : (values as { codes: readonly number[] }).codes;
+    const length = codes === null ? (values as readonly unknown[]).length : codes.length;
+    if (length !== count) return `${name}.${column} holds ${length} values for ${count} records`;
+    const dictionary = codes === null ? 0 : (values as { values: readonly unknown[] }).values.length;
+    if (codes?.some((code) => code >= dictionary)) return `${name}.${column} has a code without a value`;
+  }
+  for (const [column, list] of Object.entries(positions))
+    if (list.some((p) => p >= count)) return `${name}.${column} names a position beyond ${count}`;
+  for (let i = 0; i < count; i++)
+    if ((spans.offset[i] as number) + (spans.length[i] as number) > catalogBytes)
+      return `puts ${name} ${i} outside ${CATALOG_FILE}`;
+  return null;
+}
+
+/** What is wrong with an index for this catalog, or null. */
+function indexProblem(index: ServeIndexFile, catalogBytes: number, manifest: ReleaseManifest): string | null {
+  if (index.catalog_bytes !== catalogBytes)
+    return `describes a catalog of ${index.catalog_bytes} bytes, not ${catalogBytes}`;
+  for (const member of ["deployments", "lifecycle", "events"])
+    if (index.members[member] === undefined) return `has no span for ${member}`;
+  const { supported, priced, ...deployments } = index.deployments;
+  const { summary, ...lifecycle } = index.lifecycle;
+  const depCount = deployments.id.length;
+  const lcCount = lifecycle.resource_id.length;
+  if (manifest.counts.deployments !== undefined && depCount !== manifest.counts.deployments)
+    return `lists ${depCount} deployments, the manifest counts ${manifest.counts.deployments}`;
+  return (
+    listProblem("deployments", depCount, deployments, { priced, ...supported }, deployments, catalogBytes) ??
+    listProblem("lifecycle", lcCount, lifecycle, { summary }, lifecycle, catalogBytes)
+  );
 }
