@@ -5,12 +5,13 @@
  * the release and the shared index stays as it is.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type {
-  DeploymentSort,
-  ListModelsQuery,
-  ListProvidersQuery,
-  Model,
-  Provider,
+import {
+  type DeploymentSort,
+  LifecycleRecord,
+  type ListModelsQuery,
+  type ListProvidersQuery,
+  type Model,
+  type Provider,
 } from "../schema/index.js";
 import type { DeploymentFields, ServedRelease } from "./catalog-index.js";
 import { allPositions, nullsLastOrder, type PageResult, paginate } from "./page.js";
@@ -45,9 +46,11 @@ export function browseIndex(release: ServedRelease): BrowseIndex {
   const providers: Provider[] = [];
   const models: Model[] = [];
   // Lifecycle records are sorted by (resource_type, resource_id), so each list is in id order;
-  // only the records with a summary (providers and models) are read.
+  // only the records with a summary (providers and models) are read, each through the schema
+  // for the API's field order (stored records have the canonical one).
   for (const position of release.lifecycleFields.summary) {
-    const record = release.lifecycle.at(position);
+    const stored = release.lifecycle.at(position);
+    const record = stored === undefined ? undefined : LifecycleRecord.parse(stored);
     if (!record?.summary) continue;
     if (record.resource_type === "provider")
       providers.push({ id: record.resource_id, lifecycle: record.lifecycle, summary: record.summary });

@@ -1,0 +1,171 @@
+/**
+ * catalog.json and serve-index.json as the release stage writes them: the catalog file is
+ * exactly the canonical JSON of the catalog, every span in the index holds its record's
+ * canonical JSON, and the index's columns are the records' own values.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/lib/canonical-json.js";
+import type { CatalogContent, Deployment, LifecycleRecord } from "../../src/schema/index.js";
+import { ServeIndexFile } from "../../src/schema/index.js";
+import {
+  CATALOG_FILE,
+  catalogReleaseFiles,
+  loadRelease,
+  SERVE_INDEX_FILE,
+  serializeCatalog,
+  serveIndexFor,
+} from "../../src/snapshot/index.js";
+import { fixtureCatalog } from "../serve/support/fixture.js";
+
+const SNAPSHOTS = join(import.meta.dirname, "..", "..", "snapshots");
+
+/** The fixture with text outside ASCII (two-, three- and four-byte UTF-8), so byte and character offsets differ. */
+function nonAsciiCatalog(): CatalogContent {
+  const catalog = fixtureCatalog();
+  return {
+    ...catalog,
+    deployments: catalog.deployments.map((d, i) =>
+      i % 2 === 0 ? { ...d, provider_model_id: `${d.provider_model_id}-modèle-日本-😀` } : d,
+    ),
+    // a top-level order that is not the served one: spans follow records, not positions
+    lifecycle: [...catalog.lifecycle].reverse(),
+  };
+}
+
+async function committedCatalog(): Promise<CatalogContent> {
+  return (await loadRelease(SNAPSHOTS)).catalog;
+}
+
+const read = (bytes: Buffer, offset: number, length: number) =>
+  bytes.subarray(offset, offset + length).toString("utf8");
+
+describe("catalog.json written record by record", () => {
+  it("is byte for byte the canonical JSON of the catalog (the committed release's, and one with multi-byte text)", async () => {
+    for (const catalog of [
+      await committedCatalog(),
+      nonAsciiCatalog(),
+      fixtureCatalog({ deployments: [] }),
+    ]) {
+      const file = serializeCatalog(catalog);
+      expect(file.bytes.equals(Buffer.from(canonicalJson(catalog), "utf8"))).toBe(true);
+      expect(file.bytes.equals(catalogReleaseFiles(catalog)[CATALOG_FILE] as Uint8Array)).toBe(true);
+    }
+  });
+
+  it("gives every deployment and lifecycle record the span of its own canonical JSON, and each member the span of its value", () => {
+    const catalog = nonAsciiCatalog();
+    const file = serializeCatalog(catalog);
+    expect(file.deployments.offset).toHaveLength(catalog.deployments.length);
+    catalog.deployments.forEach((d, i) => {
+      expect(read(file.bytes, file.deployments.offset[i] ?? -1, file.deployments.length[i] ?? -1)).toBe(
+        canonicalJson(d),
+      );
+    });
+    catalog.lifecycle.forEach((r, i) => {
+      expect(read(file.bytes, file.lifecycle.offset[i] ?? -1, file.lifecycle.length[i] ?? -1)).toBe(
+        canonicalJson(r),
+      );
+    });
+    for (const key of ["deployments", "lifecycle", "events", "sources"] as const) {
+      const [offset, length] = file.members[key] ?? [-1, -1];
+      expect(JSON.parse(read(file.bytes, offset, length))).toEqual(catalog[key]);
+    }
+  });
+});
+
+describe("serve-index.json", () => {
+  it("lists records in the served order with their spans, and its columns are the records' values", async () => {
+    for (const catalog of [await committedCatalog(), nonAsciiCatalog()]) {
+      const files = catalogReleaseFiles(catalog);
+      const bytes = Buffer.from(files[CATALOG_FILE] as Uint8Array);
+      const index = ServeIndexFile.parse(
+        JSON.parse(Buffer.from(files[SERVE_INDEX_FILE] as Uint8Array).toString()),
+      );
+      expect(index.catalog_bytes).toBe(bytes.byteLength);
+
+      const deps = index.deployments;
+      const ids = [...catalog.deployments.map((d) => d.id)].sort();
+      expect(deps.id).toEqual(ids);
+      deps.id.forEach((id, i) => {
+        const record = JSON.parse(
+          read(bytes, deps.offset[i] as number, deps.length[i] as number),
+        ) as Deployment;
+        expect(record.id).toBe(id);
+        const at = (column: { values: Array<string | null>; codes: number[] }) =>
+          column.values[column.codes[i] as number];
+        expect([
+          at(deps.provider_id),
+          at(deps.model_id),
+          at(deps.region),
+          at(deps.mode),
+          at(deps.status),
+        ]).toEqual([record.provider_id, record.model_id, record.region, record.mode, record.status]);
+        expect(deps.provider_model_id[i]).toBe(record.provider_model_id);
+        expect(deps.priced.includes(i)).toBe(record.rate_card !== null);
+        expect(deps.input_micro_usd[i]).toBe(record.rate_card?.input_micro_usd ?? null);
+        expect(deps.output_micro_usd[i]).toBe(record.rate_card?.output_micro_usd ?? null);
+        expect(deps.context_tokens[i]).toBe(record.context_tokens);
+        for (const [name, entry] of Object.entries(record.capabilities))
+          expect(deps.supported[name as keyof typeof deps.supported]?.includes(i) ?? false, name).toBe(
+            entry?.status === "supported",
+          );
+      });
+
+      const lc = index.lifecycle;
+      const keys = lc.resource_id.map(
+        (id, i) => `${lc.resource_type.values[lc.resource_type.codes[i] as number]} ${id}`,
+      );
+      expect(keys).toEqual([...keys].sort());
+      expect(keys).toHaveLength(catalog.lifecycle.length);
+      lc.resource_id.forEach((id, i) => {
+        const record = JSON.parse(
+          read(bytes, lc.offset[i] as number, lc.length[i] as number),
+        ) as LifecycleRecord;
+        expect(record.resource_id).toBe(id);
+        const at = (column: { values: Array<string | null>; codes: number[] }) =>
+          column.values[column.codes[i] as number];
+        expect([
+          at(lc.resource_type),
+          at(lc.provider_id),
+          at(lc.model_id),
+          at(lc.status),
+          at(lc.deprecation_state),
+          at(lc.deprecation_date),
+          at(lc.end_of_life_state),
+          at(lc.end_of_life_date),
+          at(lc.coverage_status),
+          at(lc.last_changed_at),
+        ]).toEqual([
+          record.resource_type,
+          record.provider_id ?? null,
+          record.model_id ?? null,
+          record.lifecycle.status,
+          record.lifecycle.deprecation.state,
+          record.lifecycle.deprecation.date,
+          record.lifecycle.end_of_life.state,
+          record.lifecycle.end_of_life.date,
+          record.lifecycle.coverage.status,
+          record.lifecycle.last_changed_at,
+        ]);
+        expect(lc.summary.includes(i)).toBe(record.summary !== undefined);
+      });
+    }
+  });
+
+  it("is canonical JSON, and the same columns as the index of the catalog loaded whole (no spans)", async () => {
+    const catalog = await committedCatalog();
+    const text = Buffer.from(catalogReleaseFiles(catalog)[SERVE_INDEX_FILE] as Uint8Array).toString();
+    expect(canonicalJson(JSON.parse(text))).toBe(text);
+    const withSpans = JSON.parse(text) as ServeIndexFile;
+    const without = serveIndexFor(catalog);
+    for (const list of [withSpans.deployments, withSpans.lifecycle, without.deployments, without.lifecycle]) {
+      const spanned = list as { offset?: number[]; length?: number[] };
+      delete spanned.offset;
+      delete spanned.length;
+    }
+    expect(without.deployments).toEqual(withSpans.deployments);
+    expect(without.lifecycle).toEqual(withSpans.lifecycle);
+    expect([without.catalog_bytes, without.members]).toEqual([0, {}]);
+  });
+});
