@@ -23,6 +23,7 @@ import {
   readLatest,
   readManifest,
   readReleaseFile,
+  SERVE_INDEX_FILE,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { withDatabase } from "./duckdb.js";
@@ -96,7 +97,9 @@ async function readPrevious(
       releaseId,
       catalog,
       facts,
-      fingerprint: facts === null ? null : contentFingerprint(catalog, facts),
+      // A release without serve-index.json is never "unchanged": the next build publishes one with it.
+      fingerprint:
+        facts === null || !manifest.files[SERVE_INDEX_FILE] ? null : contentFingerprint(catalog, facts),
     };
   } catch (error) {
     throw new CatalogError(

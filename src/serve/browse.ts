@@ -38,9 +38,10 @@ export function browseIndex(release: ServedRelease): BrowseIndex {
   if (cached) return cached;
   const providersOf = new Map<string, Set<string>>();
   const { model_id: modelOf, provider_id: providerOf } = release.deploymentFields;
-  modelOf.forEach((model, i) => {
+  providerOf.forEach((provider, i) => {
+    const model = modelOf[i] ?? "";
     const set = providersOf.get(model) ?? new Set<string>();
-    set.add(providerOf[i] as string);
+    set.add(provider);
     providersOf.set(model, set);
   });
   const providers: Provider[] = [];

@@ -348,15 +348,15 @@ function serve(parts: ReleaseParts): ServedRelease {
   const priced: number[] = [];
   const unpriced: number[] = [];
   const allDeployments: number[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    deploymentById.set(fields.id[i] as string, i);
+  fields.id.forEach((id, i) => {
+    deploymentById.set(id, i);
     push(byProvider, fields.provider_id[i], i);
     push(byModel, fields.model_id[i], i);
     push(byRegion, fields.region[i], i);
     push(byMode, fields.mode[i], i);
     (fields.priced[i] ? priced : unpriced).push(i);
     allDeployments[i] = i;
-  }
+  });
   const bySupportedCapability = new Map<CapabilityName, number[]>();
   for (const name of CAPABILITIES) {
     const positions = index.deployments.supported[name];
