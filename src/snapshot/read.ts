@@ -5,10 +5,11 @@ import { closeSync, open, read, readSync } from "node:fs";
 import { z } from "zod";
 import { CatalogError } from "../lib/errors.js";
 import type { Deployment } from "../schema/deployment.js";
+import { CapabilityName } from "../schema/deployment.js";
 import { SourceEvent, SourceState } from "../schema/events.js";
 import { LifecycleRecord } from "../schema/lifecycle.js";
 import { CatalogContent, type ReleaseManifest } from "../schema/release.js";
-import { ServeIndexFile } from "../schema/release-files.js";
+import type { ServeIndexFile } from "../schema/release-files.js";
 import { readLatest } from "./latest.js";
 import { CATALOG_FILE, readManifest } from "./manifest.js";
 import { objectPath, readReleaseFile } from "./objects.js";
@@ -242,22 +243,19 @@ export async function openIndexedRelease(
 ): Promise<IndexedRelease> {
   const id = manifest.release_id;
   const indexData = await readReleaseFile(snapshotsDir, manifest, SERVE_INDEX_FILE);
-  let index: ServeIndexFile;
-  try {
-    index = ServeIndexFile.parse(JSON.parse(indexData.toString("utf8")));
-  } catch (error) {
-    throw new CatalogError(
-      "release_damaged",
-      `release ${id}: ${SERVE_INDEX_FILE} does not match the schema`,
-      {},
-      { cause: error },
-    );
-  }
   const catalog = await OpenCatalog.open(snapshotsDir, manifest);
   try {
-    const problem = indexProblem(index, catalog.bytes, manifest);
-    if (problem !== null)
-      throw new CatalogError("release_damaged", `release ${id}: ${SERVE_INDEX_FILE} ${problem}`);
+    let index: ServeIndexFile;
+    try {
+      index = checkedIndex(JSON.parse(indexData.toString("utf8")), catalog.bytes, manifest);
+    } catch (error) {
+      throw new CatalogError(
+        "release_damaged",
+        `release ${id}: ${SERVE_INDEX_FILE} ${error instanceof IndexProblem ? error.message : "is not JSON"}`,
+        {},
+        { cause: error },
+      );
+    }
     const span = index.members.events as [number, number];
     let events: SourceEvent[];
     try {
@@ -277,46 +275,136 @@ export async function openIndexedRelease(
   }
 }
 
-type Column = ReadonlyArray<unknown> | { values: readonly unknown[]; codes: readonly number[] };
+/** Why an index does not describe its catalog. */
+class IndexProblem extends Error {}
 
-/** What is wrong with one list of an index (its columns, positions and spans), or null. */
-function listProblem(
-  name: string,
-  count: number,
-  columns: Record<string, Column>,
-  positions: Record<string, readonly number[]>,
-  spans: { offset: readonly number[]; length: readonly number[] },
-  catalogBytes: number,
-): string | null {
-  for (const [column, values] of Object.entries(columns)) {
-    const codes = Array.isArray(values) ? null : (values as { codes: readonly number[] }).codes;
-    const length = codes === null ? (values as readonly unknown[]).length : codes.length;
-    if (length !== count) return `${name}.${column} holds ${length} values for ${count} records`;
-    const dictionary = codes === null ? 0 : (values as { values: readonly unknown[] }).values.length;
-    if (codes?.some((code) => code >= dictionary)) return `${name}.${column} has a code without a value`;
-  }
-  for (const [column, list] of Object.entries(positions))
-    if (list.some((p) => p >= count)) return `${name}.${column} names a position beyond ${count}`;
-  for (let i = 0; i < count; i++)
-    if ((spans.offset[i] as number) + (spans.length[i] as number) > catalogBytes)
-      return `puts ${name} ${i} outside ${CATALOG_FILE}`;
-  return null;
+function fail(message: string): never {
+  throw new IndexProblem(message);
 }
 
-/** What is wrong with an index for this catalog, or null. */
-function indexProblem(index: ServeIndexFile, catalogBytes: number, manifest: ReleaseManifest): string | null {
+type Kind = "count" | "string" | "count or null" | "coded";
+const isCount = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const KIND_TEST: Record<Exclude<Kind, "coded">, (v: unknown) => boolean> = {
+  count: isCount,
+  string: (v) => typeof v === "string",
+  "count or null": (v) => v === null || isCount(v),
+};
+
+/**
+ * The per-record columns of each list and what each holds. Typed by the schema's keys, so a
+ * column added to ServeIndexFile without a line here does not compile.
+ */
+const DEPLOYMENT_COLUMNS: Record<
+  Exclude<keyof ServeIndexFile["deployments"], "priced" | "supported">,
+  Kind
+> = {
+  offset: "count",
+  length: "count",
+  id: "string",
+  provider_model_id: "string",
+  provider_id: "coded",
+  model_id: "coded",
+  region: "coded",
+  mode: "coded",
+  status: "coded",
+  input_micro_usd: "count or null",
+  output_micro_usd: "count or null",
+  context_tokens: "count or null",
+};
+const LIFECYCLE_COLUMNS: Record<Exclude<keyof ServeIndexFile["lifecycle"], "summary">, Kind> = {
+  offset: "count",
+  length: "count",
+  resource_id: "string",
+  resource_type: "coded",
+  provider_id: "coded",
+  model_id: "coded",
+  status: "coded",
+  deprecation_state: "coded",
+  deprecation_date: "coded",
+  end_of_life_state: "coded",
+  end_of_life_date: "coded",
+  coverage_status: "coded",
+  last_changed_at: "coded",
+};
+
+function objectAt(value: unknown, name: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`${name} is not an object`);
+  return value as Record<string, unknown>;
+}
+
+function arrayAt(value: unknown, name: string): unknown[] {
+  if (!Array.isArray(value)) fail(`${name} is not an array`);
+  return value;
+}
+
+/** Checks one list of an index (its columns, positions and spans); returns its record count. */
+function checkList(
+  name: string,
+  list: Record<string, unknown>,
+  columns: Record<string, Kind>,
+  positionLists: Record<string, unknown>,
+  catalogBytes: number,
+): number {
+  const count = arrayAt(list.offset, `${name}.offset`).length;
+  for (const [column, kind] of Object.entries(columns)) {
+    const where = `${name}.${column}`;
+    let values: unknown[];
+    if (kind === "coded") {
+      const coded = objectAt(list[column], where);
+      const dictionary = arrayAt(coded.values, `${where}.values`);
+      if (!dictionary.every((v) => v === null || typeof v === "string"))
+        fail(`${where} has a value that is not a string`);
+      values = arrayAt(coded.codes, `${where}.codes`);
+      if (!values.every((code) => isCount(code) && (code as number) < dictionary.length))
+        fail(`${where} has a code without a value`);
+    } else {
+      values = arrayAt(list[column], where);
+      if (!values.every(KIND_TEST[kind])) fail(`${where} holds a value that is not a ${kind}`);
+    }
+    if (values.length !== count) fail(`${where} holds ${values.length} values for ${count} records`);
+  }
+  for (const [column, positions] of Object.entries(positionLists))
+    if (!arrayAt(positions, `${name}.${column}`).every((p) => isCount(p) && (p as number) < count))
+      fail(`${name}.${column} names a position beyond ${count}`);
+  const offset = list.offset as number[];
+  const length = list.length as number[];
+  for (let i = 0; i < count; i++)
+    if ((offset[i] as number) + (length[i] as number) > catalogBytes)
+      fail(`puts ${name} ${i} outside ${CATALOG_FILE}`);
+  return count;
+}
+
+/**
+ * The index, checked against the schema's shape and its catalog in one pass without copying
+ * (a schema parse of its million values costs more than the rest of start-up at 100,000
+ * deployments): every column as long as its list and of its type, every code and position in
+ * range, every span inside catalog.json. Throws IndexProblem.
+ */
+function checkedIndex(raw: unknown, catalogBytes: number, manifest: ReleaseManifest): ServeIndexFile {
+  const index = objectAt(raw, "the index");
+  if (index.format !== 1) fail(`has format ${String(index.format)}, not 1`);
   if (index.catalog_bytes !== catalogBytes)
-    return `describes a catalog of ${index.catalog_bytes} bytes, not ${catalogBytes}`;
-  for (const member of ["deployments", "lifecycle", "events"])
-    if (index.members[member] === undefined) return `has no span for ${member}`;
-  const { supported, priced, ...deployments } = index.deployments;
-  const { summary, ...lifecycle } = index.lifecycle;
-  const depCount = deployments.id.length;
-  const lcCount = lifecycle.resource_id.length;
-  if (manifest.counts.deployments !== undefined && depCount !== manifest.counts.deployments)
-    return `lists ${depCount} deployments, the manifest counts ${manifest.counts.deployments}`;
-  return (
-    listProblem("deployments", depCount, deployments, { priced, ...supported }, deployments, catalogBytes) ??
-    listProblem("lifecycle", lcCount, lifecycle, { summary }, lifecycle, catalogBytes)
+    fail(`describes a catalog of ${String(index.catalog_bytes)} bytes, not ${catalogBytes}`);
+  const members = objectAt(index.members, "members");
+  for (const member of ["deployments", "lifecycle", "events"]) {
+    const span = members[member];
+    if (!Array.isArray(span) || span.length !== 2 || !span.every(isCount)) fail(`has no span for ${member}`);
+    if (span[0] + span[1] > catalogBytes) fail(`puts ${member} outside ${CATALOG_FILE}`);
+  }
+  const deployments = objectAt(index.deployments, "deployments");
+  const supported = objectAt(deployments.supported, "deployments.supported");
+  const unknown = Object.keys(supported).find((name) => !CapabilityName.safeParse(name).success);
+  if (unknown !== undefined) fail(`has an unknown capability ${unknown}`);
+  const count = checkList(
+    "deployments",
+    deployments,
+    DEPLOYMENT_COLUMNS,
+    { priced: deployments.priced, ...supported },
+    catalogBytes,
   );
+  if (manifest.counts.deployments !== undefined && count !== manifest.counts.deployments)
+    fail(`lists ${count} deployments, the manifest counts ${manifest.counts.deployments}`);
+  const lifecycle = objectAt(index.lifecycle, "lifecycle");
+  checkList("lifecycle", lifecycle, LIFECYCLE_COLUMNS, { summary: lifecycle.summary }, catalogBytes);
+  return raw as ServeIndexFile;
 }

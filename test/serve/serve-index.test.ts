@@ -199,6 +199,27 @@ describe("a damaged release with serve-index.json", () => {
       ],
       ["a position beyond the list", (i) => i.deployments.priced.push(1000), /priced names a position/],
       ["another catalog's size", (i) => (i.catalog_bytes += 1), /describes a catalog of/],
+      [
+        "a number in a string column",
+        (i) => ((i.lifecycle.resource_id as unknown[])[0] = 7),
+        /resource_id holds a value that is not a string/,
+      ],
+      [
+        "a fraction for a price",
+        (i) => (i.deployments.input_micro_usd[0] = 0.5),
+        /input_micro_usd holds a value that is not a count or null/,
+      ],
+      [
+        "a missing column",
+        (i) => delete (i.lifecycle as Partial<ServeIndexFile["lifecycle"]>).status,
+        /lifecycle.status is not an object/,
+      ],
+      [
+        "an unknown capability",
+        (i) => ((i.deployments.supported as Record<string, number[]>).telepathy = [0]),
+        /unknown capability telepathy/,
+      ],
+      ["another format", (i) => ((i as { format: number }).format = 2), /has format 2/],
     ];
     for (const [name, breakIt, message] of breakages) {
       const index = structuredClone(good);
