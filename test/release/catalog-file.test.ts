@@ -37,8 +37,17 @@ async function committedCatalog(): Promise<CatalogContent> {
   return (await loadRelease(SNAPSHOTS)).catalog;
 }
 
+type Coded = { values: Array<string | null>; codes: number[] };
+/** The value a coded column holds for record i. */
+const decoded = (column: Coded, i: number) => column.values[column.codes[i] as number];
+
 const read = (bytes: Buffer, offset: number, length: number) =>
   bytes.subarray(offset, offset + length).toString("utf8");
+
+/** The record at position i of an index list, parsed from its span of the catalog bytes. */
+function spanRecord<T>(bytes: Buffer, list: { offset: number[]; length: number[] }, i: number): T {
+  return JSON.parse(read(bytes, list.offset[i] as number, list.length[i] as number)) as T;
+}
 
 describe("catalog.json written record by record", () => {
   it("is byte for byte the canonical JSON of the catalog (the committed release's, and one with multi-byte text)", async () => {
@@ -88,18 +97,14 @@ describe("serve-index.json", () => {
       const ids = [...catalog.deployments.map((d) => d.id)].sort();
       expect(deps.id).toEqual(ids);
       deps.id.forEach((id, i) => {
-        const record = JSON.parse(
-          read(bytes, deps.offset[i] as number, deps.length[i] as number),
-        ) as Deployment;
+        const record = spanRecord<Deployment>(bytes, deps, i);
         expect(record.id).toBe(id);
-        const at = (column: { values: Array<string | null>; codes: number[] }) =>
-          column.values[column.codes[i] as number];
         expect([
-          at(deps.provider_id),
-          at(deps.model_id),
-          at(deps.region),
-          at(deps.mode),
-          at(deps.status),
+          decoded(deps.provider_id, i),
+          decoded(deps.model_id, i),
+          decoded(deps.region, i),
+          decoded(deps.mode, i),
+          decoded(deps.status, i),
         ]).toEqual([record.provider_id, record.model_id, record.region, record.mode, record.status]);
         expect(deps.provider_model_id[i]).toBe(record.provider_model_id);
         expect(deps.priced.includes(i)).toBe(record.rate_card !== null);
@@ -119,23 +124,19 @@ describe("serve-index.json", () => {
       expect(keys).toEqual([...keys].sort());
       expect(keys).toHaveLength(catalog.lifecycle.length);
       lc.resource_id.forEach((id, i) => {
-        const record = JSON.parse(
-          read(bytes, lc.offset[i] as number, lc.length[i] as number),
-        ) as LifecycleRecord;
+        const record = spanRecord<LifecycleRecord>(bytes, lc, i);
         expect(record.resource_id).toBe(id);
-        const at = (column: { values: Array<string | null>; codes: number[] }) =>
-          column.values[column.codes[i] as number];
         expect([
-          at(lc.resource_type),
-          at(lc.provider_id),
-          at(lc.model_id),
-          at(lc.status),
-          at(lc.deprecation_state),
-          at(lc.deprecation_date),
-          at(lc.end_of_life_state),
-          at(lc.end_of_life_date),
-          at(lc.coverage_status),
-          at(lc.last_changed_at),
+          decoded(lc.resource_type, i),
+          decoded(lc.provider_id, i),
+          decoded(lc.model_id, i),
+          decoded(lc.status, i),
+          decoded(lc.deprecation_state, i),
+          decoded(lc.deprecation_date, i),
+          decoded(lc.end_of_life_state, i),
+          decoded(lc.end_of_life_date, i),
+          decoded(lc.coverage_status, i),
+          decoded(lc.last_changed_at, i),
         ]).toEqual([
           record.resource_type,
           record.provider_id ?? null,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_FILE, publishRelease } from "../../src/release/artifact.js";
 import type { ServeIndexFile } from "../../src/schema/index.js";
-import { indexRelease, type ServedRelease } from "../../src/serve/catalog-index.js";
+import { indexRelease } from "../../src/serve/catalog-index.js";
 import { createKey } from "../../src/serve/index.js";
 import { loadServedRelease } from "../../src/serve/server.js";
 import {
@@ -23,6 +23,7 @@ import {
 } from "../../src/snapshot/index.js";
 import { DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
 import { makeTempDir, startTestServer, type TestServer } from "./support/harness.js";
+import { expectSameServed } from "./support/same-served.js";
 
 let work: string;
 let indexedDir: string;
@@ -41,29 +42,6 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function sameRecords(a: ServedRelease, b: ServedRelease): void {
-  for (const [name, x, y] of [
-    ["deployments", a.deploymentJson, b.deploymentJson],
-    ["lifecycle", a.lifecycleJson, b.lifecycleJson],
-    ["events", a.eventJson, b.eventJson],
-  ] as const) {
-    expect(x.length, name).toBe(y.length);
-    for (let i = 0; i < x.length; i++) expect(x.at(i)?.toString(), `${name} ${i}`).toBe(y.at(i)?.toString());
-  }
-  expect(a.deploymentFields).toEqual(b.deploymentFields);
-  expect(a.lifecycleFields).toEqual(b.lifecycleFields);
-  expect([...a.deploymentById]).toEqual([...b.deploymentById]);
-  for (const key of ["byProvider", "byModel", "byRegion", "byMode", "bySupportedCapability"] as const)
-    expect([...a[key]], key).toEqual([...b[key]]);
-  expect([a.priced, a.unpriced, a.deploymentSearch]).toEqual([b.priced, b.unpriced, b.deploymentSearch]);
-  for (const key of ["end_of_life", "deprecation", "last_changed"] as const)
-    expect([a.lifecycleOrders[key].asc, a.lifecycleOrders[key].desc], key).toEqual([
-      b.lifecycleOrders[key].asc,
-      b.lifecycleOrders[key].desc,
-    ]);
-  expect(a.deployments.all()).toEqual(b.deployments.all());
-}
-
 describe("a release served from its serve-index.json", () => {
   it("holds the same records, columns, indexes and orders as the same catalog loaded whole, and as a release without the index", async () => {
     const indexed = await loadServedRelease(indexedDir);
@@ -71,8 +49,8 @@ describe("a release served from its serve-index.json", () => {
     expect(indexed.manifest.files[SERVE_INDEX_FILE]).toBeDefined();
     expect(legacy.manifest.files[SERVE_INDEX_FILE]).toBeUndefined();
     expect(indexed.deploymentCount).toBe(DEPLOYMENTS.length);
-    sameRecords(indexed, indexRelease(await loadRelease(indexedDir)));
-    sameRecords(indexed, legacy);
+    expectSameServed(indexed, indexRelease(await loadRelease(indexedDir)));
+    expectSameServed(indexed, legacy);
     indexed.close();
   });
 
