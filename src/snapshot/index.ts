@@ -7,7 +7,13 @@
  *   snapshots/LATEST                                 the published release id
  */
 
-export { type CatalogFile, type Spans, serializeCatalog } from "./catalog-file.js";
+export {
+  type CatalogLayout,
+  CatalogLayoutRecorder,
+  type SpannedList,
+  type Spans,
+  serializeCatalog,
+} from "./catalog-file.js";
 export { LATEST_FILE, listReleases, readLatest, writeLatest } from "./latest.js";
 export {
   CATALOG_FILE,

@@ -11,7 +11,7 @@ import type { CapabilityName, Deployment } from "../schema/deployment.js";
 import type { LifecycleRecord } from "../schema/lifecycle.js";
 import type { CatalogContent } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
-import { type CatalogFile, type Spans, serializeCatalog } from "./catalog-file.js";
+import { type CatalogLayout, type Spans, serializeCatalog } from "./catalog-file.js";
 import { CATALOG_FILE } from "./manifest.js";
 
 export const SERVE_INDEX_FILE = "serve-index.json";
@@ -58,24 +58,24 @@ function servedOrder<T>(items: readonly T[], compare: (a: T, b: T) => number): n
 const NO_SPANS: Spans = { offset: [], length: [] };
 
 /**
- * The serving index of a catalog. With the catalog's file (serializeCatalog), every record's
- * span in it; without one (a release published before serve-index.json existed, loaded whole),
- * no spans and no members.
+ * The serving index of a catalog. With the layout of its catalog.json (serializeCatalog, or a
+ * CatalogLayoutRecorder beside another writer), every record's span in it; without one (a
+ * release published before serve-index.json existed, loaded whole), no spans and no members.
  */
-export function serveIndexFor(catalog: CatalogContent, file?: CatalogFile): ServeIndexFile {
+export function serveIndexFor(catalog: CatalogContent, layout?: CatalogLayout): ServeIndexFile {
   const depOrder = servedOrder(catalog.deployments, byDeploymentId);
   const deployments = depOrder.map((i) => catalog.deployments[i] as Deployment);
   const lcOrder = servedOrder(catalog.lifecycle, byTypeAndId);
   const lifecycle = lcOrder.map((i) => catalog.lifecycle[i] as LifecycleRecord);
   const pick = (spans: Spans, order: number[]): Spans =>
-    file
+    layout
       ? {
           offset: order.map((i) => spans.offset[i] as number),
           length: order.map((i) => spans.length[i] as number),
         }
       : NO_SPANS;
-  const depSpans = pick(file?.deployments ?? NO_SPANS, depOrder);
-  const lcSpans = pick(file?.lifecycle ?? NO_SPANS, lcOrder);
+  const depSpans = pick(layout?.deployments ?? NO_SPANS, depOrder);
+  const lcSpans = pick(layout?.lifecycle ?? NO_SPANS, lcOrder);
 
   const supported: Partial<Record<CapabilityName, number[]>> = {};
   deployments.forEach((d, i) => {
@@ -89,8 +89,8 @@ export function serveIndexFor(catalog: CatalogContent, file?: CatalogFile): Serv
 
   return {
     format: 1,
-    catalog_bytes: file?.bytes.byteLength ?? 0,
-    members: file?.members ?? {},
+    catalog_bytes: layout?.bytes ?? 0,
+    members: layout?.members ?? {},
     deployments: {
       offset: depSpans.offset,
       length: depSpans.length,
@@ -131,7 +131,9 @@ export function serveIndexFor(catalog: CatalogContent, file?: CatalogFile): Serv
  * serving index, canonical JSON too). What the release stage publishes for a catalog.
  */
 export function catalogReleaseFiles(catalog: CatalogContent): Record<string, Uint8Array> {
-  const file = serializeCatalog(catalog);
-  const index = serveIndexFor(catalog, file);
-  return { [CATALOG_FILE]: file.bytes, [SERVE_INDEX_FILE]: Buffer.from(canonicalJson(index), "utf8") };
+  const { bytes, layout } = serializeCatalog(catalog);
+  return {
+    [CATALOG_FILE]: bytes,
+    [SERVE_INDEX_FILE]: Buffer.from(canonicalJson(serveIndexFor(catalog, layout)), "utf8"),
+  };
 }

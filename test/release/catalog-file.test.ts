@@ -56,29 +56,31 @@ describe("catalog.json written record by record", () => {
       nonAsciiCatalog(),
       fixtureCatalog({ deployments: [] }),
     ]) {
-      const file = serializeCatalog(catalog);
-      expect(file.bytes.equals(Buffer.from(canonicalJson(catalog), "utf8"))).toBe(true);
-      expect(file.bytes.equals(catalogReleaseFiles(catalog)[CATALOG_FILE] as Uint8Array)).toBe(true);
+      const { bytes } = serializeCatalog(catalog);
+      expect(bytes.equals(Buffer.from(canonicalJson(catalog), "utf8"))).toBe(true);
+      expect(bytes.equals(catalogReleaseFiles(catalog)[CATALOG_FILE] as Uint8Array)).toBe(true);
     }
   });
 
   it("gives every deployment and lifecycle record the span of its own canonical JSON, and each member the span of its value", () => {
     const catalog = nonAsciiCatalog();
-    const file = serializeCatalog(catalog);
-    expect(file.deployments.offset).toHaveLength(catalog.deployments.length);
+    const { bytes, layout } = serializeCatalog(catalog);
+    expect(layout.bytes).toBe(bytes.byteLength);
+    expect(layout.deployments.offset).toHaveLength(catalog.deployments.length);
     catalog.deployments.forEach((d, i) => {
-      expect(read(file.bytes, file.deployments.offset[i] ?? -1, file.deployments.length[i] ?? -1)).toBe(
+      expect(spanRecord(bytes, layout.deployments, i)).toEqual(d);
+      expect(read(bytes, layout.deployments.offset[i] ?? -1, layout.deployments.length[i] ?? -1)).toBe(
         canonicalJson(d),
       );
     });
     catalog.lifecycle.forEach((r, i) => {
-      expect(read(file.bytes, file.lifecycle.offset[i] ?? -1, file.lifecycle.length[i] ?? -1)).toBe(
+      expect(read(bytes, layout.lifecycle.offset[i] ?? -1, layout.lifecycle.length[i] ?? -1)).toBe(
         canonicalJson(r),
       );
     });
     for (const key of ["deployments", "lifecycle", "events", "sources"] as const) {
-      const [offset, length] = file.members[key] ?? [-1, -1];
-      expect(JSON.parse(read(file.bytes, offset, length))).toEqual(catalog[key]);
+      const [offset, length] = layout.members[key] ?? [-1, -1];
+      expect(JSON.parse(read(bytes, offset, length))).toEqual(catalog[key]);
     }
   });
 });
