@@ -43,7 +43,7 @@ export interface PreviousRelease {
   releaseId: string;
   catalog: CatalogContent;
   facts: FactsFile | null;
-  /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json or no serve-index.json. */
+  /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json. */
   fingerprint: string | null;
 }
 
