@@ -133,6 +133,8 @@ export interface RecordJson {
 
 /** The capability names in bit order of DeploymentFields.supported. */
 export const CAPABILITIES: readonly CapabilityName[] = CapabilityName.options;
+// one bit per capability in a Uint32Array
+if (CAPABILITIES.length > 32) throw new Error("DeploymentFields.supported holds at most 32 capabilities");
 
 /** The deployments whose capability status for `name` is `supported`: a bit test. */
 export function supportsCapability(
