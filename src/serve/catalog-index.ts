@@ -79,7 +79,7 @@ export interface StoredRecords<T> {
   /** The record as stored (canonical key order, validated by the build), or undefined beyond the end. */
   at(position: number): T | undefined;
   /** Every record, in position order (history reads them all). */
-  all(): T[];
+  all(): Promise<T[]>;
 }
 
 export interface ServedRelease {
@@ -181,8 +181,8 @@ class MemoryRecords<T> implements StoredRecords<T> {
   at(position: number): T | undefined {
     return this.records[position];
   }
-  all(): T[] {
-    return [...this.records];
+  all(): Promise<T[]> {
+    return Promise.resolve([...this.records]);
   }
 }
 
@@ -213,8 +213,9 @@ class SpanRecords<T> implements StoredRecords<T> {
     if (this.parsed) this.parsed[position] = record;
     return record;
   }
-  all(): T[] {
-    const records = JSON.parse(this.catalog.read(this.whole[0], this.whole[1]).toString("utf8")) as T[];
+  async all(): Promise<T[]> {
+    const text = (await this.catalog.readAsync(this.whole[0], this.whole[1])).toString("utf8");
+    const records = JSON.parse(text) as T[];
     // the file holds them in the build's order; the k-th record in it is the one whose span
     // starts k-th, put at its position in the served order
     const starts = this.spans.offset;

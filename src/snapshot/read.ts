@@ -184,6 +184,26 @@ export class OpenCatalog {
     return buffer;
   }
 
+  /** The same as `read`, without blocking the event loop (for large spans). */
+  async readAsync(offset: number, length: number): Promise<Buffer> {
+    if (this.closed) throw new Error(`${CATALOG_FILE} is closed`);
+    if (offset < 0 || length < 0 || offset + length > this.bytes)
+      throw new CatalogError("release_damaged", `span ${offset}+${length} lies outside ${CATALOG_FILE}`);
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = await new Promise<number>((resolve, reject) =>
+        read(this.fd, buffer, done, length - done, offset + done, (error, count) =>
+          error ? reject(error) : resolve(count),
+        ),
+      );
+      if (n === 0)
+        throw new CatalogError("release_damaged", `${CATALOG_FILE} ended inside span ${offset}+${length}`);
+      done += n;
+    }
+    return buffer;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -49,8 +49,8 @@ describe("a release served from its serve-index.json", () => {
     expect(indexed.manifest.files[SERVE_INDEX_FILE]).toBeDefined();
     expect(legacy.manifest.files[SERVE_INDEX_FILE]).toBeUndefined();
     expect(indexed.deploymentCount).toBe(DEPLOYMENTS.length);
-    expectSameServed(indexed, indexRelease(await loadRelease(indexedDir)));
-    expectSameServed(indexed, legacy);
+    await expectSameServed(indexed, indexRelease(await loadRelease(indexedDir)));
+    await expectSameServed(indexed, legacy);
     indexed.close();
   });
 

@@ -18,6 +18,6 @@ describe("serving the committed release without the second schema pass", () => {
     const checked = indexRelease(await loadRelease(SNAPSHOTS));
     expect(served.releaseId).toBe(checked.releaseId);
     expect(served.deploymentCount).toBeGreaterThan(0);
-    expectSameServed(served, checked);
+    await expectSameServed(served, checked);
   });
 });

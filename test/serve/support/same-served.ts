@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { ServedRelease } from "../../../src/serve/catalog-index.js";
 
 /** Every record serializes to the same bytes; columns, exact-match indexes, search text and sort orders are equal. */
-export function expectSameServed(a: ServedRelease, b: ServedRelease): void {
+export async function expectSameServed(a: ServedRelease, b: ServedRelease): Promise<void> {
   for (const [name, x, y] of [
     ["deployments", a.deploymentJson, b.deploymentJson],
     ["lifecycle", a.lifecycleJson, b.lifecycleJson],
@@ -23,5 +23,5 @@ export function expectSameServed(a: ServedRelease, b: ServedRelease): void {
       b.lifecycleOrders[key].asc,
       b.lifecycleOrders[key].desc,
     ]);
-  expect(a.deployments.all()).toEqual(b.deployments.all());
+  expect(await a.deployments.all()).toEqual(await b.deployments.all());
 }
