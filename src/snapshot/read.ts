@@ -168,11 +168,15 @@ export class OpenCatalog {
     return catalog;
   }
 
-  /** The bytes at [offset, offset + length): a positioned read (records are a few KB). */
-  read(offset: number, length: number): Buffer {
+  private checkSpan(offset: number, length: number): void {
     if (this.closed) throw new Error(`${CATALOG_FILE} is closed`);
     if (offset < 0 || length < 0 || offset + length > this.bytes)
       throw new CatalogError("release_damaged", `span ${offset}+${length} lies outside ${CATALOG_FILE}`);
+  }
+
+  /** The bytes at [offset, offset + length): a positioned read (records are a few KB). */
+  read(offset: number, length: number): Buffer {
+    this.checkSpan(offset, length);
     const buffer = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
@@ -186,9 +190,7 @@ export class OpenCatalog {
 
   /** The same as `read`, without blocking the event loop (for large spans). */
   async readAsync(offset: number, length: number): Promise<Buffer> {
-    if (this.closed) throw new Error(`${CATALOG_FILE} is closed`);
-    if (offset < 0 || length < 0 || offset + length > this.bytes)
-      throw new CatalogError("release_damaged", `span ${offset}+${length} lies outside ${CATALOG_FILE}`);
+    this.checkSpan(offset, length);
     const buffer = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
