@@ -16,6 +16,8 @@ import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import { catalogParts } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
+  type CatalogLayout,
+  CatalogLayoutRecorder,
   DEPLOYMENTS_PARQUET,
   DIFF_JSON,
   DIFF_MARKDOWN,
@@ -29,7 +31,9 @@ import {
   readLatest,
   readManifest,
   readReleaseFile,
+  SERVE_INDEX_FILE,
   type StagedObject,
+  serveIndexFor,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
@@ -181,7 +185,14 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
             previousFacts,
           );
   }
-  return { releaseId, catalog, load, facts, fingerprint };
+  // A release without serve-index.json is never "unchanged": the next build publishes one with it.
+  return {
+    releaseId,
+    catalog,
+    load,
+    facts,
+    fingerprint: manifest.files[SERVE_INDEX_FILE] ? fingerprint : null,
+  };
 }
 
 /**
@@ -194,22 +205,27 @@ export async function readPreviousRelease(snapshotsDir: string): Promise<Previou
   return releaseId ? readPrevious(snapshotsDir, releaseId) : null;
 }
 
-/** catalog.json and facts.json written to staged object files, and the content fingerprint. */
+/**
+ * catalog.json and facts.json written to staged object files, the content fingerprint, and
+ * the layout of catalog.json (its record spans, for serve-index.json).
+ */
 function stageReleaseFiles(
   snapshotsDir: string,
   catalog: CatalogContent,
   facts: FactsFile,
-): { catalog: StagedObject; facts: StagedObject; fingerprint: string } {
+): { catalog: StagedObject; facts: StagedObject; fingerprint: string; layout: CatalogLayout } {
   const catalogFile = new ObjectWriter(snapshotsDir);
   const factsFile = new ObjectWriter(snapshotsDir);
+  const layout = new CatalogLayoutRecorder();
   try {
     const fingerprint = serializeRelease(catalog, facts, {
       catalog: (chunk) => catalogFile.write(chunk),
       facts: (chunk) => factsFile.write(chunk),
+      layout,
       // the catalog's texts are garbage once written: collected before the facts make more
       between: collectGarbage,
     });
-    return { catalog: catalogFile.close(), facts: factsFile.close(), fingerprint };
+    return { catalog: catalogFile.close(), facts: factsFile.close(), fingerprint, layout: layout.finish() };
   } catch (error) {
     catalogFile.abort();
     factsFile.abort();
@@ -223,6 +239,8 @@ interface StagedRelease {
   schema: CheckResult;
   report: BuildReport;
   files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
+  /** serve-index.json: the server's columns and every record's span in catalog.json. */
+  serveIndex: Uint8Array;
   counts: Record<string, number>;
 }
 
@@ -268,12 +286,13 @@ async function stageRelease(
   collectGarbage();
   // Each record is serialized once: the same texts make catalog.json and facts.json (written
   // straight to staged object files) and the fingerprint that decides whether anything changed.
-  const files = stageReleaseFiles(input.snapshotsDir, catalog, gathered.facts);
+  const { layout, ...files } = stageReleaseFiles(input.snapshotsDir, catalog, gathered.facts);
   return {
     tables,
     schema,
     report,
     files,
+    serveIndex: encoder.encode(canonicalJson(serveIndexFor(catalog, layout))),
     counts: {
       deployments: catalog.deployments.length,
       priced_deployments: report.totals.priced,
@@ -352,6 +371,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
 
     const files: Record<string, FileBytes | StagedObject> = {
       [CATALOG_FILE]: release.files.catalog,
+      [SERVE_INDEX_FILE]: release.serveIndex,
       [FACTS_FILE]: release.files.facts,
       ...analysed.parquet,
       [DIFF_JSON]: encoder.encode(canonicalJson(diff)),

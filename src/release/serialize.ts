@@ -16,6 +16,7 @@ import {
   SourceFacts,
   SourceState,
 } from "../schema/index.js";
+import type { CatalogLayoutRecorder, SpannedList } from "../snapshot/index.js";
 import type { FactsFile } from "./facts.js";
 import { Fingerprint } from "./fingerprint.js";
 
@@ -24,15 +25,34 @@ export type Sink = (chunk: Uint8Array) => void;
 
 const CHUNK_CHARS = 1 << 20;
 
-/** Appends text and cuts it into encoded chunks of about CHUNK_CHARS characters. */
+/**
+ * Appends text and cuts it into encoded chunks of about CHUNK_CHARS characters; with a layout
+ * recorder (catalog.json), every piece of text also goes to it, so the spans of the records
+ * and members are known when the file is (serve-index.json is made from them).
+ */
 class ChunkWriter {
   private pending = "";
 
-  constructor(private readonly sink: Sink) {}
+  constructor(
+    private readonly sink: Sink,
+    private readonly layout: CatalogLayoutRecorder | null = null,
+  ) {}
 
-  write(text: string): void {
+  /** `record`: the text is one whole record of that list (its span is recorded). */
+  write(text: string, record?: SpannedList): void {
+    if (this.layout) {
+      if (record) this.layout.record(record, text);
+      else this.layout.text(text);
+    }
     this.pending += text;
     if (this.pending.length >= CHUNK_CHARS) this.flush();
+  }
+
+  /** Writes a top-level member's value, recording its span. */
+  member(name: string, writeValue: () => void): void {
+    this.layout?.beginMember();
+    writeValue();
+    this.layout?.endMember(name);
   }
 
   end(): void {
@@ -54,45 +74,54 @@ const sourceStateJson = canonicalSerializer(SourceState);
 // A source's facts can be the whole of a 100,000-deployment map: written piece by piece.
 const writeSourceFacts = canonicalWriter(SourceFacts);
 
-/** `"name":[r1,r2,...]`, each record's text handed to `each` on the way. */
+/** `"name":[r1,r2,...]`, each record's text handed to `each` on the way (`spanned`: each record's span recorded). */
 function writeArray<T>(
   out: ChunkWriter,
   name: string,
   records: readonly T[],
   serialize: (record: T) => string,
   each: (text: string) => void,
+  spanned?: SpannedList,
 ): void {
-  out.write(`${JSON.stringify(name)}:[`);
-  for (let i = 0; i < records.length; i++) {
-    const text = serialize(records[i] as T);
-    each(text);
-    out.write(i === 0 ? text : `,${text}`);
-  }
-  out.write("]");
+  out.write(`${JSON.stringify(name)}:`);
+  out.member(name, () => {
+    out.write("[");
+    for (let i = 0; i < records.length; i++) {
+      const text = serialize(records[i] as T);
+      each(text);
+      if (i > 0) out.write(",");
+      out.write(text, spanned);
+    }
+    out.write("]");
+  });
 }
 
 /**
  * Writes catalog.json and facts.json (canonical JSON) to their sinks; returns the content
- * fingerprint, contentFingerprint(catalog, facts), computed from the same texts.
+ * fingerprint, contentFingerprint(catalog, facts), computed from the same texts. With
+ * `sinks.layout`, the layout of catalog.json (record and member spans) is recorded on the way;
+ * `sinks.between` is called between the two files.
  */
 export function serializeRelease(
   catalog: CatalogContent,
   facts: FactsFile,
-  sinks: { catalog: Sink; facts: Sink /** called between the two files */; between?: () => void },
+  sinks: { catalog: Sink; facts: Sink; layout?: CatalogLayoutRecorder; between?: () => void },
 ): string {
   const fingerprint = new Fingerprint();
   const record = (text: string) => fingerprint.record(text);
-  const cat = new ChunkWriter(sinks.catalog);
+  const cat = new ChunkWriter(sinks.catalog, sinks.layout ?? null);
   // canonical key order of CatalogContent: deployments, events, lifecycle, sources
   cat.write("{");
   fingerprint.section("deployments", catalog.deployments.length);
-  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record);
+  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record, "deployments");
   cat.write(",");
   // the fingerprint's section order (deployments, lifecycle, events) predates this file's
   const events = catalog.events.map(eventJson);
-  cat.write(`"events":[${events.join(",")}],`);
+  cat.write(`"events":`);
+  cat.member("events", () => cat.write(`[${events.join(",")}]`));
+  cat.write(",");
   fingerprint.section("lifecycle", catalog.lifecycle.length);
-  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record);
+  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record, "lifecycle");
   fingerprint.section("events", events.length);
   for (const text of events) fingerprint.record(text);
   cat.write(",");

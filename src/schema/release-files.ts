@@ -6,8 +6,9 @@
  * schema; the JSON Schemas under src/schema/json-schema/ are generated from it (`npm run json-schema`).
  */
 import { z } from "zod";
-import { IsoDateTime, ProviderId, ReleaseId, Url } from "./common.js";
+import { DeploymentId, IsoDateTime, MicroUsd, ProviderId, ReleaseId, Url } from "./common.js";
 import { Correction } from "./corrections.js";
+import { CapabilityName } from "./deployment.js";
 import { SourceType } from "./evidence.js";
 import { ReleaseDiff } from "./history.js";
 import { ParseOutput } from "./records.js";
@@ -108,6 +109,70 @@ export const BuildReportFile = z
   })
   .meta({ id: "BuildReport", description: "report.json: the build report of the release." });
 
+/** A string column with few distinct values: each value once, and per record the index of its value. */
+const CodedColumn = z.strictObject({
+  values: z.array(z.string().nullable()),
+  codes: z.array(Count),
+});
+const Positions = z.array(Count).meta({ description: "Record positions in the index's order, ascending." });
+const Nullable = <T extends z.ZodType>(item: T) => z.array(item.nullable());
+
+/**
+ * serve-index.json: what the server filters, sorts and searches on, computed by the build from
+ * the catalog it validated, plus every record's byte span in catalog.json, so a server reads,
+ * hash-checks and parses this file and reads a record from catalog.json only when a request
+ * needs it. Records are listed in the order the API serves them (deployments by id, lifecycle
+ * records by resource_type, resource_id); a position is an index into every column of its list.
+ */
+export const ServeIndexFile = z
+  .strictObject({
+    format: z.literal(1),
+    /** The size of catalog.json: every span lies inside it. */
+    catalog_bytes: Count,
+    /** The byte span [offset, length] of each top-level member of catalog.json. */
+    members: z.record(z.string(), z.tuple([Count, Count])),
+    deployments: z.strictObject({
+      offset: z.array(Count),
+      length: z.array(Count),
+      id: z.array(DeploymentId),
+      provider_model_id: z.array(z.string()),
+      provider_id: CodedColumn,
+      model_id: CodedColumn,
+      region: CodedColumn,
+      mode: CodedColumn,
+      status: CodedColumn,
+      /** Deployments with a rate card. */
+      priced: Positions,
+      input_micro_usd: Nullable(MicroUsd),
+      output_micro_usd: Nullable(MicroUsd),
+      context_tokens: Nullable(z.int().positive()),
+      /** Per capability, the deployments whose status for it is `supported`. */
+      supported: z.partialRecord(CapabilityName, Positions),
+    }),
+    lifecycle: z.strictObject({
+      offset: z.array(Count),
+      length: z.array(Count),
+      resource_id: z.array(z.string()),
+      resource_type: CodedColumn,
+      provider_id: CodedColumn,
+      model_id: CodedColumn,
+      status: CodedColumn,
+      deprecation_state: CodedColumn,
+      deprecation_date: CodedColumn,
+      end_of_life_state: CodedColumn,
+      end_of_life_date: CodedColumn,
+      coverage_status: CodedColumn,
+      last_changed_at: CodedColumn,
+      /** Records with a summary (providers and models). */
+      summary: Positions,
+    }),
+  })
+  .meta({
+    id: "ServeIndex",
+    description: "serve-index.json: the server's columns and catalog.json byte spans.",
+  });
+export type ServeIndexFile = z.infer<typeof ServeIndexFile>;
+
 /** Every JSON file of a release and its schema, by file name. */
 export const RELEASE_FILE_SCHEMAS = {
   "catalog.json": CatalogContent,
@@ -115,6 +180,7 @@ export const RELEASE_FILE_SCHEMAS = {
   "diff.json": ReleaseDiff,
   "report.json": BuildReportFile,
   "manifest.json": ReleaseManifest,
+  "serve-index.json": ServeIndexFile,
 } as const;
 
 /** The JSON Schema (draft 2020-12) of each release file, as committed under src/schema/json-schema/. */

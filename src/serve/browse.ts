@@ -5,15 +5,15 @@
  * the release and the shared index stays as it is.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type {
-  Deployment,
-  DeploymentSort,
-  ListModelsQuery,
-  ListProvidersQuery,
-  Model,
-  Provider,
+import {
+  type DeploymentSort,
+  LifecycleRecord,
+  type ListModelsQuery,
+  type ListProvidersQuery,
+  type Model,
+  type Provider,
 } from "../schema/index.js";
-import type { ServedRelease } from "./catalog-index.js";
+import type { DeploymentFields, ServedRelease } from "./catalog-index.js";
 import { allPositions, nullsLastOrder, type PageResult, paginate } from "./page.js";
 
 export interface BrowseIndex {
@@ -37,16 +37,22 @@ export function browseIndex(release: ServedRelease): BrowseIndex {
   const cached = browseIndexes.get(release);
   if (cached) return cached;
   const providersOf = new Map<string, Set<string>>();
-  for (const d of release.deployments) {
-    const set = providersOf.get(d.model_id) ?? new Set<string>();
-    set.add(d.provider_id);
-    providersOf.set(d.model_id, set);
-  }
+  const { model_id: modelOf, provider_id: providerOf } = release.deploymentFields;
+  providerOf.forEach((provider, i) => {
+    const model = modelOf[i] ?? "";
+    const set = providersOf.get(model) ?? new Set<string>();
+    set.add(provider);
+    providersOf.set(model, set);
+  });
   const providers: Provider[] = [];
   const models: Model[] = [];
-  // Lifecycle records are sorted by (resource_type, resource_id), so each list is in id order.
-  for (const record of release.lifecycle) {
-    if (!record.summary) continue;
+  // Lifecycle records are sorted by (resource_type, resource_id), so each list is in id order;
+  // only the records with a summary (providers and models) are read, each through the schema
+  // for the API's field order (stored records have the canonical one).
+  for (const position of release.lifecycleFields.summary) {
+    const stored = release.lifecycle.at(position);
+    const record = stored === undefined ? undefined : LifecycleRecord.parse(stored);
+    if (!record?.summary) continue;
     if (record.resource_type === "provider")
       providers.push({ id: record.resource_id, lifecycle: record.lifecycle, summary: record.summary });
     else if (record.resource_type === "model")
@@ -93,9 +99,9 @@ export function listModels(index: BrowseIndex, query: ListModelsQuery): PageResu
 
 type SortKey = "input_price" | "output_price" | "context_tokens";
 
-const SORT_VALUE: Record<SortKey, (d: Deployment) => number | null> = {
-  input_price: (d) => d.rate_card?.input_micro_usd ?? null,
-  output_price: (d) => d.rate_card?.output_micro_usd ?? null,
+const SORT_VALUES: Record<SortKey, (d: DeploymentFields) => ReadonlyArray<number | null>> = {
+  input_price: (d) => d.input_micro_usd,
+  output_price: (d) => d.output_micro_usd,
   context_tokens: (d) => d.context_tokens,
 };
 
@@ -115,10 +121,10 @@ function ranks(release: ServedRelease, sort: DeploymentSort): Uint32Array {
   let positions: number[];
   if (key === "id") {
     // positions are id order already
-    positions = allPositions(release.deployments.length);
+    positions = allPositions(release.deploymentCount);
     if (descending) positions.reverse();
   } else {
-    positions = nullsLastOrder(release.deployments.map(SORT_VALUE[key]), (a, b) => a - b, descending);
+    positions = nullsLastOrder(SORT_VALUES[key](release.deploymentFields), (a, b) => a - b, descending);
   }
   const rank = new Uint32Array(positions.length);
   positions.forEach((position, r) => {

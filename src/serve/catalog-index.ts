@@ -1,38 +1,97 @@
 /**
- * The in-memory form of one loaded release: records in their catalog order, each record's
- * JSON pre-serialized into a Buffer, exact-match indexes (lists of record positions in id
- * order) and the precomputed lifecycle sort orders. Built once per release and never
- * mutated, so a request that captured a ServedRelease sees one release from start to end.
+ * The in-memory form of one loaded release: the columns that filters, sorts and search read
+ * (from the release's serve-index.json, or built from the parsed catalog for a release
+ * without one), exact-match indexes (lists of record positions in id order), and each
+ * record's JSON, read (from its span of catalog.json), parsed and serialized on first use and
+ * then kept. Built once per release and never mutated but for those memos, so a request that
+ * captured a ServedRelease sees one release from start to end.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import {
-  type CapabilityName,
+  CapabilityName,
+  type CatalogContent,
+  type CoverageStatus,
   Deployment,
-  type LifecycleRecord,
+  LifecycleRecord,
+  type LifecycleStatus,
+  type MilestoneState,
   type ReleaseManifest,
+  type ResourceType,
+  type ServeIndexFile,
   type SourceEvent,
 } from "../schema/index.js";
-import type { LoadedRelease } from "../snapshot/index.js";
+import {
+  byDeploymentId,
+  byTypeAndId,
+  type IndexedRelease,
+  type LoadedRelease,
+  type OpenCatalog,
+  serveIndexFor,
+} from "../snapshot/index.js";
 import { nullsLastOrder } from "./page.js";
 import { PostAnswerCache, ResponseCache } from "./response-cache.js";
 
 export type LifecycleSortKey = "end_of_life" | "deprecation" | "last_changed";
 
 export interface LifecycleOrders {
-  asc: Uint32Array;
-  desc: Uint32Array;
+  readonly asc: Uint32Array;
+  readonly desc: Uint32Array;
+}
+
+/** What list filters, sorts and search read of each deployment, by position (id order). */
+export interface DeploymentFields {
+  id: string[];
+  provider_id: string[];
+  model_id: string[];
+  region: string[];
+  mode: string[];
+  provider_model_id: string[];
+  status: LifecycleStatus[];
+  /** 1 when the deployment has a rate card. */
+  priced: Uint8Array;
+  input_micro_usd: Array<number | null>;
+  output_micro_usd: Array<number | null>;
+  context_tokens: Array<number | null>;
+  /** Bit k set: the status of capability CAPABILITIES[k] is `supported`. */
+  supported: Uint32Array;
+}
+
+/** What lifecycle filters and sorts read of each record, by position ((resource_type, resource_id) order). */
+export interface LifecycleFields {
+  resource_type: ResourceType[];
+  resource_id: string[];
+  provider_id: Array<string | null>;
+  model_id: Array<string | null>;
+  status: LifecycleStatus[];
+  deprecation_state: MilestoneState[];
+  deprecation_date: Array<string | null>;
+  end_of_life_state: MilestoneState[];
+  end_of_life_date: Array<string | null>;
+  coverage_status: CoverageStatus[];
+  last_changed_at: Array<string | null>;
+  /** Positions of the records with a summary (providers and models). */
+  summary: number[];
+}
+
+/** Stored records by position: parsed on first use from catalog.json, or held in memory (a release without serve-index.json). */
+export interface StoredRecords<T> {
+  readonly length: number;
+  /** The record as stored (canonical key order, validated by the build), or undefined beyond the end. */
+  at(position: number): T | undefined;
+  /** Every record, in position order (history reads them all). */
+  all(): Promise<T[]>;
 }
 
 export interface ServedRelease {
   releaseId: string;
   manifest: ReleaseManifest;
-  /** Sorted by id; a position in this array is the record's index everywhere below. */
-  deployments: Deployment[];
+  deploymentCount: number;
+  /** A position in these columns is the deployment's index everywhere below. */
+  deploymentFields: DeploymentFields;
+  deployments: StoredRecords<Deployment>;
   /** Each record's JSON in the API's field order, serialized on first use and then kept. */
   deploymentJson: RecordJson;
   deploymentById: Map<string, number>;
-  /** The same records by id, for compare and calculate. */
-  deploymentMap: Map<string, Deployment>;
   /** Lowercased search text per deployment (id, model, lab, provider, provider model id, mode); built on first use. */
   deploymentSearch: string[];
   byProvider: Map<string, number[]>;
@@ -45,9 +104,11 @@ export interface ServedRelease {
   unpriced: number[];
   allDeployments: number[];
 
-  /** Sorted by (resource_type, resource_id). */
-  lifecycle: LifecycleRecord[];
+  lifecycleCount: number;
+  lifecycleFields: LifecycleFields;
+  lifecycle: StoredRecords<LifecycleRecord>;
   lifecycleJson: RecordJson;
+  /** Sorted on first use per key. */
   lifecycleOrders: Record<LifecycleSortKey, LifecycleOrders>;
 
   /** Sorted by (detected_at, id). */
@@ -60,6 +121,8 @@ export interface ServedRelease {
   answers: ResponseCache;
   /** Computed answers to identical compare bodies on this release (a memo too). */
   postAnswers: PostAnswerCache;
+  /** Closes catalog.json (a release loaded from its index holds it open); idempotent. */
+  close(): void;
 }
 
 /** Pre-serialized records by position (a Buffer[] is one). */
@@ -68,15 +131,32 @@ export interface RecordJson {
   at(index: number): Buffer | undefined;
 }
 
+/** The capability names in bit order of DeploymentFields.supported. */
+export const CAPABILITIES: readonly CapabilityName[] = CapabilityName.options;
+// one bit per capability in a Uint32Array
+if (CAPABILITIES.length > 32) throw new Error("DeploymentFields.supported holds at most 32 capabilities");
+
+/** The deployments whose capability status for `name` is `supported`: a bit test. */
+export function supportsCapability(
+  fields: DeploymentFields,
+  position: number,
+  name: CapabilityName,
+): boolean {
+  const bit = CAPABILITIES.indexOf(name);
+  return bit >= 0 && ((fields.supported[position] as number) & (1 << bit)) !== 0;
+}
+
 /**
- * Deployments serialized when first asked for: a 100,000-deployment release does not
- * stringify every record at start-up. Each goes through the `Deployment` schema first, so the
- * bytes have the API's field order whether the record was loaded with the schema pass or
- * without it (loadTrustedRelease keeps the stored key order).
+ * Records serialized when first asked for: a 100,000-deployment release does not read or
+ * stringify every record at start-up. Each goes through its schema first, so the bytes have
+ * the API's field order (the stored records have the canonical, sorted one).
  */
-class LazyDeploymentJson implements RecordJson {
+class LazyRecordJson<T> implements RecordJson {
   private readonly done: Array<Buffer | undefined>;
-  constructor(private readonly records: readonly Deployment[]) {
+  constructor(
+    private readonly records: StoredRecords<T>,
+    private readonly schema: { parse(value: unknown): unknown },
+  ) {
     this.done = new Array(records.length);
   }
   get length(): number {
@@ -85,11 +165,66 @@ class LazyDeploymentJson implements RecordJson {
   at(index: number): Buffer | undefined {
     const cached = this.done[index];
     if (cached) return cached;
-    const record = this.records[index];
+    const record = this.records.at(index);
     if (record === undefined) return undefined;
-    const body = json(Deployment.parse(record));
+    const body = json(this.schema.parse(record));
     this.done[index] = body;
     return body;
+  }
+}
+
+class MemoryRecords<T> implements StoredRecords<T> {
+  constructor(private readonly records: readonly T[]) {}
+  get length(): number {
+    return this.records.length;
+  }
+  at(position: number): T | undefined {
+    return this.records[position];
+  }
+  all(): Promise<T[]> {
+    return Promise.resolve([...this.records]);
+  }
+}
+
+/**
+ * Records read from their spans of the open catalog.json. With `keep`, each parsed record is
+ * kept (deployments: compare and calculate read the same ones again and again).
+ */
+class SpanRecords<T> implements StoredRecords<T> {
+  private readonly parsed: Array<T | undefined> | null;
+  constructor(
+    private readonly catalog: OpenCatalog,
+    private readonly spans: { offset: readonly number[]; length: readonly number[] },
+    private readonly whole: readonly [number, number],
+    keep: boolean,
+  ) {
+    this.parsed = keep ? new Array(spans.offset.length) : null;
+  }
+  get length(): number {
+    return this.spans.offset.length;
+  }
+  at(position: number): T | undefined {
+    const kept = this.parsed?.[position];
+    if (kept !== undefined) return kept;
+    const offset = this.spans.offset[position];
+    const length = this.spans.length[position];
+    if (offset === undefined || length === undefined) return undefined;
+    const record = JSON.parse(this.catalog.read(offset, length).toString("utf8")) as T;
+    if (this.parsed) this.parsed[position] = record;
+    return record;
+  }
+  async all(): Promise<T[]> {
+    const text = (await this.catalog.readAsync(this.whole[0], this.whole[1])).toString("utf8");
+    const records = JSON.parse(text) as T[];
+    // the file holds them in the build's order; the k-th record in it is the one whose span
+    // starts k-th, put at its position in the served order
+    const starts = this.spans.offset;
+    const order = Array.from(starts.keys()).sort((a, b) => (starts[a] as number) - (starts[b] as number));
+    const result = new Array<T>(records.length);
+    order.forEach((position, i) => {
+      result[position] = records[i] as T;
+    });
+    return result;
   }
 }
 
@@ -103,89 +238,154 @@ function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value), "utf8");
 }
 
-export function lifecycleSortValue(record: LifecycleRecord, key: LifecycleSortKey): string | null {
-  if (key === "end_of_life") return record.lifecycle.end_of_life.date;
-  if (key === "deprecation") return record.lifecycle.deprecation.date;
-  return record.lifecycle.last_changed_at;
+export function lifecycleSortValue(
+  fields: LifecycleFields,
+  position: number,
+  key: LifecycleSortKey,
+): string | null {
+  if (key === "end_of_life") return fields.end_of_life_date[position] ?? null;
+  if (key === "deprecation") return fields.deprecation_date[position] ?? null;
+  return fields.last_changed_at[position] ?? null;
 }
 
 /**
  * Nulls last in both orders; ties (and the null tail) by resource_type, resource_id
  * ascending (decisions.md: "the requested sort with nulls last in both orders, then
- * resource_type, resource_id").
+ * resource_type, resource_id"). Each order is sorted when first asked for.
  */
-function lifecycleOrder(
-  records: LifecycleRecord[],
-  key: LifecycleSortKey,
-  order: "asc" | "desc",
-): Uint32Array {
-  // records are already sorted by (resource_type, resource_id), so position order is that order
-  const values = records.map((r) => lifecycleSortValue(r, key));
-  return Uint32Array.from(nullsLastOrder(values, compareCodePoints, order === "desc"));
-}
-
-function byTypeAndId(a: LifecycleRecord, b: LifecycleRecord): number {
-  return (
-    compareCodePoints(a.resource_type, b.resource_type) || compareCodePoints(a.resource_id, b.resource_id)
-  );
+function lazyLifecycleOrders(fields: LifecycleFields, key: LifecycleSortKey): LifecycleOrders {
+  // positions are already in (resource_type, resource_id) order
+  const sorted: Partial<Record<"asc" | "desc", Uint32Array>> = {};
+  const order = (direction: "asc" | "desc"): Uint32Array => {
+    sorted[direction] ??= Uint32Array.from(
+      nullsLastOrder(
+        fields.resource_id.map((_, i) => lifecycleSortValue(fields, i, key)),
+        compareCodePoints,
+        direction === "desc",
+      ),
+    );
+    return sorted[direction];
+  };
+  return {
+    get asc() {
+      return order("asc");
+    },
+    get desc() {
+      return order("desc");
+    },
+  };
 }
 
 function byDetectedAtAndId(a: SourceEvent, b: SourceEvent): number {
   return compareCodePoints(a.detected_at, b.detected_at) || compareCodePoints(a.id, b.id);
 }
 
-/** Builds every index of a loaded (already verified) release; serialization and search text wait for first use. */
-export function indexRelease(loaded: LoadedRelease): ServedRelease {
-  const { manifest, catalog } = loaded;
-  // The release stage writes these arrays sorted; sorting again costs little and makes the
-  // server's ordering guarantee independent of that.
-  const deployments = [...catalog.deployments].sort((a, b) => compareCodePoints(a.id, b.id));
-  const lifecycle = [...catalog.lifecycle].sort(byTypeAndId);
-  const events = [...catalog.events].sort(byDetectedAtAndId);
+type Coded = ServeIndexFile["deployments"]["provider_id"];
+function decode<T extends string | null>(column: Coded): T[] {
+  return column.codes.map((code) => column.values[code] as T);
+}
+
+function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentFields {
+  const count = index.id.length;
+  const priced = new Uint8Array(count);
+  for (const p of index.priced) priced[p] = 1;
+  const supported = new Uint32Array(count);
+  for (const [name, positions] of Object.entries(index.supported)) {
+    const bit = 1 << CAPABILITIES.indexOf(name as CapabilityName);
+    for (const p of positions ?? []) supported[p] = (supported[p] as number) | bit;
+  }
+  return {
+    id: index.id,
+    provider_id: decode(index.provider_id),
+    model_id: decode(index.model_id),
+    region: decode(index.region),
+    mode: decode(index.mode),
+    provider_model_id: index.provider_model_id,
+    status: decode(index.status),
+    priced,
+    input_micro_usd: index.input_micro_usd,
+    output_micro_usd: index.output_micro_usd,
+    context_tokens: index.context_tokens,
+    supported,
+  };
+}
+
+function lifecycleFields(index: ServeIndexFile["lifecycle"]): LifecycleFields {
+  return {
+    resource_type: decode(index.resource_type),
+    resource_id: index.resource_id,
+    provider_id: decode(index.provider_id),
+    model_id: decode(index.model_id),
+    status: decode(index.status),
+    deprecation_state: decode(index.deprecation_state),
+    deprecation_date: decode(index.deprecation_date),
+    end_of_life_state: decode(index.end_of_life_state),
+    end_of_life_date: decode(index.end_of_life_date),
+    coverage_status: decode(index.coverage_status),
+    last_changed_at: decode(index.last_changed_at),
+    summary: index.summary,
+  };
+}
+
+interface ReleaseParts {
+  manifest: ReleaseManifest;
+  index: ServeIndexFile;
+  deployments: StoredRecords<Deployment>;
+  lifecycle: StoredRecords<LifecycleRecord>;
+  events: readonly SourceEvent[];
+  close(): void;
+}
+
+/** Builds every index of a release from its serving index; records, serialization and search text wait for first use. */
+function serve(parts: ReleaseParts): ServedRelease {
+  const { manifest, index } = parts;
+  const fields = deploymentFields(index.deployments);
+  const count = fields.id.length;
+  const events = [...parts.events].sort(byDetectedAtAndId);
 
   const deploymentById = new Map<string, number>();
   const byProvider = new Map<string, number[]>();
   const byModel = new Map<string, number[]>();
   const byRegion = new Map<string, number[]>();
   const byMode = new Map<string, number[]>();
-  const bySupportedCapability = new Map<CapabilityName, number[]>();
   const priced: number[] = [];
   const unpriced: number[] = [];
-  const allDeployments: number[] = [];
-
-  deployments.forEach((d, i) => {
-    deploymentById.set(d.id, i);
-    push(byProvider, d.provider_id, i);
-    push(byModel, d.model_id, i);
-    push(byRegion, d.region, i);
-    push(byMode, d.mode, i);
-    for (const [name, entry] of Object.entries(d.capabilities)) {
-      if (entry?.status === "supported") push(bySupportedCapability, name as CapabilityName, i);
-    }
-    (d.rate_card === null ? unpriced : priced).push(i);
-    allDeployments.push(i);
+  const allDeployments: number[] = new Array(count);
+  fields.id.forEach((id, i) => {
+    deploymentById.set(id, i);
+    push(byProvider, fields.provider_id[i], i);
+    push(byModel, fields.model_id[i], i);
+    push(byRegion, fields.region[i], i);
+    push(byMode, fields.mode[i], i);
+    (fields.priced[i] ? priced : unpriced).push(i);
+    allDeployments[i] = i;
   });
+  const bySupportedCapability = new Map<CapabilityName, number[]>();
+  for (const name of CAPABILITIES) {
+    const positions = index.deployments.supported[name];
+    if (positions && positions.length > 0) bySupportedCapability.set(name, positions);
+  }
   let deploymentSearch: string[] | null = null;
 
+  const lcFields = lifecycleFields(index.lifecycle);
   const lifecycleOrders = {} as Record<LifecycleSortKey, LifecycleOrders>;
-  for (const key of ["end_of_life", "deprecation", "last_changed"] as const) {
-    lifecycleOrders[key] = {
-      asc: lifecycleOrder(lifecycle, key, "asc"),
-      desc: lifecycleOrder(lifecycle, key, "desc"),
-    };
-  }
+  for (const key of ["end_of_life", "deprecation", "last_changed"] as const)
+    lifecycleOrders[key] = lazyLifecycleOrders(lcFields, key);
 
   return {
     releaseId: manifest.release_id,
     manifest,
-    deployments,
-    deploymentJson: new LazyDeploymentJson(deployments),
+    deploymentCount: count,
+    deploymentFields: fields,
+    deployments: parts.deployments,
+    deploymentJson: new LazyRecordJson(parts.deployments, Deployment),
     deploymentById,
-    deploymentMap: new Map(deployments.map((d) => [d.id, d])),
     get deploymentSearch() {
       // model_id is `<lab>/<model-name>`, so it covers the lab and the model name too.
-      deploymentSearch ??= deployments.map((d) =>
-        [d.id, d.model_id, d.provider_id, d.provider_model_id, d.mode].join("\n").toLowerCase(),
+      deploymentSearch ??= fields.id.map((id, i) =>
+        [id, fields.model_id[i], fields.provider_id[i], fields.provider_model_id[i], fields.mode[i]]
+          .join("\n")
+          .toLowerCase(),
       );
       return deploymentSearch;
     },
@@ -197,13 +397,84 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     priced,
     unpriced,
     allDeployments,
-    lifecycle,
-    lifecycleJson: lifecycle.map(json),
+    lifecycleCount: lcFields.resource_id.length,
+    lifecycleFields: lcFields,
+    lifecycle: parts.lifecycle,
+    lifecycleJson: new LazyRecordJson(parts.lifecycle, LifecycleRecord),
     lifecycleOrders,
     events,
     eventJson: events.map(json),
     eventTimes: Float64Array.from(events.map((e) => Date.parse(e.detected_at))),
     answers: new ResponseCache(),
     postAnswers: new PostAnswerCache(),
+    close: parts.close,
   };
+}
+
+/** Closes a dropped release's catalog.json once nothing references the release any more. */
+const unreferenced = new FinalizationRegistry<() => void>((close) => close());
+
+/** A release with serve-index.json: records stay in catalog.json until a request needs them. */
+export function indexOpenedRelease(opened: IndexedRelease): ServedRelease {
+  const { manifest, index, catalog, events } = opened;
+  const close = () => catalog.close();
+  const release = serve({
+    manifest,
+    index,
+    deployments: new SpanRecords<Deployment>(
+      catalog,
+      index.deployments,
+      index.members.deployments as [number, number],
+      true,
+    ),
+    lifecycle: new SpanRecords<LifecycleRecord>(
+      catalog,
+      index.lifecycle,
+      index.members.lifecycle as [number, number],
+      false,
+    ),
+    events,
+    close,
+  });
+  unreferenced.register(release, close);
+  return release;
+}
+
+/**
+ * A release loaded whole (one without serve-index.json, or any parsed catalog): the same
+ * columns, computed from the records the way the build computes serve-index.json.
+ */
+export function indexRelease(loaded: LoadedRelease): ServedRelease {
+  const { manifest, catalog } = loaded;
+  // The release stage writes these arrays sorted; sorting again costs little and makes the
+  // server's ordering guarantee independent of that.
+  const sorted: CatalogContent = {
+    ...catalog,
+    deployments: [...catalog.deployments].sort(byDeploymentId),
+    lifecycle: [...catalog.lifecycle].sort(byTypeAndId),
+  };
+  return serve({
+    manifest,
+    index: serveIndexFor(sorted),
+    deployments: new MemoryRecords(sorted.deployments),
+    lifecycle: new MemoryRecords(sorted.lifecycle),
+    events: catalog.events,
+    close: () => {},
+  });
+}
+
+/** The stored deployment with this id, or undefined. */
+export function deploymentWithId(release: ServedRelease, id: string): Deployment | undefined {
+  const position = release.deploymentById.get(id);
+  return position === undefined ? undefined : release.deployments.at(position);
+}
+
+/** The release's deployments among `ids`, by id (what compare looks its candidates up in). */
+export function deploymentsWithIds(release: ServedRelease, ids: Iterable<string>): Map<string, Deployment> {
+  const found = new Map<string, Deployment>();
+  for (const id of ids) {
+    const deployment = deploymentWithId(release, id);
+    if (deployment) found.set(id, deployment);
+  }
+  return found;
 }

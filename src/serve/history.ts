@@ -88,7 +88,7 @@ async function computeHistory(snapshotsDir: string, release: ServedRelease): Pro
     if (list) list.push(entry);
     else deploymentEntries.set(id, [entry]);
   };
-  let newer = new Map(release.deployments.map((d) => [d.id, d]));
+  let newer = new Map((await release.deployments.all()).map((d) => [d.id, d]));
   for (let i = 0; i < releases.length; i++) {
     const summary = releases[i] as ReleaseSummary;
     const olderId = summary.previous_release_id;

@@ -3,9 +3,14 @@
  * returns the matching record positions in the response order plus the page envelope as
  * bytes, concatenated from the records' pre-serialized JSON.
  */
-import type { ListDeploymentsQuery, ListEventsQuery, ListLifecycleQuery } from "../schema/index.js";
+import type {
+  LifecycleStatus,
+  ListDeploymentsQuery,
+  ListEventsQuery,
+  ListLifecycleQuery,
+} from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
-import type { ServedRelease } from "./catalog-index.js";
+import { type ServedRelease, supportsCapability } from "./catalog-index.js";
 import { type PageResult, paginate } from "./page.js";
 
 function smallest(lists: number[][]): number[] {
@@ -32,16 +37,15 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
   // Free text: every whitespace-separated term must occur, case-insensitively.
   const terms = query.q === undefined ? [] : query.q.toLowerCase().split(/\s+/).filter(Boolean);
   const matches: number[] = [];
+  const d = release.deploymentFields;
   for (const i of candidates) {
-    const d = release.deployments[i];
-    if (!d) continue;
-    if (query.provider !== undefined && d.provider_id !== query.provider) continue;
-    if (query.model !== undefined && d.model_id !== query.model) continue;
-    if (query.region !== undefined && d.region !== query.region) continue;
-    if (query.mode !== undefined && d.mode !== query.mode) continue;
-    if (query.capability !== undefined && d.capabilities[query.capability]?.status !== "supported") continue;
-    if (query.has_pricing !== undefined && (d.rate_card !== null) !== query.has_pricing) continue;
-    if (query.status !== undefined && !query.status.includes(d.status)) continue;
+    if (query.provider !== undefined && d.provider_id[i] !== query.provider) continue;
+    if (query.model !== undefined && d.model_id[i] !== query.model) continue;
+    if (query.region !== undefined && d.region[i] !== query.region) continue;
+    if (query.mode !== undefined && d.mode[i] !== query.mode) continue;
+    if (query.capability !== undefined && !supportsCapability(d, i, query.capability)) continue;
+    if (query.has_pricing !== undefined && (d.priced[i] === 1) !== query.has_pricing) continue;
+    if (query.status !== undefined && !query.status.includes(d.status[i] as LifecycleStatus)) continue;
     if (terms.length > 0) {
       const text = release.deploymentSearch[i];
       if (text === undefined || !terms.every((t) => text.includes(t))) continue; // one text per deployment
@@ -76,28 +80,26 @@ export function listLifecycle(release: ServedRelease, query: ListLifecycleQuery)
   const eolAfter = query.end_of_life_after === undefined ? null : boundaryDate(query.end_of_life_after);
   const eolBefore = query.end_of_life_before === undefined ? null : boundaryDate(query.end_of_life_before);
   const matches: number[] = [];
+  const r = release.lifecycleFields;
   for (const i of order) {
-    const r = release.lifecycle[i];
-    if (!r) continue;
-    const lc = r.lifecycle;
-    if (query.resource_type !== undefined && r.resource_type !== query.resource_type) continue;
-    if (query.resource_id !== undefined && r.resource_id !== query.resource_id) continue;
-    if (query.provider !== undefined && r.provider_id !== query.provider) continue;
-    if (query.model !== undefined && r.model_id !== query.model) continue;
-    if (query.status !== undefined && lc.status !== query.status) continue;
-    if (query.deprecation_state !== undefined && lc.deprecation.state !== query.deprecation_state) continue;
-    if (query.end_of_life_state !== undefined && lc.end_of_life.state !== query.end_of_life_state) continue;
-    if (query.coverage_status !== undefined && lc.coverage.status !== query.coverage_status) continue;
+    if (query.resource_type !== undefined && r.resource_type[i] !== query.resource_type) continue;
+    if (query.resource_id !== undefined && r.resource_id[i] !== query.resource_id) continue;
+    if (query.provider !== undefined && r.provider_id[i] !== query.provider) continue;
+    if (query.model !== undefined && r.model_id[i] !== query.model) continue;
+    if (query.status !== undefined && r.status[i] !== query.status) continue;
+    if (query.deprecation_state !== undefined && r.deprecation_state[i] !== query.deprecation_state) continue;
+    if (query.end_of_life_state !== undefined && r.end_of_life_state[i] !== query.end_of_life_state) continue;
+    if (query.coverage_status !== undefined && r.coverage_status[i] !== query.coverage_status) continue;
     // spec 4.4: include_unknown=false omits records whose status and both milestones are all unknown
     if (
       !query.include_unknown &&
-      lc.status === "unknown" &&
-      lc.deprecation.state === "unknown" &&
-      lc.end_of_life.state === "unknown"
+      r.status[i] === "unknown" &&
+      r.deprecation_state[i] === "unknown" &&
+      r.end_of_life_state[i] === "unknown"
     )
       continue;
-    if (!withinDates(lc.deprecation.date, depAfter, depBefore)) continue;
-    if (!withinDates(lc.end_of_life.date, eolAfter, eolBefore)) continue;
+    if (!withinDates(r.deprecation_date[i] ?? null, depAfter, depBefore)) continue;
+    if (!withinDates(r.end_of_life_date[i] ?? null, eolAfter, eolBefore)) continue;
     matches.push(i);
   }
   return paginate(matches, query.limit, query.offset);

@@ -16,9 +16,17 @@ import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
-import { CATALOG_FILE, loadTrustedRelease, readLatest, verifyRelease } from "../snapshot/index.js";
+import {
+  CATALOG_FILE,
+  loadTrustedRelease,
+  openIndexedRelease,
+  readLatest,
+  readManifest,
+  SERVE_INDEX_FILE,
+  verifyRelease,
+} from "../snapshot/index.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
-import { indexRelease, type ServedRelease } from "./catalog-index.js";
+import { indexOpenedRelease, indexRelease, type ServedRelease } from "./catalog-index.js";
 import { requestIdFor } from "./http.js";
 import { KeyRing } from "./keys.js";
 import { NO_QUOTA } from "./no-quota.js";
@@ -80,20 +88,40 @@ export function defaultQuotaFile(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Loads, verifies (every file's SHA-256) and indexes a release. The build validated the
- * catalog before publishing it; once the hashes match, the deployments are not run through
- * the schema again (see loadTrustedRelease).
+ * catalog before publishing it; once the hashes match, the server trusts it: a release with
+ * serve-index.json is served from that index, each record read from catalog.json when a
+ * request needs it (openIndexedRelease); one without it is parsed whole, its deployments not
+ * run through the schema again (loadTrustedRelease).
  */
 export async function loadServedRelease(snapshotsDir: string, releaseId?: string): Promise<ServedRelease> {
-  const loaded = await loadTrustedRelease(snapshotsDir, releaseId);
-  // loadRelease has read and hash-checked catalog.json; the other files are checked here.
-  const problems = await verifyRelease(snapshotsDir, loaded.manifest.release_id, [CATALOG_FILE]);
+  const id = releaseId ?? (await readLatest(snapshotsDir));
+  if (!id) throw new CatalogError("release_not_found", `no release published in ${snapshotsDir} (no LATEST)`);
+  const manifest = await readManifest(snapshotsDir, id);
+  if (manifest.files[SERVE_INDEX_FILE] === undefined) {
+    const loaded = await loadTrustedRelease(snapshotsDir, id);
+    // loadTrustedRelease has read and hash-checked catalog.json; the other files are checked here.
+    await verifyOthers(snapshotsDir, id, [CATALOG_FILE]);
+    return indexRelease(loaded);
+  }
+  const opened = await openIndexedRelease(snapshotsDir, manifest);
+  try {
+    await verifyOthers(snapshotsDir, id, [CATALOG_FILE, SERVE_INDEX_FILE]);
+  } catch (error) {
+    opened.catalog.close();
+    throw error;
+  }
+  return indexOpenedRelease(opened);
+}
+
+/** Re-hashes the files of a release but those already checked; release_damaged on any problem. */
+async function verifyOthers(snapshotsDir: string, releaseId: string, checked: string[]): Promise<void> {
+  const problems = await verifyRelease(snapshotsDir, releaseId, checked);
   if (problems.length > 0)
     throw new CatalogError(
       "release_damaged",
-      `release ${loaded.manifest.release_id} is damaged: ${problems.map((p) => `${p.file}: ${p.problem}`).join("; ")}`,
+      `release ${releaseId} is damaged: ${problems.map((p) => `${p.file}: ${p.problem}`).join("; ")}`,
       { problems },
     );
-  return indexRelease(loaded);
 }
 
 /** A problem body of the generic type, for answers outside the router (RFC 9457 about:blank). */
@@ -284,8 +312,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     {
       url,
       release: release.releaseId,
-      deployments: release.deployments.length,
-      lifecycle: release.lifecycle.length,
+      deployments: release.deploymentCount,
+      lifecycle: release.lifecycleCount,
       events: release.events.length,
       quota_store: quota.kind,
       load_ms: Math.round(loadMs),
@@ -310,6 +338,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       server.closeAllConnections();
       await stopped;
       await quota.close();
+      state.release?.close();
       logger.info({}, "server closed");
     })();
     return closing;

@@ -6,6 +6,14 @@
  *   snapshots/releases/<release_id>/manifest.json    the files of a release, their hashes, counts
  *   snapshots/LATEST                                 the published release id
  */
+
+export {
+  type CatalogLayout,
+  CatalogLayoutRecorder,
+  type SpannedList,
+  type Spans,
+  serializeCatalog,
+} from "./catalog-file.js";
 export { LATEST_FILE, listReleases, readLatest, writeLatest } from "./latest.js";
 export {
   CATALOG_FILE,
@@ -35,5 +43,21 @@ export {
   writeAtomically,
   writeObject,
 } from "./objects.js";
-export { type LoadedRelease, loadRelease, loadTrustedRelease, readReleaseEvents } from "./read.js";
+export {
+  type IndexedRelease,
+  type LoadedRelease,
+  loadRelease,
+  loadTrustedRelease,
+  OpenCatalog,
+  openIndexedRelease,
+  readReleaseEvents,
+  sha256OfFile,
+} from "./read.js";
+export {
+  byDeploymentId,
+  byTypeAndId,
+  catalogReleaseFiles,
+  SERVE_INDEX_FILE,
+  serveIndexFor,
+} from "./serve-index.js";
 export { type VerifyProblem, verifyRelease } from "./verify.js";

@@ -102,7 +102,7 @@ describe("publishing", () => {
     }
   });
 
-  test("a release holds the catalog, facts, Parquet tables, diff and report, and the Parquet files are valid and ordered", async () => {
+  test("a release holds the catalog, its serving index, facts, Parquet tables, diff and report, and the Parquet files are valid and ordered", async () => {
     const { dir, cleanup } = await tempSnapshots();
     try {
       const outcome = await runRelease(releaseInput(dir));
@@ -115,6 +115,7 @@ describe("publishing", () => {
         "facts.json",
         "lifecycle.parquet",
         "report.json",
+        "serve-index.json",
       ]);
       expect(manifest.counts).toMatchObject({ deployments: 4, lifecycle_records: 8, priced_deployments: 4 });
       const parquet = join(dir, "objects", manifest.files["deployments.parquet"]?.sha256 as string);

@@ -1,6 +1,7 @@
 /** The POST routes: compare candidates by total price (spec 4.3) and price one deployment. */
 import { calculate, compare, type PriceComponentName } from "../../pricing/index.js";
 import { CalculateRequest, CompareRequest } from "../../schema/index.js";
+import { deploymentsWithIds, deploymentWithId } from "../catalog-index.js";
 import { ProblemError } from "../http.js";
 import type { RouteHandler } from "./handler.js";
 
@@ -14,7 +15,7 @@ export const compareRoute: RouteHandler = {
   kind: "action",
   run: ({ release, json }) => {
     const request = json(CompareRequest);
-    const result = compare(release.deploymentMap, request);
+    const result = compare(deploymentsWithIds(release, request.deployment_ids), request);
     const omitted = result.unknownIds.length > 0 || result.omitted.length > 0;
     return {
       request,
@@ -35,7 +36,7 @@ export const calculateRoute: RouteHandler = {
   kind: "action",
   run: ({ release, json }) => {
     const request = json(CalculateRequest);
-    const deployment = release.deploymentMap.get(request.deployment_id);
+    const deployment = deploymentWithId(release, request.deployment_id);
     if (!deployment)
       throw new ProblemError(
         "not_found",

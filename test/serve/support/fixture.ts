@@ -4,8 +4,9 @@
  * deployment lifecycle records with summaries, four source events and their source states.
  * `publishFixture` publishes it with the real publishRelease into a snapshots directory.
  */
+import { canonicalJson } from "../../../src/lib/canonical-json.js";
 import { deploymentId } from "../../../src/lib/ids.js";
-import { CATALOG_FILE, publishRelease } from "../../../src/release/artifact.js";
+import { CATALOG_FILE, catalogReleaseFiles, publishRelease } from "../../../src/release/artifact.js";
 import {
   CatalogContent,
   type Deployment,
@@ -396,14 +397,22 @@ export function fixtureCatalog(overrides: Partial<CatalogContent> = {}): Catalog
   });
 }
 
-/** Publishes a catalog into `snapshotsDir` (LATEST moves to it); returns the release id. */
+/**
+ * Publishes a catalog into `snapshotsDir` (LATEST moves to it); returns the release id. By
+ * default as the build publishes it (catalog.json and serve-index.json); `catalog-only` is a
+ * release from before serve-index.json (catalog.json alone, canonical JSON as the build wrote it).
+ */
 export async function publishFixture(
   snapshotsDir: string,
   catalog: CatalogContent = fixtureCatalog(),
   previousReleaseId: string | null = null,
+  format: "indexed" | "catalog-only" = "indexed",
 ): Promise<string> {
   const result = await publishRelease(snapshotsDir, {
-    files: { [CATALOG_FILE]: Buffer.from(JSON.stringify(catalog)) },
+    files:
+      format === "indexed"
+        ? catalogReleaseFiles(catalog)
+        : { [CATALOG_FILE]: Buffer.from(canonicalJson(catalog)) },
     createdAt: CREATED,
     previousReleaseId,
     counts: { deployments: catalog.deployments.length, lifecycle: catalog.lifecycle.length },

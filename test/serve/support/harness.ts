@@ -118,13 +118,17 @@ export async function makeTempDir(prefix = "serve-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-/** A server on the fixture release in a fresh temp directory (or the given one). */
+/** A server on the fixture release (published as the build does, or catalog-only) in a fresh temp directory (or the given one). */
 export async function startTestServer(
-  options: Partial<StartServerOptions> & { dir?: string; clock?: Clock } = {},
+  options: Partial<StartServerOptions> & {
+    dir?: string;
+    clock?: Clock;
+    fixtureFormat?: "indexed" | "catalog-only";
+  } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? (await makeTempDir());
   const snapshotsDir = options.snapshotsDir ?? join(dir, "snapshots");
-  const releaseId = await publishFixture(snapshotsDir);
+  const releaseId = await publishFixture(snapshotsDir, undefined, null, options.fixtureFormat);
   const log = captureLogger();
   const server = await startServer({
     host: "127.0.0.1",

@@ -1,0 +1,215 @@
+/**
+ * A release with serve-index.json is served from the index: catalog.json is hash-checked by
+ * streaming and read one record at a time when a request needs it. What it serves must be
+ * exactly what the same catalog serves when loaded whole (a release published before the
+ * index existed, which still loads that way), and a damaged index or catalog stops start-up.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOG_FILE, publishRelease } from "../../src/release/artifact.js";
+import type { ServeIndexFile } from "../../src/schema/index.js";
+import { indexRelease } from "../../src/serve/catalog-index.js";
+import { createKey } from "../../src/serve/index.js";
+import { loadServedRelease } from "../../src/serve/server.js";
+import {
+  catalogReleaseFiles,
+  loadRelease,
+  objectPath,
+  readManifest,
+  SERVE_INDEX_FILE,
+  verifyRelease,
+} from "../../src/snapshot/index.js";
+import { DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
+import { makeTempDir, startTestServer, type TestServer } from "./support/harness.js";
+import { expectSameServed } from "./support/same-served.js";
+
+let work: string;
+let indexedDir: string;
+let legacyDir: string;
+let indexedId: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "serve-index-"));
+  indexedDir = join(work, "indexed");
+  legacyDir = join(work, "legacy");
+  indexedId = await publishFixture(indexedDir);
+  await publishFixture(legacyDir, fixtureCatalog(), null, "catalog-only");
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("a release served from its serve-index.json", () => {
+  it("holds the same records, columns, indexes and orders as the same catalog loaded whole, and as a release without the index", async () => {
+    const indexed = await loadServedRelease(indexedDir);
+    const legacy = await loadServedRelease(legacyDir);
+    expect(indexed.manifest.files[SERVE_INDEX_FILE]).toBeDefined();
+    expect(legacy.manifest.files[SERVE_INDEX_FILE]).toBeUndefined();
+    expect(indexed.deploymentCount).toBe(DEPLOYMENTS.length);
+    await expectSameServed(indexed, indexRelease(await loadRelease(indexedDir)));
+    await expectSameServed(indexed, legacy);
+    indexed.close();
+  });
+
+  it("reads a deployment from its span of catalog.json on first use, and the same bytes again after", async () => {
+    const indexed = await loadServedRelease(indexedDir);
+    const whole = indexRelease(await loadRelease(indexedDir));
+    const position = indexed.deploymentById.get(dep("gpt-4o").id) as number;
+    const first = indexed.deploymentJson.at(position);
+    expect(first?.toString()).toBe(whole.deploymentJson.at(position)?.toString());
+    expect(indexed.deploymentJson.at(position)).toBe(first); // kept, not read again
+    expect(indexed.deployments.at(position)).toEqual(whole.deployments.at(position));
+    expect(indexed.deploymentJson.at(indexed.deploymentCount)).toBeUndefined();
+    indexed.close();
+  });
+});
+
+describe("the API over a release with and without serve-index.json", () => {
+  let indexed: TestServer;
+  let legacy: TestServer;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    const dir = await makeTempDir();
+    const keysFile = join(dir, "keys.json");
+    auth = { authorization: `Bearer ${(await createKey(keysFile, "acme", "pro")).key}` };
+    indexed = await startTestServer({ keysFile, noQuota: true });
+    legacy = await startTestServer({ keysFile, noQuota: true, fixtureFormat: "catalog-only" });
+  });
+
+  afterAll(async () => {
+    await indexed.stop();
+    await legacy.stop();
+  });
+
+  it("answers every list, record and computation with the same bytes", async () => {
+    const gets = [
+      "/v1/deployments",
+      "/v1/deployments?limit=2&offset=1",
+      "/v1/deployments?sort=-input_price",
+      "/v1/deployments?sort=context_tokens&provider=openai",
+      "/v1/deployments?capability=vision&has_pricing=true",
+      "/v1/deployments?q=GPT%204o&status=available",
+      `/v1/deployments/${dep("gpt-4o").id}`,
+      "/v1/deployments/dep_nobody_x_api_global",
+      "/v1/lifecycle",
+      "/v1/lifecycle?sort=end_of_life&order=desc&resource_type=deployment",
+      "/v1/lifecycle?include_unknown=false&end_of_life_after=2020-01-01",
+      "/v1/lifecycle/events",
+      "/v1/providers",
+      "/v1/models?provider=openai",
+    ];
+    for (const path of gets) {
+      const [a, b] = [await indexed.get(path), await legacy.get(path)];
+      expect(a.status, path).toBe(b.status);
+      if (a.status === 200) expect(a.text, path).toBe(b.text);
+    }
+    const posts: Array<[string, unknown]> = [
+      [
+        "/v1/deployments/compare",
+        {
+          deployment_ids: DEPLOYMENTS.map((d) => d.id).concat("dep_nobody_x_api_global"),
+          usage: { input_tokens: 1000, output_tokens: 500 },
+        },
+      ],
+      ["/v1/pricing/calculate", { deployment_id: dep("gpt-4o").id, usage: { input_tokens: 1000 } }],
+      ["/v1/pricing/calculate", { deployment_id: "dep_nobody_x_api_global", usage: { input_tokens: 1 } }],
+    ];
+    for (const [path, body] of posts) {
+      const [a, b] = [await indexed.post(path, body, auth), await legacy.post(path, body, auth)];
+      expect(a.status, path).toBe(b.status);
+      if (a.status === 200) expect(a.text, path).toBe(b.text);
+    }
+  });
+});
+
+describe("a damaged release with serve-index.json", () => {
+  async function copy(name: string): Promise<string> {
+    const dir = join(work, name);
+    await cp(indexedDir, dir, { recursive: true });
+    return dir;
+  }
+
+  it("refuses to start on a serve-index.json that does not match its hash (release_damaged)", async () => {
+    const dir = await copy("bad-index");
+    const entry = (await readManifest(dir, indexedId)).files[SERVE_INDEX_FILE];
+    const path = objectPath(dir, entry?.sha256 as string);
+    const index = JSON.parse(await readFile(path, "utf8")) as ServeIndexFile;
+    index.deployments.priced = [];
+    await writeFile(path, JSON.stringify(index));
+    await expect(loadServedRelease(dir)).rejects.toMatchObject({
+      code: "release_damaged",
+      message: expect.stringContaining(SERVE_INDEX_FILE),
+    });
+    expect((await verifyRelease(dir, indexedId)).map((p) => p.file)).toEqual([SERVE_INDEX_FILE]);
+  });
+
+  it("refuses to start on a catalog.json that does not match its hash, though it parses only the index", async () => {
+    const dir = await copy("bad-catalog");
+    const entry = (await readManifest(dir, indexedId)).files[CATALOG_FILE];
+    const path = objectPath(dir, entry?.sha256 as string);
+    const bytes = await readFile(path);
+    bytes[bytes.length - 2] = "]".charCodeAt(0) === bytes[bytes.length - 2] ? 0x20 : "]".charCodeAt(0);
+    await writeFile(path, bytes);
+    await expect(loadServedRelease(dir)).rejects.toMatchObject({
+      code: "release_damaged",
+      message: expect.stringContaining(CATALOG_FILE),
+    });
+  });
+
+  it("refuses an index that does not describe its catalog, even with matching hashes", async () => {
+    const files = catalogReleaseFiles(fixtureCatalog());
+    const good = JSON.parse(Buffer.from(files[SERVE_INDEX_FILE] as Uint8Array).toString()) as ServeIndexFile;
+    const breakages: Array<[string, (index: ServeIndexFile) => void, RegExp]> = [
+      [
+        "a column shorter than its list",
+        (i) => i.deployments.provider_model_id.pop(),
+        /provider_model_id holds/,
+      ],
+      ["a span beyond the file", (i) => (i.lifecycle.offset[0] = i.catalog_bytes), /outside catalog\.json/],
+      [
+        "a code without a value",
+        (i) => (i.deployments.region.codes[0] = 99),
+        /region has a code without a value/,
+      ],
+      ["a position beyond the list", (i) => i.deployments.priced.push(1000), /priced names a position/],
+      ["another catalog's size", (i) => (i.catalog_bytes += 1), /describes a catalog of/],
+      [
+        "a number in a string column",
+        (i) => ((i.lifecycle.resource_id as unknown[])[0] = 7),
+        /resource_id holds a value that is not a string/,
+      ],
+      [
+        "a fraction for a price",
+        (i) => (i.deployments.input_micro_usd[0] = 0.5),
+        /input_micro_usd holds a value that is not a count or null/,
+      ],
+      [
+        "a missing column",
+        (i) => delete (i.lifecycle as Partial<ServeIndexFile["lifecycle"]>).status,
+        /lifecycle.status is not an object/,
+      ],
+      [
+        "an unknown capability",
+        (i) => ((i.deployments.supported as Record<string, number[]>).telepathy = [0]),
+        /unknown capability telepathy/,
+      ],
+      ["another format", (i) => ((i as { format: number }).format = 2), /has format 2/],
+    ];
+    for (const [name, breakIt, message] of breakages) {
+      const index = structuredClone(good);
+      breakIt(index);
+      const dir = join(work, `broken-${name.replace(/\W+/g, "-")}`);
+      await publishRelease(dir, {
+        files: { ...files, [SERVE_INDEX_FILE]: Buffer.from(JSON.stringify(index)) },
+        createdAt: "2026-11-22T00:00:00Z",
+        previousReleaseId: null,
+        counts: { deployments: DEPLOYMENTS.length },
+      });
+      await expect(loadServedRelease(dir), name).rejects.toMatchObject({ code: "release_damaged", message });
+    }
+  });
+});
