@@ -269,6 +269,9 @@ async function stageRelease(
       facts: previous && needsFacts ? await previous.facts() : null,
     },
   });
+  // what reading the previous release and merging left behind (the previous catalog.json's
+  // bytes, the merge's intermediate values) is garbage: collected before staging makes more
+  collectGarbage();
   const tables = [...(await stageCatalog(db, "", catalog)), await stageFacts(db, gathered.facts)];
   const report = reportWithoutChecks({
     now: input.now,
