@@ -1,12 +1,12 @@
 /**
- * Thin adapter over @duckdb/node-api: an in-memory database with one thread (so Parquet
- * output is byte-identical from run to run) and bounded memory (it spills to its work
- * directory), bulk loading of rows through a temporary NDJSON file read by `read_json` (one
- * statement per table, not one INSERT per row), queries returning plain JSON rows, and
- * Parquet export returning the file's bytes.
+ * Thin adapter over @duckdb/node-api: an in-memory database with bounded memory (it spills to
+ * its work directory), bulk loading through temporary NDJSON files read by `read_json` (one
+ * statement per table, not one INSERT per row; rows keyed by column, or whole records flattened
+ * by SQL), queries returning plain JSON rows, and Parquet export returning the file's bytes
+ * (written by one thread, so they are the same from run to run).
  */
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { CatalogError } from "../lib/errors.js";
@@ -14,9 +14,12 @@ import { CatalogError } from "../lib/errors.js";
 /** DuckDB's memory limit for a release database (see ReleaseDatabase.open). */
 export const DUCKDB_MEMORY_LIMIT = "256MB";
 
-/** Column name -> DuckDB type, in table order. */
 const LOAD_BATCH_ROWS = 2000;
+const STAGE_CHUNK_CHARS = 1 << 20;
+/** Threads for loading and querying (insertion order is preserved; every query result is ordered). */
+const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
+/** Column name -> DuckDB type, in table order. */
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
 /** A table's rows written to a staging file by stageRows (file null: no rows), not yet loaded. */
@@ -24,6 +27,12 @@ export interface StagedTable {
   table: string;
   columns: ColumnSpec;
   file: string | null;
+  /**
+   * How the table's rows come out of the file, when its lines are not the rows themselves: the
+   * columns read_json reads (nested types allowed) and one SELECT expression per table column,
+   * over the file aliased `r`. Absent: each line is a row keyed by column name.
+   */
+  read?: { columns: ColumnSpec; select: readonly string[] };
 }
 
 export function sqlString(value: string): string {
@@ -52,7 +61,7 @@ export class ReleaseDatabase {
       // loaded on first use, so a process that never opens a database (the server, most CLI
       // commands) never maps DuckDB's native library
       const { DuckDBInstance } = await import("@duckdb/node-api");
-      const instance = await DuckDBInstance.create(":memory:", { threads: "1" });
+      const instance = await DuckDBInstance.create(":memory:", { threads: String(LOAD_THREADS) });
       const connection = await instance.connect();
       await connection.run("SET preserve_insertion_order = true");
       const workDir = await mkdtemp(join(tmpdir(), "catalog-release-"));
@@ -113,7 +122,9 @@ export class ReleaseDatabase {
     columns: ColumnSpec,
     rows: Iterable<Record<string, unknown>>,
   ): Promise<void> {
-    await this.loadStaged(await this.stageRows(table, columns, rows));
+    const staged = await this.stageRows(table, columns, rows);
+    await this.loadStaged(staged);
+    await this.unstage(staged.file);
   }
 
   /**
@@ -152,22 +163,57 @@ export class ReleaseDatabase {
     return { table, columns, file: null };
   }
 
-  /** Create a staged table and load its rows (one read_json statement); the staging file is removed. */
+  /** Create a staged table and load its rows (one read_json statement; the file is left for the caller). */
   async loadStaged(staged: StagedTable): Promise<void> {
     const { table, columns, file } = staged;
     await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
     if (file === null) return;
-    const spec = columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
+    const read = staged.read ?? { columns, select: columns.map(([n]) => n) };
+    const spec = read.columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
     await this.run(
-      `INSERT INTO ${table} SELECT ${columns.map(([n]) => n).join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216)`,
+      `INSERT INTO ${table} SELECT ${read.select.join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216) AS r`,
     );
+  }
+
+  /** Write lines (one JSON value each) to a staging file in the work directory; null when there are none. */
+  async stageLines(name: string, lines: Iterable<string>): Promise<string | null> {
+    const file = join(this.workDir, `${name}.ndjson`);
+    let written = 0;
+    const handle = await open(file, "w");
+    try {
+      let chunk = "";
+      for (const line of lines) {
+        chunk += `${line}\n`;
+        written++;
+        if (chunk.length >= STAGE_CHUNK_CHARS) {
+          await handle.write(chunk);
+          chunk = "";
+        }
+      }
+      if (chunk) await handle.write(chunk);
+    } finally {
+      await handle.close();
+    }
+    if (written > 0) return file;
     await rm(file, { force: true });
+    return null;
+  }
+
+  /** Remove a staging file. */
+  async unstage(file: string | null): Promise<void> {
+    if (file !== null) await rm(file, { force: true });
   }
 
   /** Run `COPY (query) TO ... (FORMAT parquet)` and return the file's bytes. */
   async parquet(name: string, query: string): Promise<Uint8Array> {
     const file = join(this.workDir, `${name}.parquet`);
-    await this.run(`COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+    // one thread writes the file, so its bytes are the same from run to run
+    await this.run("SET threads = 1");
+    try {
+      await this.run(`COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+    } finally {
+      await this.run(`SET threads = ${LOAD_THREADS}`);
+    }
     const bytes = await readFile(file);
     await rm(file, { force: true });
     return new Uint8Array(bytes);

@@ -49,6 +49,7 @@ import {
   loadFacts,
   loadPublishedRelease,
   loadStagedCatalog,
+  type StagedCatalog,
   stageCatalog,
   stageFacts,
 } from "./tables.js";
@@ -235,7 +236,7 @@ function stageReleaseFiles(
 
 /** What the JS phase of a release leaves for the DuckDB phase and publishing: no catalog values. */
 interface StagedRelease {
-  tables: StagedTable[];
+  tables: { catalog: StagedCatalog; facts: StagedTable };
   schema: CheckResult;
   report: BuildReport;
   files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
@@ -272,7 +273,10 @@ async function stageRelease(
   // what reading the previous release and merging left behind (the previous catalog.json's
   // bytes, the merge's intermediate values) is garbage: collected before staging makes more
   collectGarbage();
-  const tables = [...(await stageCatalog(db, "", catalog)), await stageFacts(db, gathered.facts)];
+  const tables = {
+    catalog: await stageCatalog(db, "", catalog),
+    facts: await stageFacts(db, gathered.facts),
+  };
   const report = reportWithoutChecks({
     now: input.now,
     previousReleaseId,
@@ -329,7 +333,9 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       collectGarbage();
       if (previous) await previous.load(db, "prev_");
       else await loadCatalog(db, "prev_", EMPTY_CATALOG);
-      await loadStagedCatalog(db, "", staged.tables);
+      await loadStagedCatalog(db, staged.tables.catalog);
+      await db.loadStaged(staged.tables.facts);
+      await db.unstage(staged.tables.facts.file);
       const checks = [staged.schema, ...(await runSqlChecks(db, context))];
       const diff = await computeDiff(db, "prev_", "", {
         fromReleaseId: previousReleaseId,

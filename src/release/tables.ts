@@ -9,17 +9,8 @@
  *   <prefix>events, <prefix>sources
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
-import { canonicalJson } from "../lib/canonical-json.js";
-import type {
-  CatalogContent,
-  Deployment,
-  Lifecycle,
-  LifecycleMilestone,
-  LifecycleRecord,
-  RateCard,
-  SourceEvent,
-  SourceState,
-} from "../schema/index.js";
+import { canonicalSerializer } from "../schema/canonical.js";
+import { type CatalogContent, LifecycleRecord, type SourceEvent, type SourceState } from "../schema/index.js";
 import { type ColumnSpec, type ReleaseDatabase, type StagedTable, sqlString } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
@@ -140,133 +131,209 @@ function sourceRow(s: SourceState): Record<string, unknown> {
   };
 }
 
-function milestoneColumns(prefix: string, m: LifecycleMilestone | undefined): Record<string, unknown> {
+// The records as read_json reads them from their JSON lines: only what the tables need (other
+// members are skipped by DuckDB), milestone evidence as JSON (only its length is kept).
+const MILESTONE_TYPE =
+  "STRUCT(state VARCHAR, date VARCHAR, precision VARCHAR, date_type VARCHAR, evidence JSON)";
+const LIFECYCLE_TYPE = `STRUCT(status VARCHAR, announced_at VARCHAR, deprecation ${MILESTONE_TYPE}, end_of_life ${MILESTONE_TYPE}, replacement_ids VARCHAR[], coverage STRUCT(status VARCHAR, last_checked_at VARCHAR, source_count INTEGER, source_ids VARCHAR[]), last_changed_at VARCHAR)`;
+const TIER_TYPE =
+  "STRUCT(above_input_tokens BIGINT, input_micro_usd BIGINT, cached_input_micro_usd BIGINT, output_micro_usd BIGINT, cache_write_micro_usd BIGINT)";
+const RATE_CARD_TYPE = `STRUCT(currency VARCHAR, unit VARCHAR, input_micro_usd BIGINT, cached_input_micro_usd BIGINT, output_micro_usd BIGINT, cache_write_micro_usd BIGINT, cache_write_1h_micro_usd BIGINT, tiers ${TIER_TYPE}[], source_url VARCHAR, observed_at VARCHAR)`;
+
+const DEPLOYMENT_RECORD: ColumnSpec = [
+  ["id", "VARCHAR"],
+  ["model_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["provider_model_id", "VARCHAR"],
+  ["api_surface", "VARCHAR"],
+  ["mode", "VARCHAR"],
+  ["region", "VARCHAR"],
+  ["status", "VARCHAR"],
+  ["context_tokens", "BIGINT"],
+  ["max_output_tokens", "BIGINT"],
+  ["rate_card", RATE_CARD_TYPE],
+  ["evidence_urls", "VARCHAR[]"],
+  ["capabilities", "JSON"],
+  ["lifecycle", LIFECYCLE_TYPE],
+];
+
+const LIFECYCLE_RECORD: ColumnSpec = [
+  ["resource_type", "VARCHAR"],
+  ["resource_id", "VARCHAR"],
+  ["provider_id", "VARCHAR"],
+  ["model_id", "VARCHAR"],
+  ["lifecycle", LIFECYCLE_TYPE],
+  ["summary", "JSON"],
+];
+
+function milestoneSelect(name: "deprecation" | "end_of_life"): Record<string, string> {
+  const m = `r.lifecycle.${name}`;
   return {
-    [`${prefix}_state`]: m?.state ?? null,
-    [`${prefix}_date`]: m?.date ?? null,
-    [`${prefix}_precision`]: m?.precision ?? null,
-    [`${prefix}_date_type`]: m?.date_type ?? null,
-    [`${prefix}_evidence_count`]: m?.evidence.length ?? 0,
+    [`${name}_state`]: `${m}.state`,
+    [`${name}_date`]: `${m}.date`,
+    [`${name}_precision`]: `${m}.precision`,
+    [`${name}_date_type`]: `${m}.date_type`,
+    [`${name}_evidence_count`]: `coalesce(json_array_length(${m}.evidence), 0)`,
   };
 }
 
-function lifecycleColumns(l: Lifecycle): Record<string, unknown> {
-  return {
-    lifecycle_status: l.status,
-    announced_at: l.announced_at,
-    ...milestoneColumns("deprecation", l.deprecation),
-    ...milestoneColumns("end_of_life", l.end_of_life),
-    replacement_ids: l.replacement_ids,
-    coverage_status: l.coverage.status,
-    coverage_source_count: l.coverage.source_count,
-    coverage_source_ids: l.coverage.source_ids,
-    last_checked_at: l.coverage.last_checked_at,
-    last_changed_at: l.last_changed_at,
-  };
+/** The lifecycle columns out of a record's `lifecycle` member (the same for both tables). */
+const LIFECYCLE_SELECT: Record<string, string> = {
+  lifecycle_status: "r.lifecycle.status",
+  announced_at: "r.lifecycle.announced_at",
+  ...milestoneSelect("deprecation"),
+  ...milestoneSelect("end_of_life"),
+  replacement_ids: "r.lifecycle.replacement_ids",
+  coverage_status: "r.lifecycle.coverage.status",
+  coverage_source_count: "r.lifecycle.coverage.source_count",
+  coverage_source_ids: "r.lifecycle.coverage.source_ids",
+  last_checked_at: "r.lifecycle.coverage.last_checked_at",
+  last_changed_at: "r.lifecycle.last_changed_at",
+};
+
+const DEPLOYMENT_SELECT: Record<string, string> = {
+  id: "r.id",
+  model_id: "r.model_id",
+  provider_id: "r.provider_id",
+  provider_model_id: "r.provider_model_id",
+  api_surface: "r.api_surface",
+  mode: "r.mode",
+  region: "r.region",
+  status: "r.status",
+  context_tokens: "r.context_tokens",
+  max_output_tokens: "r.max_output_tokens",
+  has_rate_card: "r.rate_card IS NOT NULL",
+  currency: "r.rate_card.currency",
+  unit: "r.rate_card.unit",
+  input_micro_usd: "r.rate_card.input_micro_usd",
+  cached_input_micro_usd: "r.rate_card.cached_input_micro_usd",
+  output_micro_usd: "r.rate_card.output_micro_usd",
+  cache_write_micro_usd: "r.rate_card.cache_write_micro_usd",
+  cache_write_1h_micro_usd: "r.rate_card.cache_write_1h_micro_usd",
+  rate_card_source_url: "r.rate_card.source_url",
+  rate_card_observed_at: "r.rate_card.observed_at",
+  evidence_urls: "r.evidence_urls",
+  // the record's own text of the member: canonical JSON, keys in code-point order
+  capabilities: "CAST(r.capabilities AS VARCHAR)",
+  ...LIFECYCLE_SELECT,
+};
+
+const LIFECYCLE_RECORD_SELECT: Record<string, string> = {
+  resource_type: "r.resource_type",
+  resource_id: "r.resource_id",
+  provider_id: "r.provider_id",
+  model_id: "r.model_id",
+  ...LIFECYCLE_SELECT,
+  summary: "CAST(r.summary AS VARCHAR)",
+};
+
+/** One SELECT expression per column of `columns`, from `select` (a missing one is a bug here). */
+function selectFor(columns: ColumnSpec, select: Record<string, string>): string[] {
+  return columns.map(([name]) => {
+    const expression = select[name];
+    if (expression === undefined) throw new Error(`tables.ts: no expression for column ${name}`);
+    return expression;
+  });
 }
 
-function* tierRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
-  for (const d of deployments) {
-    const tiers = d.rate_card?.tiers ?? [];
-    for (let index = 0; index < tiers.length; index++) {
-      const t = tiers[index] as NonNullable<RateCard["tiers"]>[number];
-      yield {
-        deployment_id: d.id,
-        tier_index: index,
-        above_input_tokens: t.above_input_tokens,
-        input_micro_usd: t.input_micro_usd,
-        cached_input_micro_usd: t.cached_input_micro_usd,
-        output_micro_usd: t.output_micro_usd,
-        cache_write_micro_usd: t.cache_write_micro_usd ?? null,
-      };
-    }
-  }
-}
+const TIER_SELECT: Record<string, string> = {
+  deployment_id: "id",
+  tier_index: "i",
+  above_input_tokens: "tiers[i + 1].above_input_tokens",
+  input_micro_usd: "tiers[i + 1].input_micro_usd",
+  cached_input_micro_usd: "tiers[i + 1].cached_input_micro_usd",
+  output_micro_usd: "tiers[i + 1].output_micro_usd",
+  cache_write_micro_usd: "tiers[i + 1].cache_write_micro_usd",
+};
 
-function* capabilityRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
-  for (const d of deployments)
-    for (const [capability, entry] of Object.entries(d.capabilities))
-      yield {
-        deployment_id: d.id,
-        capability,
-        status: entry?.status ?? null,
-        verification_status: entry?.verification_status ?? null,
-      };
-}
-
-function* deploymentRows(deployments: readonly Deployment[]): Generator<Record<string, unknown>> {
-  for (const d of deployments) {
-    const card = d.rate_card;
-    yield {
-      id: d.id,
-      model_id: d.model_id,
-      provider_id: d.provider_id,
-      provider_model_id: d.provider_model_id,
-      api_surface: d.api_surface,
-      mode: d.mode,
-      region: d.region,
-      status: d.status,
-      context_tokens: d.context_tokens,
-      max_output_tokens: d.max_output_tokens,
-      has_rate_card: card !== null,
-      currency: card?.currency ?? null,
-      unit: card?.unit ?? null,
-      input_micro_usd: card?.input_micro_usd ?? null,
-      cached_input_micro_usd: card?.cached_input_micro_usd ?? null,
-      output_micro_usd: card?.output_micro_usd ?? null,
-      cache_write_micro_usd: card?.cache_write_micro_usd ?? null,
-      cache_write_1h_micro_usd: card?.cache_write_1h_micro_usd ?? null,
-      rate_card_source_url: card?.source_url ?? null,
-      rate_card_observed_at: card?.observed_at ?? null,
-      evidence_urls: d.evidence_urls,
-      // merge writes capability names in sorted order, so plain JSON is already canonical here
-      capabilities: JSON.stringify(d.capabilities),
-      ...lifecycleColumns(d.lifecycle),
-    };
-  }
-}
-
-function* lifecycleRows(records: readonly LifecycleRecord[]): Generator<Record<string, unknown>> {
-  for (const r of records)
-    yield {
-      resource_type: r.resource_type,
-      resource_id: r.resource_id,
-      provider_id: r.provider_id ?? null,
-      model_id: r.model_id ?? null,
-      ...lifecycleColumns(r.lifecycle),
-      summary: r.summary ? canonicalJson(r.summary) : null,
-    };
+/** A catalog written out for DuckDB: its records' JSON lines and its small tables' rows. */
+export interface StagedCatalog {
+  prefix: string;
+  deployments: string | null;
+  lifecycle: string | null;
+  tables: StagedTable[];
 }
 
 /**
- * The rows of a catalog's tables written to staging files (no table is created yet): a build
- * stages its catalog, lets go of the values, and has DuckDB load them afterwards
- * (loadStagedCatalog), so the JS values and the DuckDB tables do not hold memory at once.
+ * A catalog written to staging files (no table is created yet): the deployments and lifecycle
+ * records as JSON lines, which DuckDB flattens into the tables itself (no row object per
+ * record is made here), and the events and source states as rows. A build stages its catalog,
+ * lets go of the values, and has DuckDB load them afterwards (loadStagedCatalog), so the JS
+ * values and the DuckDB tables do not hold memory at once.
  */
 export async function stageCatalog(
   db: ReleaseDatabase,
   prefix: string,
   catalog: CatalogContent,
-): Promise<StagedTable[]> {
-  // Rows are generated while they are written: no array of 100,000 row objects exists.
-  return [
-    await db.stageRows(`${prefix}deployments`, DEPLOYMENT_COLUMNS, deploymentRows(catalog.deployments)),
-    await db.stageRows(`${prefix}rate_tiers`, TIER_COLUMNS, tierRows(catalog.deployments)),
-    await db.stageRows(`${prefix}capabilities`, CAPABILITY_COLUMNS, capabilityRows(catalog.deployments)),
-    await db.stageRows(`${prefix}lifecycle`, LIFECYCLE_RECORD_COLUMNS, lifecycleRows(catalog.lifecycle)),
-    await db.stageRows(`${prefix}events`, EVENT_COLUMNS, catalog.events),
-    await db.stageRows(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow)),
-  ];
+): Promise<StagedCatalog> {
+  return {
+    prefix,
+    // merge writes capability names in sorted order, so a deployment's plain JSON carries its
+    // capabilities as canonical JSON already; a summary needs the canonical writer
+    deployments: await db.stageLines(
+      `${prefix}deployment_records`,
+      jsonLines(catalog.deployments, JSON.stringify),
+    ),
+    lifecycle: await db.stageLines(
+      `${prefix}lifecycle_records`,
+      jsonLines(catalog.lifecycle, lifecycleRecordJson),
+    ),
+    tables: [
+      await db.stageRows(`${prefix}events`, EVENT_COLUMNS, catalog.events),
+      await db.stageRows(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow)),
+    ],
+  };
 }
 
-/** Load the tables stageCatalog staged under `prefix`, and the lifecycle view over them. */
-export async function loadStagedCatalog(
-  db: ReleaseDatabase,
-  prefix: string,
-  staged: readonly StagedTable[],
-): Promise<void> {
-  for (const table of staged) await db.loadStaged(table);
+const lifecycleRecordJson = canonicalSerializer(LifecycleRecord);
+
+function* jsonLines<T>(records: readonly T[], json: (record: T) => string): Generator<string> {
+  for (const record of records) yield json(record);
+}
+
+/**
+ * Load a staged catalog: <prefix>deployments, rate_tiers and lifecycle flattened by SQL out of
+ * the records' lines, capabilities out of the deployments' capabilities JSON, the events and
+ * sources, and the lifecycle view over them. The staging files are removed.
+ */
+export async function loadStagedCatalog(db: ReleaseDatabase, staged: StagedCatalog): Promise<void> {
+  const { prefix } = staged;
+  await db.loadStaged({
+    table: `${prefix}deployments`,
+    columns: DEPLOYMENT_COLUMNS,
+    file: staged.deployments,
+    read: { columns: DEPLOYMENT_RECORD, select: selectFor(DEPLOYMENT_COLUMNS, DEPLOYMENT_SELECT) },
+  });
+  await db.run(`CREATE OR REPLACE TABLE ${prefix}rate_tiers (${columnList(TIER_COLUMNS)})`);
+  if (staged.deployments !== null)
+    await db.run(
+      `INSERT INTO ${prefix}rate_tiers SELECT ${selectFor(TIER_COLUMNS, TIER_SELECT).join(", ")}
+       FROM (SELECT r.id, r.rate_card.tiers AS tiers, unnest(range(len(r.rate_card.tiers))) AS i
+             FROM read_json(${sqlString(staged.deployments)}, format = 'newline_delimited',
+                            columns = {id: 'VARCHAR', rate_card: ${sqlString(`STRUCT(tiers ${TIER_TYPE}[])`)}},
+                            maximum_object_size = 16777216) AS r
+             WHERE r.rate_card.tiers IS NOT NULL)`,
+    );
+  await db.run(`CREATE OR REPLACE TABLE ${prefix}capabilities (${columnList(CAPABILITY_COLUMNS)})`);
+  await db.run(
+    `INSERT INTO ${prefix}capabilities
+       SELECT d.id, c.key, json_extract_string(c.value, '$.status'), json_extract_string(c.value, '$.verification_status')
+       FROM ${prefix}deployments d, json_each(d.capabilities) c`,
+  );
+  await db.loadStaged({
+    table: `${prefix}lifecycle`,
+    columns: LIFECYCLE_RECORD_COLUMNS,
+    file: staged.lifecycle,
+    read: { columns: LIFECYCLE_RECORD, select: selectFor(LIFECYCLE_RECORD_COLUMNS, LIFECYCLE_RECORD_SELECT) },
+  });
+  for (const table of staged.tables) await db.loadStaged(table);
+  for (const file of [staged.deployments, staged.lifecycle, ...staged.tables.map((t) => t.file)])
+    await db.unstage(file);
   await createLifecycleView(db, prefix);
+}
+
+function columnList(columns: ColumnSpec): string {
+  return columns.map(([n, t]) => `${n} ${t}`).join(", ");
 }
 
 export async function loadCatalog(
@@ -274,7 +341,7 @@ export async function loadCatalog(
   prefix: string,
   catalog: CatalogContent,
 ): Promise<void> {
-  await loadStagedCatalog(db, prefix, await stageCatalog(db, prefix, catalog));
+  await loadStagedCatalog(db, await stageCatalog(db, prefix, catalog));
 }
 
 /** <prefix>lifecycle_all: the deployments' embedded lifecycles and the lifecycle records, as one view. */
@@ -322,7 +389,9 @@ export function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promis
 }
 
 export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  await db.loadStaged(await stageFacts(db, facts));
+  const staged = await stageFacts(db, facts);
+  await db.loadStaged(staged);
+  await db.unstage(staged.file);
 }
 
 /**
