@@ -35,7 +35,8 @@ const LIFECYCLE_COLUMNS: ColumnSpec = [
   ["last_changed_at", "VARCHAR"],
 ];
 
-export const DEPLOYMENT_COLUMNS: ColumnSpec = [
+/** A deployment's own scalar members: a column each in the table and in its JSON record. */
+const DEPLOYMENT_SCALARS: ColumnSpec = [
   ["id", "VARCHAR"],
   ["model_id", "VARCHAR"],
   ["provider_id", "VARCHAR"],
@@ -46,6 +47,10 @@ export const DEPLOYMENT_COLUMNS: ColumnSpec = [
   ["status", "VARCHAR"],
   ["context_tokens", "BIGINT"],
   ["max_output_tokens", "BIGINT"],
+];
+
+export const DEPLOYMENT_COLUMNS: ColumnSpec = [
+  ...DEPLOYMENT_SCALARS,
   ["has_rate_card", "BOOLEAN"],
   ["currency", "VARCHAR"],
   ["unit", "VARCHAR"],
@@ -141,16 +146,7 @@ const TIER_TYPE =
 const RATE_CARD_TYPE = `STRUCT(currency VARCHAR, unit VARCHAR, input_micro_usd BIGINT, cached_input_micro_usd BIGINT, output_micro_usd BIGINT, cache_write_micro_usd BIGINT, cache_write_1h_micro_usd BIGINT, tiers ${TIER_TYPE}[], source_url VARCHAR, observed_at VARCHAR)`;
 
 const DEPLOYMENT_RECORD: ColumnSpec = [
-  ["id", "VARCHAR"],
-  ["model_id", "VARCHAR"],
-  ["provider_id", "VARCHAR"],
-  ["provider_model_id", "VARCHAR"],
-  ["api_surface", "VARCHAR"],
-  ["mode", "VARCHAR"],
-  ["region", "VARCHAR"],
-  ["status", "VARCHAR"],
-  ["context_tokens", "BIGINT"],
-  ["max_output_tokens", "BIGINT"],
+  ...DEPLOYMENT_SCALARS,
   ["rate_card", RATE_CARD_TYPE],
   ["evidence_urls", "VARCHAR[]"],
   ["capabilities", "JSON"],
