@@ -38,7 +38,6 @@ import {
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
-import { contentFingerprint } from "./fingerprint.js";
 import { planRelease } from "./plan.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { serializeRelease } from "./serialize.js";
@@ -110,7 +109,7 @@ async function storedFingerprint(snapshotsDir: string, manifest: ReleaseManifest
  * against their sha256 (readReleaseFile) and were validated when they were published, so they
  * are not run through zod again: at 100,000 deployments that would cost seconds per build.
  * facts.json is read only when asked for (a build needs it to carry a failed or skipped source
- * forward) or when the release predates its stored fingerprint.
+ * forward).
  */
 async function readPrevious(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
@@ -148,7 +147,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       // Its deployments are read by DuckDB from its Parquet files, never parsed here.
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      const parts = catalogParts(catalogData);
+      const parts = catalogParts(catalogData, ["events", "lifecycle", "sources"]);
       catalog = parts;
       load = (db, prefix) =>
         loadPublishedRelease(db, prefix, {
@@ -173,26 +172,14 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     if (error instanceof CatalogError) throw error;
     throw damaged(error);
   }
-  let fingerprint = stored;
-  if (fingerprint === null) {
-    const previousFacts = await facts();
-    fingerprint =
-      previousFacts === null
-        ? null
-        : contentFingerprint(
-            "deployments" in catalog
-              ? (catalog as CatalogContent)
-              : (JSON.parse(catalogData.toString("utf8")) as CatalogContent),
-            previousFacts,
-          );
-  }
-  // A release without serve-index.json is never "unchanged": the next build publishes one with it.
+  // A release from before the fingerprint was stored (and serve-index.json) is never
+  // "unchanged": the next build publishes the same content in the current format.
   return {
     releaseId,
     catalog,
     load,
     facts,
-    fingerprint: manifest.files[SERVE_INDEX_FILE] ? fingerprint : null,
+    fingerprint: stored,
   };
 }
 

@@ -14,36 +14,44 @@ export interface CatalogParts {
   sources: SourceState[];
 }
 
+type PartName = keyof CatalogParts;
+
 const SOURCES = Buffer.from('],"sources":[');
 const LIFECYCLE = Buffer.from('],"lifecycle":[');
 const EVENTS = Buffer.from('],"events":[');
 
-/** The array between a `],"name":[` boundary at `start` and `end` (exclusive), parsed. */
-function arrayAt(data: Buffer, start: number, marker: Buffer, end: number): unknown {
-  return JSON.parse(data.subarray(start + marker.length - 1, end + 1).toString("utf8"));
-}
-
-/** The parts of catalog.json's bytes (already hash-checked by the caller). */
-export function catalogParts(data: Buffer): CatalogParts {
+/** Where each part's array lies: [first byte, last byte + 1), or null when the markers are not found. */
+function boundaries(data: Buffer): Record<PartName, [number, number]> | null {
   const sources = data.lastIndexOf(SOURCES);
   const lifecycle = sources < 0 ? -1 : data.lastIndexOf(LIFECYCLE, sources);
   const events = lifecycle < 0 ? -1 : data.lastIndexOf(EVENTS, lifecycle);
   const close = data.lastIndexOf("]}");
-  if (events >= 0 && close > sources) {
+  if (events < 0 || close < sources) return null;
+  // from the part's `[` to its `]` (each marker starts with the previous array's `]`)
+  return {
+    events: [events + EVENTS.length - 1, lifecycle + 1],
+    lifecycle: [lifecycle + LIFECYCLE.length - 1, sources + 1],
+    sources: [sources + SOURCES.length - 1, close + 1],
+  };
+}
+
+/**
+ * The named parts of catalog.json's bytes (already hash-checked by the caller), each parsed
+ * from its own slice; a catalog not in the canonical shape is parsed whole.
+ */
+export function catalogParts<N extends PartName>(data: Buffer, names: readonly N[]): Pick<CatalogParts, N> {
+  const spans = boundaries(data);
+  if (spans) {
     try {
-      const parts = {
-        events: arrayAt(data, events, EVENTS, lifecycle),
-        lifecycle: arrayAt(data, lifecycle, LIFECYCLE, sources),
-        sources: arrayAt(data, sources, SOURCES, close),
-      };
-      if (Array.isArray(parts.events) && Array.isArray(parts.lifecycle) && Array.isArray(parts.sources))
-        return parts as CatalogParts;
+      const parts = {} as Record<PartName, unknown>;
+      for (const name of names) parts[name] = JSON.parse(data.subarray(...spans[name]).toString("utf8"));
+      if (names.every((name) => Array.isArray(parts[name]))) return parts as Pick<CatalogParts, N>;
     } catch {
       // not the canonical shape: parse the whole catalog below
     }
   }
   const whole = JSON.parse(data.toString("utf8")) as Partial<CatalogParts>;
-  if (!Array.isArray(whole.events) || !Array.isArray(whole.lifecycle) || !Array.isArray(whole.sources))
-    throw new Error("catalog.json is not a catalog");
-  return { events: whole.events, lifecycle: whole.lifecycle, sources: whole.sources };
+  for (const name of names)
+    if (!Array.isArray(whole[name])) throw new Error(`catalog.json has no ${name} array`);
+  return whole as Pick<CatalogParts, N>;
 }

@@ -10,6 +10,7 @@ import { SourceEvent, SourceState } from "../schema/events.js";
 import { LifecycleRecord } from "../schema/lifecycle.js";
 import { CatalogContent, type ReleaseManifest } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
+import { catalogParts } from "./catalog-parts.js";
 import { readLatest } from "./latest.js";
 import { CATALOG_FILE, readManifest } from "./manifest.js";
 import { objectPath, readReleaseFile } from "./objects.js";
@@ -84,16 +85,9 @@ export async function loadTrustedRelease(snapshotsDir: string, releaseId?: strin
   }
 }
 
-const EVENTS_START = Buffer.from('],"events":[');
-const EVENTS_END = Buffer.from('],"lifecycle":[');
-
 /**
- * The events of a release's catalog.json (hash-checked), without parsing its deployments:
- * catalog.json is canonical JSON (keys sorted, no whitespace), so the events array sits between
- * `],"events":[` and `],"lifecycle":[` at the top level (a quote inside a string is escaped, so
- * neither marker can occur in one, and no record has an `events` key). The start is searched
- * from the end, as the deployments fill almost all of the file. A catalog not in that shape
- * is parsed whole. A manifest that counts no events needs no read at all.
+ * The events of a release's catalog.json (hash-checked), without parsing its deployments (see
+ * catalogParts). A manifest that counts no events needs no read at all.
  */
 export async function readReleaseEvents(
   snapshotsDir: string,
@@ -102,23 +96,16 @@ export async function readReleaseEvents(
   // The counts are covered by the release id (readManifest checked it): none counted, none held.
   if (manifest.counts.events === 0) return [];
   const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
-  const start = data.lastIndexOf(EVENTS_START);
-  const end = start < 0 ? -1 : data.indexOf(EVENTS_END, start);
   try {
-    if (start >= 0 && end >= 0) {
-      const events = JSON.parse(data.subarray(start + EVENTS_START.length - 1, end + 1).toString("utf8"));
-      if (Array.isArray(events)) return events as SourceEvent[];
-    }
-  } catch {
-    // not the canonical shape: fall through to the whole catalog
-  }
-  const catalog = JSON.parse(data.toString("utf8")) as { events?: unknown };
-  if (!Array.isArray(catalog.events))
+    return catalogParts(data, ["events"]).events;
+  } catch (error) {
     throw new CatalogError(
       "release_damaged",
       `release ${manifest.release_id}: ${CATALOG_FILE} has no events`,
+      {},
+      { cause: error },
     );
-  return catalog.events as SourceEvent[];
+  }
 }
 
 /**
