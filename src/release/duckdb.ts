@@ -5,6 +5,7 @@
  * by SQL), queries returning plain JSON rows, and Parquet export returning the file's bytes
  * (written by one thread, so they are the same from run to run).
  */
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -197,6 +198,39 @@ export class ReleaseDatabase {
     if (written > 0) return file;
     await rm(file, { force: true });
     return null;
+  }
+
+  /**
+   * A staging file written line by line as the caller produces the lines (synchronously: a
+   * serializer hands them over as it goes); `close` gives the file, or null when no line came.
+   */
+  lineWriter(name: string): { write: (line: string) => void; close: () => string | null } {
+    const file = join(this.workDir, `${name}.ndjson`);
+    const fd = openSync(file, "w");
+    let chunk = "";
+    let written = 0;
+    let closed = false;
+    const flush = () => {
+      if (chunk) writeSync(fd, chunk);
+      chunk = "";
+    };
+    return {
+      write: (line) => {
+        chunk += `${line}\n`;
+        written++;
+        if (chunk.length >= STAGE_CHUNK_CHARS) flush();
+      },
+      close: () => {
+        if (!closed) {
+          closed = true;
+          flush();
+          closeSync(fd);
+        }
+        if (written > 0) return file;
+        rmSync(file, { force: true });
+        return null;
+      },
+    };
   }
 
   /** Remove a staging file. */

@@ -48,8 +48,9 @@ import {
   loadFacts,
   loadPublishedRelease,
   loadStagedCatalog,
+  recordLineWriters,
   type StagedCatalog,
-  stageCatalog,
+  stageCatalogRows,
   stageFacts,
 } from "./tables.js";
 import type {
@@ -198,25 +199,43 @@ export async function readPreviousRelease(snapshotsDir: string): Promise<Previou
  * the layout of catalog.json (its record spans, for serve-index.json).
  */
 function stageReleaseFiles(
+  db: ReleaseDatabase,
   snapshotsDir: string,
   catalog: CatalogContent,
   facts: FactsFile,
-): { catalog: StagedObject; facts: StagedObject; fingerprint: string; layout: CatalogLayout } {
+): {
+  catalog: StagedObject;
+  facts: StagedObject;
+  fingerprint: string;
+  layout: CatalogLayout;
+  records: { deployments: string | null; lifecycle: string | null };
+} {
   const catalogFile = new ObjectWriter(snapshotsDir);
   const factsFile = new ObjectWriter(snapshotsDir);
   const layout = new CatalogLayoutRecorder();
+  // the records' texts are DuckDB's staged lines too (tables.ts flattens them)
+  const lines = recordLineWriters(db, "");
   try {
     const fingerprint = serializeRelease(catalog, facts, {
       catalog: (chunk) => catalogFile.write(chunk),
       facts: (chunk) => factsFile.write(chunk),
       layout,
+      records: { deployments: lines.deployments.write, lifecycle: lines.lifecycle.write },
       // the catalog's texts are garbage once written: collected before the facts make more
       between: collectGarbage,
     });
-    return { catalog: catalogFile.close(), facts: factsFile.close(), fingerprint, layout: layout.finish() };
+    return {
+      catalog: catalogFile.close(),
+      facts: factsFile.close(),
+      fingerprint,
+      layout: layout.finish(),
+      records: { deployments: lines.deployments.close(), lifecycle: lines.lifecycle.close() },
+    };
   } catch (error) {
     catalogFile.abort();
     factsFile.abort();
+    lines.deployments.close();
+    lines.lifecycle.close();
     throw error;
   }
 }
@@ -260,10 +279,8 @@ async function stageRelease(
   // what reading the previous release and merging left behind (the previous catalog.json's
   // bytes, the merge's intermediate values) is garbage: collected before staging makes more
   collectGarbage();
-  const tables = {
-    catalog: await stageCatalog(db, "", catalog),
-    facts: await stageFacts(db, gathered.facts),
-  };
+  const rows = await stageCatalogRows(db, "", catalog);
+  const facts = await stageFacts(db, gathered.facts);
   const report = reportWithoutChecks({
     now: input.now,
     previousReleaseId,
@@ -280,9 +297,9 @@ async function stageRelease(
   collectGarbage();
   // Each record is serialized once: the same texts make catalog.json and facts.json (written
   // straight to staged object files) and the fingerprint that decides whether anything changed.
-  const { layout, ...files } = stageReleaseFiles(input.snapshotsDir, catalog, gathered.facts);
+  const { layout, records, ...files } = stageReleaseFiles(db, input.snapshotsDir, catalog, gathered.facts);
   return {
-    tables,
+    tables: { catalog: { prefix: "", ...records, tables: rows }, facts },
     schema,
     report,
     files,

@@ -100,20 +100,34 @@ function writeArray<T>(
  * Writes catalog.json and facts.json (canonical JSON) to their sinks; returns the content
  * fingerprint, contentFingerprint(catalog, facts), computed from the same texts. With
  * `sinks.layout`, the layout of catalog.json (record and member spans) is recorded on the way;
- * `sinks.between` is called between the two files.
+ * `sinks.records` receives every deployment's and lifecycle record's text (the build stages them
+ * for DuckDB); `sinks.between` is called between the two files.
  */
 export function serializeRelease(
   catalog: CatalogContent,
   facts: FactsFile,
-  sinks: { catalog: Sink; facts: Sink; layout?: CatalogLayoutRecorder; between?: () => void },
+  sinks: {
+    catalog: Sink;
+    facts: Sink;
+    layout?: CatalogLayoutRecorder;
+    between?: () => void;
+    /** Each deployment's and lifecycle record's canonical JSON, as it is written. */
+    records?: Record<SpannedList, (text: string) => void>;
+  },
 ): string {
   const fingerprint = new Fingerprint();
-  const record = (text: string) => fingerprint.record(text);
+  const record = (list: SpannedList) => {
+    const each = sinks.records?.[list];
+    return (text: string) => {
+      fingerprint.record(text);
+      each?.(text);
+    };
+  };
   const cat = new ChunkWriter(sinks.catalog, sinks.layout ?? null);
   // canonical key order of CatalogContent: deployments, events, lifecycle, sources
   cat.write("{");
   fingerprint.section("deployments", catalog.deployments.length);
-  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record, "deployments");
+  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record("deployments"), "deployments");
   cat.write(",");
   // the fingerprint's section order (deployments, lifecycle, events) predates this file's
   const events = catalog.events.map(eventJson);
@@ -121,7 +135,7 @@ export function serializeRelease(
   cat.member("events", () => cat.write(`[${events.join(",")}]`));
   cat.write(",");
   fingerprint.section("lifecycle", catalog.lifecycle.length);
-  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record, "lifecycle");
+  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record("lifecycle"), "lifecycle");
   fingerprint.section("events", events.length);
   for (const text of events) fingerprint.record(text);
   cat.write(",");

@@ -264,6 +264,18 @@ export async function stageCatalog(
 ): Promise<StagedCatalog> {
   return {
     prefix,
+    ...(await stageRecordLines(db, prefix, catalog)),
+    tables: await stageCatalogRows(db, prefix, catalog),
+  };
+}
+
+/** The deployments' and lifecycle records' JSON lines (see stageCatalog). */
+async function stageRecordLines(
+  db: ReleaseDatabase,
+  prefix: string,
+  catalog: CatalogContent,
+): Promise<{ deployments: string | null; lifecycle: string | null }> {
+  return {
     // merge writes capability names in sorted order, so a deployment's plain JSON carries its
     // capabilities as canonical JSON already; a summary needs the canonical writer
     deployments: await db.stageLines(
@@ -274,10 +286,33 @@ export async function stageCatalog(
       `${prefix}lifecycle_records`,
       jsonLines(catalog.lifecycle, lifecycleRecordJson),
     ),
-    tables: [
-      await db.stageRows(`${prefix}events`, EVENT_COLUMNS, catalog.events),
-      await db.stageRows(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow)),
-    ],
+  };
+}
+
+/**
+ * The rows of a catalog's small tables (events, source states), staged; with the records'
+ * lines from elsewhere (a build has its serializer write them: recordLineWriters), they make a
+ * StagedCatalog.
+ */
+export async function stageCatalogRows(
+  db: ReleaseDatabase,
+  prefix: string,
+  catalog: Pick<CatalogContent, "events" | "sources">,
+): Promise<StagedTable[]> {
+  return [
+    await db.stageRows(`${prefix}events`, EVENT_COLUMNS, catalog.events),
+    await db.stageRows(`${prefix}sources`, SOURCE_COLUMNS, catalog.sources.map(sourceRow)),
+  ];
+}
+
+/** Line writers for the deployments' and lifecycle records' staging files, fed record by record. */
+export function recordLineWriters(
+  db: ReleaseDatabase,
+  prefix: string,
+): Record<"deployments" | "lifecycle", ReturnType<ReleaseDatabase["lineWriter"]>> {
+  return {
+    deployments: db.lineWriter(`${prefix}deployment_records`),
+    lifecycle: db.lineWriter(`${prefix}lifecycle_records`),
   };
 }
 
