@@ -10,7 +10,13 @@
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
 import { canonicalSerializer } from "../schema/canonical.js";
-import { type CatalogContent, LifecycleRecord, type SourceEvent, type SourceState } from "../schema/index.js";
+import {
+  type CatalogContent,
+  Deployment,
+  LifecycleRecord,
+  type SourceEvent,
+  type SourceState,
+} from "../schema/index.js";
 import { type ColumnSpec, type ReleaseDatabase, type StagedTable, sqlString } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
 
@@ -276,11 +282,11 @@ async function stageRecordLines(
   catalog: CatalogContent,
 ): Promise<{ deployments: string | null; lifecycle: string | null }> {
   return {
-    // merge writes capability names in sorted order, so a deployment's plain JSON carries its
-    // capabilities as canonical JSON already; a summary needs the canonical writer
+    // canonical JSON, as the build's serializer writes them: the capabilities and summary
+    // columns hold their members' canonical text whichever way a catalog is loaded
     deployments: await db.stageLines(
       `${prefix}deployment_records`,
-      jsonLines(catalog.deployments, JSON.stringify),
+      jsonLines(catalog.deployments, deploymentRecordJson),
     ),
     lifecycle: await db.stageLines(
       `${prefix}lifecycle_records`,
@@ -316,6 +322,7 @@ export function recordLineWriters(
   };
 }
 
+const deploymentRecordJson = canonicalSerializer(Deployment);
 const lifecycleRecordJson = canonicalSerializer(LifecycleRecord);
 
 function* jsonLines<T>(records: readonly T[], json: (record: T) => string): Generator<string> {
