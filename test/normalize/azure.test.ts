@@ -292,7 +292,7 @@ describe("azure models (availability per deployment type, one matrix file each)"
 
   it("emits one deployment per model version and deployment type (data zones per zone)", async () => {
     const deployments = await allModels();
-    expect(deployments).toHaveLength(224);
+    expect(deployments).toHaveLength(243);
     const ids = new Set(deployments.map((d) => d.id));
     expect(ids.size).toBe(deployments.length);
     for (const id of [
@@ -301,12 +301,18 @@ describe("azure models (availability per deployment type, one matrix file each)"
       "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_eu",
       "dep_azure_gpt-4o-mini-2024-07-18_azure-openai-global-batch_global",
       "dep_azure_o3-deep-research-2025-06-26_azure-openai-global-standard_global",
-      "dep_azure_gpt-4-turbo-2024-04-09_azure-openai-global-standard_global",
+      // Columns the Global Standard table gained by commit 9489a6e3 (gpt-5.2 only in eastus2,
+      // southcentralus and swedencentral; gpt-5.1 in eight regions; all of them one "global" deployment).
+      "dep_azure_gpt-5.2-2025-12-11_azure-openai-global-standard_global",
+      "dep_azure_gpt-5.2-codex-2026-01-14_azure-openai-global-standard_global",
+      "dep_azure_gpt-5.1-2025-11-13_azure-openai-global-standard_global",
+      "dep_azure_gpt-5.1-codex-max-2025-12-04_azure-openai-global-standard_global",
     ])
       expect(ids).toContain(id);
-    // o1-mini: Global Standard plus Standard (default mode, no suffix) in seven regions, no Data Zone or Batch.
+    // The same table no longer lists gpt-4 turbo-2024-04-09 or o1-mini (Standard still does).
+    expect(ids).not.toContain("dep_azure_gpt-4-turbo-2024-04-09_azure-openai-global-standard_global");
+    // o1-mini: Standard (default mode, no suffix) in seven regions, no Global, Data Zone or Batch.
     expect([...ids].filter((id) => id.includes("_o1-mini-")).sort()).toEqual([
-      "dep_azure_o1-mini-2024-09-12_azure-openai-global-standard_global",
       "dep_azure_o1-mini-2024-09-12_azure-openai_eastus",
       "dep_azure_o1-mini-2024-09-12_azure-openai_eastus2",
       "dep_azure_o1-mini-2024-09-12_azure-openai_northcentralus",
