@@ -94,12 +94,14 @@ describe("deployments only where the provider offers them", () => {
   });
 
   it("the lifecycle of a model version no region table lists lives on its model's record", () => {
-    expect(catalog.deployments.some((d) => d.provider_model_id === "gpt-4o-mini-tts-2025-12-15")).toBe(false);
+    // Azure's retirement page dates sora-2 2025-10-15; no region table lists that version (the
+    // Global Standard matrix of January 2026 has sora-2 2025-10-06 only).
+    expect(catalog.deployments.some((d) => d.provider_model_id === "sora-2-2025-10-15")).toBe(false);
     const record = catalog.lifecycle.find(
-      (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4o-mini-tts-2025-12-15",
+      (r) => r.resource_type === "model" && r.resource_id === "openai/sora-2-2025-10-15",
     );
     expect(record?.summary?.deployment_count).toBe(0);
-    expect(record?.lifecycle.end_of_life).toMatchObject({ state: "scheduled", date: "2026-12-15" });
+    expect(record?.lifecycle.end_of_life).toMatchObject({ state: "scheduled", date: "2026-04-30" });
   });
 });
 
