@@ -6,7 +6,7 @@
  * (written by one thread, so they are the same from run to run).
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
-import { mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
@@ -15,10 +15,13 @@ import { CatalogError } from "../lib/errors.js";
 /** DuckDB's memory limit for a release database (see ReleaseDatabase.open). */
 export const DUCKDB_MEMORY_LIMIT = "256MB";
 
-const LOAD_BATCH_ROWS = 2000;
 const STAGE_CHUNK_CHARS = 1 << 20;
 /** Threads for loading and querying (insertion order is preserved; every query result is ordered). */
 const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
+
+function* rowLines(rows: Iterable<Record<string, unknown>>): Generator<string> {
+  for (const row of rows) yield JSON.stringify(row);
+}
 
 /** Column name -> DuckDB type, in table order. */
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
@@ -140,28 +143,7 @@ export class ReleaseDatabase {
     columns: ColumnSpec,
     rows: Iterable<Record<string, unknown>>,
   ): Promise<StagedTable> {
-    const file = join(this.workDir, `${table}.ndjson`);
-    let written = 0;
-    const handle = await open(file, "w");
-    try {
-      let chunk = "";
-      let inChunk = 0;
-      for (const row of rows) {
-        chunk += `${JSON.stringify(row)}\n`;
-        written++;
-        if (++inChunk === LOAD_BATCH_ROWS) {
-          await handle.write(chunk);
-          chunk = "";
-          inChunk = 0;
-        }
-      }
-      if (chunk) await handle.write(chunk);
-    } finally {
-      await handle.close();
-    }
-    if (written > 0) return { table, columns, file };
-    await rm(file, { force: true });
-    return { table, columns, file: null };
+    return { table, columns, file: await this.stageLines(table, rowLines(rows)) };
   }
 
   /** Create a staged table and load its rows (one read_json statement; the file is left for the caller). */
@@ -178,26 +160,14 @@ export class ReleaseDatabase {
 
   /** Write lines (one JSON value each) to a staging file in the work directory; null when there are none. */
   async stageLines(name: string, lines: Iterable<string>): Promise<string | null> {
-    const file = join(this.workDir, `${name}.ndjson`);
-    let written = 0;
-    const handle = await open(file, "w");
+    const writer = this.lineWriter(name);
     try {
-      let chunk = "";
-      for (const line of lines) {
-        chunk += `${line}\n`;
-        written++;
-        if (chunk.length >= STAGE_CHUNK_CHARS) {
-          await handle.write(chunk);
-          chunk = "";
-        }
-      }
-      if (chunk) await handle.write(chunk);
-    } finally {
-      await handle.close();
+      for (const line of lines) writer.write(line);
+    } catch (error) {
+      writer.close();
+      throw error;
     }
-    if (written > 0) return file;
-    await rm(file, { force: true });
-    return null;
+    return writer.close();
   }
 
   /**

@@ -36,7 +36,7 @@ import {
   serveIndexFor,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
-import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
+import { type ReleaseDatabase, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import { planRelease } from "./plan.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
@@ -242,7 +242,8 @@ function stageReleaseFiles(
 
 /** What the JS phase of a release leaves for the DuckDB phase and publishing: no catalog values. */
 interface StagedRelease {
-  tables: { catalog: StagedCatalog; facts: StagedTable };
+  /** The catalog's staged tables, the facts table among its small ones. */
+  tables: StagedCatalog;
   schema: CheckResult;
   report: BuildReport;
   files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
@@ -253,8 +254,8 @@ interface StagedRelease {
 
 /**
  * The JS phase: merge, validate every record through its schema, summarize, and write
- * everything out (the tables' rows to DuckDB staging files, catalog.json and facts.json to
- * staged objects). Only what it returns survives it, so the catalog's values can be collected
+ * everything out (catalog.json and facts.json to staged objects; the records' texts and the
+ * small tables' rows to DuckDB staging files). Only what it returns survives it, so the catalog's values can be collected
  * before DuckDB loads the tables.
  */
 async function stageRelease(
@@ -291,15 +292,14 @@ async function stageRelease(
     failedWithoutFacts: gathered.failedWithoutFacts,
     corrections: input.corrections ?? [],
   });
-  // the staged rows are garbage once written; so are the schema pass's parsed copies
-  collectGarbage();
   const schema = schemaCheck(catalog);
+  // the schema pass's parsed copies of every record are garbage
   collectGarbage();
   // Each record is serialized once: the same texts make catalog.json and facts.json (written
   // straight to staged object files) and the fingerprint that decides whether anything changed.
   const { layout, records, ...files } = stageReleaseFiles(db, input.snapshotsDir, catalog, gathered.facts);
   return {
-    tables: { catalog: { prefix: "", ...records, tables: rows }, facts },
+    tables: { prefix: "", ...records, tables: [...rows, facts] },
     schema,
     report,
     files,
@@ -337,9 +337,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       collectGarbage();
       if (previous) await previous.load(db, "prev_");
       else await loadCatalog(db, "prev_", EMPTY_CATALOG);
-      await loadStagedCatalog(db, staged.tables.catalog);
-      await db.loadStaged(staged.tables.facts);
-      await db.unstage(staged.tables.facts.file);
+      await loadStagedCatalog(db, staged.tables);
       const checks = [staged.schema, ...(await runSqlChecks(db, context))];
       const diff = await computeDiff(db, "prev_", "", {
         fromReleaseId: previousReleaseId,

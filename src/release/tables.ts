@@ -427,9 +427,7 @@ export function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promis
 }
 
 export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  const staged = await stageFacts(db, facts);
-  await db.loadStaged(staged);
-  await db.unstage(staged.file);
+  await db.loadTable("facts", FACT_COLUMNS, factRows(facts));
 }
 
 /**
