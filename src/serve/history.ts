@@ -190,6 +190,10 @@ async function openChainRelease(snapshotsDir: string, releaseId: string): Promis
   }
 }
 
+// One list each, shared by every entry (the first release of a chain adds all its deployments).
+const ADDED: HistoryChange[] = ["added"];
+const REMOVED: HistoryChange[] = ["removed"];
+
 /** Lets other requests run during a long walk. */
 const YIELD_EVERY = 2_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -230,7 +234,7 @@ async function computeDeploymentHistory(
         const after = newerVersion(position);
         const olderPosition = older.positionOf.get(id);
         if (olderPosition === undefined) {
-          push(id, { release: i, change: ["added"], before: null, after });
+          push(id, { release: i, change: ADDED, before: null, after });
           continue;
         }
         const afterBytes = newer.bytes(position);
@@ -249,7 +253,7 @@ async function computeDeploymentHistory(
         if (newer.positionOf.has(id)) continue;
         const before = Buffer.from(older.bytes(position));
         olderVersions[position] = before;
-        push(id, { release: i, change: ["removed"], before, after: null });
+        push(id, { release: i, change: REMOVED, before, after: null });
       }
       newer.close();
       newer = older;
