@@ -18,7 +18,7 @@ import { type RunningServer, startServer } from "../../src/serve/index.js";
 import { objectPath, releaseDir, SERVE_INDEX_FILE } from "../../src/snapshot/index.js";
 import { CATALOG_FILE } from "../../src/snapshot/manifest.js";
 import { CREATED, DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
-import { call, captureLogger, makeTempDir, startTestServer, type TestServer } from "./support/harness.js";
+import { call, makeTempDir, serverOptions, startTestServer, type TestServer } from "./support/harness.js";
 
 const GPT4O = dep("gpt-4o").id;
 const GPT4O_BATCH = dep("gpt-4o", "global", "batch").id;
@@ -169,16 +169,7 @@ function expectedHistory(
 }
 
 async function serve(snapshotsDir: string, dir: string, recordCache?: number): Promise<RunningServer> {
-  const server = await startServer({
-    snapshotsDir,
-    host: "127.0.0.1",
-    port: 0,
-    watchLatest: false,
-    logger: captureLogger().logger,
-    quotaFile: join(dir, "quota.json"),
-    noQuota: true,
-    recordCache,
-  });
+  const server = await startServer({ ...serverOptions(snapshotsDir, dir), noQuota: true, recordCache });
   cleanup.push(() => server.close());
   return server;
 }
