@@ -33,6 +33,13 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** A whole number of things (0 or more), for a flag named `flag`. */
+export function parseCount(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new CatalogError("invalid_argument", `${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
 export function parseRatio(value: string): number {
   const ratio = Number(value);
   if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(value))

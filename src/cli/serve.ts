@@ -1,15 +1,15 @@
 /**
  * `catalog serve`: every setting from a flag or an environment variable (flags win):
  * CATALOG_SNAPSHOTS, CATALOG_RELEASE, HOST, PORT, CATALOG_KEYS, CATALOG_PLANS, REDIS_URL,
- * CATALOG_QUOTA_FILE, CATALOG_TRUST_PROXY, LOG_LEVEL. SIGHUP reloads LATEST; SIGTERM/SIGINT drain and exit.
+ * CATALOG_QUOTA_FILE, CATALOG_TRUST_PROXY, CATALOG_RECORD_CACHE, LOG_LEVEL. SIGHUP reloads LATEST; SIGTERM/SIGINT drain and exit.
  */
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createLogger } from "../lib/logger.js";
 import { resolveReleaseId } from "../release/history.js";
-import { startServer } from "../serve/index.js";
-import { DEFAULT_KEYS_FILE, parsePort, snapshotsDir } from "./options.js";
+import { DEFAULT_RECORD_CACHE, startServer } from "../serve/index.js";
+import { DEFAULT_KEYS_FILE, parseCount, parsePort, snapshotsDir } from "./options.js";
 
 interface ServeFlags {
   snapshots?: string;
@@ -23,6 +23,7 @@ interface ServeFlags {
   watch?: boolean;
   trustProxy?: string[];
   quota?: boolean;
+  recordCache?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -49,6 +50,10 @@ export function registerServe(program: Command): void {
       "--trust-proxy <addresses...>",
       "proxy IPs whose X-Forwarded-For gives the client address for the anonymous quota (env CATALOG_TRUST_PROXY, comma-separated)",
     )
+    .option(
+      "--record-cache <n>",
+      `records of each kind kept parsed and serialized in memory, least recently used out (env CATALOG_RECORD_CACHE, default ${DEFAULT_RECORD_CACHE.toLocaleString("en-US")})`,
+    )
     .action(async (flags: ServeFlags) => {
       const env = process.env;
       const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
@@ -56,6 +61,7 @@ export function registerServe(program: Command): void {
       const optionalPath = (value: string | undefined) => (value ? resolve(value) : undefined);
       const snapshots = snapshotsDir(flags.snapshots);
       const release = pick(flags.release, "CATALOG_RELEASE");
+      const recordCache = pick(flags.recordCache, "CATALOG_RECORD_CACHE");
       const server = await startServer({
         snapshotsDir: snapshots,
         releaseId: release ? await resolveReleaseId(snapshots, release) : undefined,
@@ -73,6 +79,7 @@ export function registerServe(program: Command): void {
             .split(",")
             .map((a) => a.trim())
             .filter((a) => a !== ""),
+        recordCache: recordCache === undefined ? undefined : parseCount("--record-cache", recordCache),
         logger,
       });
       process.on("SIGHUP", () => {

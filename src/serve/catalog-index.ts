@@ -3,10 +3,11 @@
  * (from the release's serve-index.json, or built from the parsed catalog for a release
  * without one), exact-match indexes (lists of record positions in id order), and each
  * record's JSON, read (from its span of catalog.json), parsed and serialized on first use and
- * then kept. Built once per release and never mutated but for those memos, so a request that
- * captured a ServedRelease sees one release from start to end.
+ * then kept, up to a cap (the least recently used out beyond it). Built once per release and
+ * never mutated but for those memos, so a request that captured a ServedRelease sees one
+ * release from start to end.
  */
-import { compareCodePoints } from "../lib/canonical-json.js";
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import {
   CapabilityName,
   type CatalogContent,
@@ -78,8 +79,14 @@ export interface StoredRecords<T> {
   readonly length: number;
   /** The record as stored (canonical key order, validated by the build), or undefined beyond the end. */
   at(position: number): T | undefined;
-  /** Every record, in position order (history reads them all). */
+  /** Every record, in position order. */
   all(): Promise<T[]>;
+  /**
+   * A reader of each record's stored bytes (its canonical JSON, as in catalog.json), neither
+   * parsed nor kept: what history compares. Fastest in position order; the Buffer it returns
+   * is valid until its next call.
+   */
+  bytes(): (position: number) => Buffer | undefined;
 }
 
 export interface ServedRelease {
@@ -121,8 +128,42 @@ export interface ServedRelease {
   answers: ResponseCache;
   /** Computed answers to identical compare bodies on this release (a memo too). */
   postAnswers: PostAnswerCache;
+  /** How many records each memo holds now (each stays within the release's cap). */
+  cached(): { deployments: number; deploymentJson: number; lifecycleJson: number };
   /** Closes catalog.json (a release loaded from its index holds it open); idempotent. */
   close(): void;
+}
+
+/**
+ * How many records of each kind (parsed deployments, deployment JSON, lifecycle JSON) a served
+ * release keeps by default. A crawl of a 100,000-deployment release would otherwise keep the
+ * whole catalog in memory for good; a page of 100 or a compare of 20 stays well within it.
+ */
+export const DEFAULT_RECORD_CACHE = 10_000;
+
+/** Values by record position, the least recently used dropped beyond `max` (0: none kept). */
+export class RecordCache<V> {
+  private readonly kept = new Map<number, V>();
+  constructor(private readonly max: number) {
+    if (!Number.isInteger(max) || max < 0) throw new Error(`record cache size ${max} is not a count`);
+  }
+  get size(): number {
+    return this.kept.size;
+  }
+  get(position: number): V | undefined {
+    const value = this.kept.get(position);
+    if (value !== undefined) {
+      // most recently used last
+      this.kept.delete(position);
+      this.kept.set(position, value);
+    }
+    return value;
+  }
+  set(position: number, value: V): void {
+    if (this.max === 0) return;
+    this.kept.set(position, value);
+    if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value as number);
+  }
 }
 
 /** Pre-serialized records by position (a Buffer[] is one). */
@@ -152,23 +193,24 @@ export function supportsCapability(
  * the API's field order (the stored records have the canonical, sorted one).
  */
 class LazyRecordJson<T> implements RecordJson {
-  private readonly done: Array<Buffer | undefined>;
+  readonly done: RecordCache<Buffer>;
   constructor(
     private readonly records: StoredRecords<T>,
     private readonly schema: { parse(value: unknown): unknown },
+    cacheSize: number,
   ) {
-    this.done = new Array(records.length);
+    this.done = new RecordCache(cacheSize);
   }
   get length(): number {
     return this.records.length;
   }
   at(index: number): Buffer | undefined {
-    const cached = this.done[index];
+    const cached = this.done.get(index);
     if (cached) return cached;
     const record = this.records.at(index);
     if (record === undefined) return undefined;
     const body = json(this.schema.parse(record));
-    this.done[index] = body;
+    this.done.set(index, body);
     return body;
   }
 }
@@ -184,34 +226,45 @@ class MemoryRecords<T> implements StoredRecords<T> {
   all(): Promise<T[]> {
     return Promise.resolve([...this.records]);
   }
+  bytes(): (position: number) => Buffer | undefined {
+    return (position) => {
+      const record = this.records[position];
+      return record === undefined ? undefined : Buffer.from(canonicalJson(record), "utf8");
+    };
+  }
 }
 
 /**
- * Records read from their spans of the open catalog.json. With `keep`, each parsed record is
- * kept (deployments: compare and calculate read the same ones again and again).
+ * Records read from their spans of the open catalog.json. With `parsed`, each parsed record is
+ * kept there (deployments: compare and calculate read the same ones again and again).
  */
 class SpanRecords<T> implements StoredRecords<T> {
-  private readonly parsed: Array<T | undefined> | null;
   constructor(
     private readonly catalog: OpenCatalog,
     private readonly spans: { offset: readonly number[]; length: readonly number[] },
     private readonly whole: readonly [number, number],
-    keep: boolean,
-  ) {
-    this.parsed = keep ? new Array(spans.offset.length) : null;
-  }
+    readonly parsed: RecordCache<T> | null,
+  ) {}
   get length(): number {
     return this.spans.offset.length;
   }
   at(position: number): T | undefined {
-    const kept = this.parsed?.[position];
+    const kept = this.parsed?.get(position);
     if (kept !== undefined) return kept;
     const offset = this.spans.offset[position];
     const length = this.spans.length[position];
     if (offset === undefined || length === undefined) return undefined;
     const record = JSON.parse(this.catalog.read(offset, length).toString("utf8")) as T;
-    if (this.parsed) this.parsed[position] = record;
+    this.parsed?.set(position, record);
     return record;
+  }
+  bytes(): (position: number) => Buffer | undefined {
+    const read = this.catalog.spanReader();
+    return (position) => {
+      const offset = this.spans.offset[position];
+      const length = this.spans.length[position];
+      return offset === undefined || length === undefined ? undefined : read(offset, length);
+    };
   }
   async all(): Promise<T[]> {
     const text = (await this.catalog.readAsync(this.whole[0], this.whole[1])).toString("utf8");
@@ -331,8 +384,11 @@ interface ReleaseParts {
   manifest: ReleaseManifest;
   index: ServeIndexFile;
   deployments: StoredRecords<Deployment>;
+  /** The parsed deployments kept (a release read from spans), or null (held in memory anyway). */
+  parsedDeployments: RecordCache<Deployment> | null;
   lifecycle: StoredRecords<LifecycleRecord>;
   events: readonly SourceEvent[];
+  cacheSize: number;
   close(): void;
 }
 
@@ -366,6 +422,8 @@ function serve(parts: ReleaseParts): ServedRelease {
     if (positions && positions.length > 0) bySupportedCapability.set(name, positions);
   }
   let deploymentSearch: string[] | null = null;
+  const deploymentJson = new LazyRecordJson(parts.deployments, Deployment, parts.cacheSize);
+  const lifecycleJson = new LazyRecordJson(parts.lifecycle, LifecycleRecord, parts.cacheSize);
 
   const lcFields = lifecycleFields(index.lifecycle);
   const lifecycleOrders = {} as Record<LifecycleSortKey, LifecycleOrders>;
@@ -378,7 +436,7 @@ function serve(parts: ReleaseParts): ServedRelease {
     deploymentCount: count,
     deploymentFields: fields,
     deployments: parts.deployments,
-    deploymentJson: new LazyRecordJson(parts.deployments, Deployment),
+    deploymentJson,
     deploymentById,
     get deploymentSearch() {
       // model_id is `<lab>/<model-name>`, so it covers the lab and the model name too.
@@ -400,13 +458,18 @@ function serve(parts: ReleaseParts): ServedRelease {
     lifecycleCount: lcFields.resource_id.length,
     lifecycleFields: lcFields,
     lifecycle: parts.lifecycle,
-    lifecycleJson: new LazyRecordJson(parts.lifecycle, LifecycleRecord),
+    lifecycleJson,
     lifecycleOrders,
     events,
     eventJson: events.map(json),
     eventTimes: Float64Array.from(events.map((e) => Date.parse(e.detected_at))),
     answers: new ResponseCache(),
     postAnswers: new PostAnswerCache(),
+    cached: () => ({
+      deployments: parts.parsedDeployments?.size ?? 0,
+      deploymentJson: deploymentJson.done.size,
+      lifecycleJson: lifecycleJson.done.size,
+    }),
     close: parts.close,
   };
 }
@@ -414,10 +477,17 @@ function serve(parts: ReleaseParts): ServedRelease {
 /** Closes a dropped release's catalog.json once nothing references the release any more. */
 const unreferenced = new FinalizationRegistry<() => void>((close) => close());
 
-/** A release with serve-index.json: records stay in catalog.json until a request needs them. */
-export function indexOpenedRelease(opened: IndexedRelease): ServedRelease {
+/**
+ * A release with serve-index.json: records stay in catalog.json until a request needs them.
+ * `cacheSize` caps each memo of records (DEFAULT_RECORD_CACHE).
+ */
+export function indexOpenedRelease(
+  opened: IndexedRelease,
+  cacheSize: number = DEFAULT_RECORD_CACHE,
+): ServedRelease {
   const { manifest, index, catalog, events } = opened;
   const close = () => catalog.close();
+  const parsedDeployments = new RecordCache<Deployment>(cacheSize);
   const release = serve({
     manifest,
     index,
@@ -425,15 +495,17 @@ export function indexOpenedRelease(opened: IndexedRelease): ServedRelease {
       catalog,
       index.deployments,
       index.members.deployments as [number, number],
-      true,
+      parsedDeployments,
     ),
+    parsedDeployments,
     lifecycle: new SpanRecords<LifecycleRecord>(
       catalog,
       index.lifecycle,
       index.members.lifecycle as [number, number],
-      false,
+      null,
     ),
     events,
+    cacheSize,
     close,
   });
   unreferenced.register(release, close);
@@ -444,7 +516,7 @@ export function indexOpenedRelease(opened: IndexedRelease): ServedRelease {
  * A release loaded whole (one without serve-index.json, or any parsed catalog): the same
  * columns, computed from the records the way the build computes serve-index.json.
  */
-export function indexRelease(loaded: LoadedRelease): ServedRelease {
+export function indexRelease(loaded: LoadedRelease, cacheSize: number = DEFAULT_RECORD_CACHE): ServedRelease {
   const { manifest, catalog } = loaded;
   // The release stage writes these arrays sorted; sorting again costs little and makes the
   // server's ordering guarantee independent of that.
@@ -457,8 +529,10 @@ export function indexRelease(loaded: LoadedRelease): ServedRelease {
     manifest,
     index: serveIndexFor(sorted),
     deployments: new MemoryRecords(sorted.deployments),
+    parsedDeployments: null,
     lifecycle: new MemoryRecords(sorted.lifecycle),
     events: catalog.events,
+    cacheSize,
     close: () => {},
   });
 }

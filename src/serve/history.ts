@@ -3,43 +3,107 @@
  * release (following previous_release_id in the snapshots directory), each release's diff,
  * and every deployment's history across that chain.
  *
- * Computed once per served release, on the first request that needs it (a release switch
- * makes a new ServedRelease and so a new history), and shared by concurrent requests. Memory
- * stays bounded: the walk holds two catalogs at a time (the newer and the older of a pair),
- * keeps only the entries of deployments that changed, each pre-serialized, and covers at most
- * MAX_HISTORY_RELEASES releases.
+ * Two memos per served release, each computed on the first request that needs it (a release
+ * switch makes a new ServedRelease and so new memos) and shared by concurrent requests:
+ * - the chain (`servedChain`): the releases' manifests alone, for /v1/releases,
+ *   /v1/releases/{id} and /v1/releases/{id}/diff (which reads the release's stored diff.json);
+ * - deployment history (`servedDeploymentHistory`): a walk over the chain's pairs of
+ *   consecutive releases. Memory stays bounded: the walk holds two catalogs open at a time
+ *   (the newer and the older of a pair, hash-checked, read record by record from their spans;
+ *   never parsed whole unless a release has no usable serve-index.json), keeps only the entries
+ *   of deployments that changed, and covers at most MAX_HISTORY_RELEASES releases. A record
+ *   whose stored bytes (canonical JSON) are those of its newer version is the same record and
+ *   no change; only records whose bytes differ are parsed and compared aspect by aspect. An
+ *   entry holds its before / after as a position in the served release (a record unchanged
+ *   since) or the record's stored bytes, and is serialized when an answer needs it.
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { type ReleaseSummary, releaseHistory } from "../release/index.js";
 import { type CatalogContent, Deployment, type HistoryChange } from "../schema/index.js";
-import { CATALOG_FILE, DIFF_JSON, readManifest, readReleaseFile } from "../snapshot/index.js";
-import type { ServedRelease } from "./catalog-index.js";
+import {
+  DIFF_JSON,
+  OpenCatalog,
+  readManifest,
+  readReleaseFile,
+  readServeIndex,
+  SERVE_INDEX_FILE,
+} from "../snapshot/index.js";
+import type { RecordJson, ServedRelease } from "./catalog-index.js";
 
 /** The most releases a server walks back for /v1/releases and deployment history. */
 export const MAX_HISTORY_RELEASES = 500;
 
-export interface ServedHistory {
+export interface ServedChain {
   /** Newest first, starting with the served release. */
   releases: ReleaseSummary[];
   releaseJson: Buffer[];
   releaseIndex: Map<string, number>;
-  /** Deployment id -> its history entries (pre-serialized), newest first. */
-  deploymentEntries: Map<string, Buffer[]>;
 }
 
-const histories = new WeakMap<ServedRelease, Promise<ServedHistory>>();
+/**
+ * A deployment's record in one release of the chain: its position in the served release (the
+ * record is the one served), or its stored bytes (canonical JSON).
+ */
+type Version = number | Buffer;
 
-/** The history of the chain that ends at `release`, computed on first use. */
-export function servedHistory(snapshotsDir: string, release: ServedRelease): Promise<ServedHistory> {
-  let history = histories.get(release);
-  if (!history) {
-    history = computeHistory(snapshotsDir, release);
-    // A failure (e.g. an older release damaged) is not cached: the next request tries again.
-    history.catch(() => histories.delete(release));
-    histories.set(release, history);
+interface HistoryEntry {
+  /** The release's index in the chain. */
+  release: number;
+  change: HistoryChange[];
+  before: Version | null;
+  after: Version | null;
+}
+
+/** Deployment id -> its history entries, newest first. */
+export type DeploymentHistory = Map<string, HistoryEntry[]>;
+
+/** Computes `compute(release)` once per served release; a failure is not kept (the next request tries again). */
+function memo<T>(
+  memos: WeakMap<ServedRelease, Promise<T>>,
+  release: ServedRelease,
+  compute: () => Promise<T>,
+): Promise<T> {
+  let value = memos.get(release);
+  if (!value) {
+    value = compute();
+    value.catch(() => memos.delete(release));
+    memos.set(release, value);
   }
-  return history;
+  return value;
+}
+
+const chains = new WeakMap<ServedRelease, Promise<ServedChain>>();
+const histories = new WeakMap<ServedRelease, Promise<DeploymentHistory>>();
+
+/** The chain that ends at `release`, from its manifests, computed on first use. */
+export function servedChain(snapshotsDir: string, release: ServedRelease): Promise<ServedChain> {
+  return memo(chains, release, () => computeChain(snapshotsDir, release));
+}
+
+/** Every deployment's history across the chain that ends at `release`, computed on first use. */
+export function servedDeploymentHistory(
+  snapshotsDir: string,
+  release: ServedRelease,
+): Promise<DeploymentHistory> {
+  return memo(histories, release, async () =>
+    computeDeploymentHistory(snapshotsDir, release, await servedChain(snapshotsDir, release)),
+  );
+}
+
+async function computeChain(snapshotsDir: string, release: ServedRelease): Promise<ServedChain> {
+  const releases = (await releaseHistory(snapshotsDir, release.releaseId)).slice(0, MAX_HISTORY_RELEASES);
+  const releaseJson = releases.map((r) =>
+    Buffer.from(
+      JSON.stringify({
+        id: r.id,
+        created_at: r.created_at,
+        previous_release_id: r.previous_release_id,
+        counts: r.counts,
+      }),
+    ),
+  );
+  return { releases, releaseJson, releaseIndex: new Map(releases.map((r, i) => [r.id, i])) };
 }
 
 type Aspect = Exclude<HistoryChange, "added" | "removed">;
@@ -71,76 +135,163 @@ export function changesBetween(before: Deployment, after: Deployment): Aspect[] 
   );
 }
 
-async function readDeployments(snapshotsDir: string, releaseId: string): Promise<Deployment[]> {
-  const manifest = await readManifest(snapshotsDir, releaseId);
-  // Hash-verified by readReleaseFile, and schema-checked when it was published.
-  const catalog = JSON.parse(
-    (await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE)).toString("utf8"),
-  ) as CatalogContent;
-  return catalog.deployments;
+/** One release's deployments as the walk reads them. */
+interface ChainRelease {
+  /** Deployment id -> its position (the last one, should an id repeat). */
+  positionOf: Map<string, number>;
+  /** The stored bytes of the record at a position (a view: valid until the next call). */
+  bytes(position: number): Buffer;
+  close(): void;
 }
 
-async function computeHistory(snapshotsDir: string, release: ServedRelease): Promise<ServedHistory> {
-  const releases = (await releaseHistory(snapshotsDir, release.releaseId)).slice(0, MAX_HISTORY_RELEASES);
-  const deploymentEntries = new Map<string, Buffer[]>();
-  const push = (id: string, entry: Buffer) => {
-    const list = deploymentEntries.get(id);
-    if (list) list.push(entry);
-    else deploymentEntries.set(id, [entry]);
-  };
-  let newer = new Map((await release.deployments.all()).map((d) => [d.id, d]));
-  for (let i = 0; i < releases.length; i++) {
-    const summary = releases[i] as ReleaseSummary;
-    const olderId = summary.previous_release_id;
-    // The first release of the chain: everything in it was added there.
-    let older = new Map<string, Deployment>();
-    if (olderId !== null) {
-      try {
-        older = new Map((await readDeployments(snapshotsDir, olderId)).map((d) => [d.id, d]));
-      } catch (error) {
-        // A pruned previous release ends what can be said: this release's changes are unknown.
-        if (error instanceof CatalogError && error.code === "release_not_found") break;
+const NO_RELEASE: ChainRelease = { positionOf: new Map(), bytes: () => Buffer.alloc(0), close: () => {} };
+
+function servedChainRelease(release: ServedRelease): ChainRelease {
+  const read = release.deployments.bytes();
+  return { positionOf: release.deploymentById, bytes: (p) => read(p) as Buffer, close: () => {} };
+}
+
+/**
+ * An older release of the chain, its catalog.json hash-checked and open. Read from its spans
+ * when its serve-index.json is there and describes the catalog; otherwise (a release from
+ * before serve-index.json, or a damaged index: history never needed it) parsed whole.
+ */
+async function openChainRelease(snapshotsDir: string, releaseId: string): Promise<ChainRelease> {
+  const manifest = await readManifest(snapshotsDir, releaseId);
+  const catalog = await OpenCatalog.open(snapshotsDir, manifest);
+  try {
+    if (manifest.files[SERVE_INDEX_FILE] !== undefined) {
+      const index = await readServeIndex(snapshotsDir, manifest, catalog.bytes).catch((error: unknown) => {
+        if (error instanceof CatalogError && error.code === "release_damaged") return null;
         throw error;
+      });
+      if (index) {
+        const { id, offset, length } = index.deployments;
+        const read = catalog.spanReader();
+        return {
+          positionOf: new Map(id.map((deploymentId, i) => [deploymentId, i])),
+          bytes: (p) => read(offset[p] as number, length[p] as number),
+          close: () => catalog.close(),
+        };
       }
     }
-    const entry = (change: HistoryChange[], before: Deployment | null, after: Deployment | null) =>
-      Buffer.from(
-        JSON.stringify({
-          release_id: summary.id,
-          created_at: summary.created_at,
-          change,
-          // Older releases are read without the schema pass; parsing gives every entry the
-          // field order the API serves deployments in.
-          before: before === null ? null : Deployment.parse(before),
-          after: after === null ? null : Deployment.parse(after),
-        }),
-      );
-    for (const [id, after] of newer) {
-      const before = older.get(id);
-      if (!before) push(id, entry(["added"], null, after));
-      else {
-        const changes = changesBetween(before, after);
-        if (changes.length > 0) push(id, entry(changes, before, after));
-      }
-    }
-    for (const [id, before] of older) if (!newer.has(id)) push(id, entry(["removed"], before, null));
-    newer = older;
+    // Hash-checked above, and schema-checked when it was published.
+    const whole = JSON.parse((await catalog.readAsync(0, catalog.bytes)).toString("utf8")) as CatalogContent;
+    const deployments = whole.deployments;
+    catalog.close();
+    return {
+      positionOf: new Map(deployments.map((d, i) => [d.id, i])),
+      bytes: (p) => Buffer.from(canonicalJson(deployments[p]), "utf8"),
+      close: () => {},
+    };
+  } catch (error) {
+    catalog.close();
+    throw error;
   }
-  const releaseJson = releases.map((r) =>
-    Buffer.from(
-      JSON.stringify({
-        id: r.id,
-        created_at: r.created_at,
-        previous_release_id: r.previous_release_id,
-        counts: r.counts,
-      }),
-    ),
-  );
+}
+
+// One list each, shared by every entry (the first release of a chain adds all its deployments).
+const ADDED: HistoryChange[] = ["added"];
+const REMOVED: HistoryChange[] = ["removed"];
+
+/** Lets other requests run during a long walk. */
+const YIELD_EVERY = 2_000;
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function computeDeploymentHistory(
+  snapshotsDir: string,
+  release: ServedRelease,
+  chain: ServedChain,
+): Promise<DeploymentHistory> {
+  const history: DeploymentHistory = new Map();
+  const push = (id: string, entry: HistoryEntry) => {
+    const list = history.get(id);
+    if (list) list.push(entry);
+    else history.set(id, [entry]);
+  };
+  const parse = (bytes: Buffer) => JSON.parse(bytes.toString("utf8")) as Deployment;
+  let newer = servedChainRelease(release);
+  // The version of each of newer's records: first the served release's positions themselves.
+  let newerVersion: (position: number) => Version = (position) => position;
+  try {
+    for (let i = 0; i < chain.releases.length; i++) {
+      const olderId = (chain.releases[i] as ReleaseSummary).previous_release_id;
+      // The first release of the chain: everything in it was added there.
+      let older = NO_RELEASE;
+      if (olderId !== null) {
+        try {
+          older = await openChainRelease(snapshotsDir, olderId);
+        } catch (error) {
+          // A pruned previous release ends what can be said: this release's changes are unknown.
+          if (error instanceof CatalogError && error.code === "release_not_found") break;
+          throw error;
+        }
+      }
+      const olderVersions = new Array<Version>(older.positionOf.size);
+      let done = 0;
+      for (const [id, position] of newer.positionOf) {
+        if (++done % YIELD_EVERY === 0) await yieldToRequests();
+        const after = newerVersion(position);
+        const olderPosition = older.positionOf.get(id);
+        if (olderPosition === undefined) {
+          push(id, { release: i, change: ADDED, before: null, after });
+          continue;
+        }
+        const afterBytes = newer.bytes(position);
+        const beforeBytes = older.bytes(olderPosition);
+        // The same bytes are the same record: nothing changed, and the older one is that version.
+        if (afterBytes.equals(beforeBytes)) {
+          olderVersions[olderPosition] = after;
+          continue;
+        }
+        const before = Buffer.from(beforeBytes);
+        olderVersions[olderPosition] = before;
+        const change = changesBetween(parse(before), parse(afterBytes));
+        if (change.length > 0) push(id, { release: i, change, before, after });
+      }
+      for (const [id, position] of older.positionOf) {
+        if (newer.positionOf.has(id)) continue;
+        const before = Buffer.from(older.bytes(position));
+        olderVersions[position] = before;
+        push(id, { release: i, change: REMOVED, before, after: null });
+      }
+      newer.close();
+      newer = older;
+      newerVersion = (position) => olderVersions[position] as Version;
+    }
+  } finally {
+    newer.close();
+  }
+  return history;
+}
+
+/**
+ * A deployment's history entries as the API serves them, each serialized when a page needs it:
+ * `{release_id, created_at, change, before, after}`, before / after in the field order the
+ * API serves deployments in (stored records have the canonical, sorted one).
+ */
+export function historyEntriesJson(
+  chain: ServedChain,
+  release: ServedRelease,
+  entries: readonly HistoryEntry[],
+): RecordJson {
+  const deploymentJson = (version: Version | null): string => {
+    if (version === null) return "null";
+    if (typeof version === "number") return (release.deploymentJson.at(version) as Buffer).toString("utf8");
+    return JSON.stringify(Deployment.parse(JSON.parse(version.toString("utf8"))));
+  };
   return {
-    releases,
-    releaseJson,
-    releaseIndex: new Map(releases.map((r, i) => [r.id, i])),
-    deploymentEntries,
+    length: entries.length,
+    at(index) {
+      const entry = entries[index];
+      if (entry === undefined) return undefined;
+      const summary = chain.releases[entry.release] as ReleaseSummary;
+      return Buffer.from(
+        `{"release_id":${JSON.stringify(summary.id)},"created_at":${JSON.stringify(summary.created_at)},` +
+          `"change":${JSON.stringify(entry.change)},"before":${deploymentJson(entry.before)},` +
+          `"after":${deploymentJson(entry.after)}}`,
+      );
+    },
   };
 }
 

@@ -8,6 +8,7 @@
  *   watchLatest: true, logger });
  * // ... server.reload() on SIGHUP, server.close() on SIGTERM
  */
+export { DEFAULT_RECORD_CACHE } from "./catalog-index.js";
 export { createKey, listKeys, revokeKey } from "./keys.js";
 export { loadPlans } from "./plans.js";
 export { type RunningServer, type StartServerOptions, startServer } from "./server.js";

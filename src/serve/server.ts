@@ -26,7 +26,12 @@ import {
   verifyRelease,
 } from "../snapshot/index.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
-import { indexOpenedRelease, indexRelease, type ServedRelease } from "./catalog-index.js";
+import {
+  DEFAULT_RECORD_CACHE,
+  indexOpenedRelease,
+  indexRelease,
+  type ServedRelease,
+} from "./catalog-index.js";
 import { requestIdFor } from "./http.js";
 import { KeyRing } from "./keys.js";
 import { NO_QUOTA } from "./no-quota.js";
@@ -68,6 +73,12 @@ export interface StartServerOptions {
    * is ignored. Default: none.
    */
   trustedProxies?: string[];
+  /**
+   * How many records of each kind (parsed deployments, deployment JSON, lifecycle JSON) the
+   * served release keeps in memory, least recently used out beyond it (default
+   * DEFAULT_RECORD_CACHE, 10,000; 0 keeps none).
+   */
+  recordCache?: number;
 }
 
 export interface RunningServer {
@@ -78,6 +89,8 @@ export interface RunningServer {
   reload(): Promise<string>;
   /** Prepared GET answers held for the served release: entries and bytes (keys and bodies). */
   responseCache(): { entries: number; bytes: number };
+  /** Records the served release holds in memory now, per memo (each within `recordCache`). */
+  recordCache(): { deployments: number; deploymentJson: number; lifecycleJson: number };
   close(): Promise<void>;
 }
 
@@ -93,7 +106,11 @@ export function defaultQuotaFile(env: NodeJS.ProcessEnv = process.env): string {
  * request needs it (openIndexedRelease); one without it is parsed whole, its deployments not
  * run through the schema again (loadTrustedRelease).
  */
-export async function loadServedRelease(snapshotsDir: string, releaseId?: string): Promise<ServedRelease> {
+export async function loadServedRelease(
+  snapshotsDir: string,
+  releaseId?: string,
+  recordCache: number = DEFAULT_RECORD_CACHE,
+): Promise<ServedRelease> {
   const id = releaseId ?? (await readLatest(snapshotsDir));
   if (!id) throw new CatalogError("release_not_found", `no release published in ${snapshotsDir} (no LATEST)`);
   const manifest = await readManifest(snapshotsDir, id);
@@ -101,7 +118,7 @@ export async function loadServedRelease(snapshotsDir: string, releaseId?: string
     const loaded = await loadTrustedRelease(snapshotsDir, id);
     // loadTrustedRelease has read and hash-checked catalog.json; the other files are checked here.
     await verifyOthers(snapshotsDir, id, [CATALOG_FILE]);
-    return indexRelease(loaded);
+    return indexRelease(loaded, recordCache);
   }
   const opened = await openIndexedRelease(snapshotsDir, manifest);
   try {
@@ -110,7 +127,7 @@ export async function loadServedRelease(snapshotsDir: string, releaseId?: string
     opened.catalog.close();
     throw error;
   }
-  return indexOpenedRelease(opened);
+  return indexOpenedRelease(opened, recordCache);
 }
 
 /** Re-hashes the files of a release but those already checked; release_damaged on any problem. */
@@ -137,8 +154,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const notAnAddress = (opts.trustedProxies ?? []).find((a) => isIP(a) === 0);
   if (notAnAddress !== undefined)
     throw new CatalogError("invalid_argument", `trusted proxy "${notAnAddress}" is not an IP address`);
+  const { recordCache } = opts;
+  if (recordCache !== undefined && !(Number.isSafeInteger(recordCache) && recordCache >= 0))
+    throw new CatalogError("invalid_argument", `record cache size ${recordCache} is not a whole number`);
   const started = performance.now();
-  const release = await loadServedRelease(opts.snapshotsDir, opts.releaseId);
+  const release = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
   const loadMs = performance.now() - started;
   const plans = await loadPlans(opts.plansFile);
   const keys = new KeyRing(opts.keysFile, logger);
@@ -270,7 +290,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         const wanted = opts.releaseId ?? (await readLatest(opts.snapshotsDir));
         state.plans = nextPlans;
         if (current && wanted === current.releaseId) return current.releaseId;
-        const next = await loadServedRelease(opts.snapshotsDir, opts.releaseId);
+        const next = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
         state.release = next;
         logger.info({ release: next.releaseId, previous: current?.releaseId ?? null }, "release switched");
         return next.releaseId;
@@ -353,6 +373,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       entries: state.release?.answers.size ?? 0,
       bytes: state.release?.answers.byteSize ?? 0,
     }),
+    recordCache: () => state.release?.cached() ?? { deployments: 0, deploymentJson: 0, lifecycleJson: 0 },
     close,
   };
 }

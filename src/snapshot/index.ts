@@ -51,6 +51,7 @@ export {
   OpenCatalog,
   openIndexedRelease,
   readReleaseEvents,
+  readServeIndex,
   sha256OfFile,
 } from "./read.js";
 export {

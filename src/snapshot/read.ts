@@ -175,6 +175,38 @@ export class OpenCatalog {
     return buffer;
   }
 
+  /**
+   * A reader of many spans in ascending order (a walk over every record): each read is served
+   * from a window of at least `window` bytes, refilled when a span leaves it, so a walk makes
+   * one positioned read per window instead of one per record. The Buffer returned is a view of
+   * the window, valid until the next call; copy what is kept.
+   */
+  spanReader(window = 1 << 20): (offset: number, length: number) => Buffer {
+    let buffer = Buffer.alloc(0);
+    let start = 0;
+    let end = 0;
+    return (offset, length) => {
+      if (offset < start || offset + length > end) {
+        this.checkSpan(offset, length);
+        const size = Math.min(Math.max(window, length), this.bytes - offset);
+        if (buffer.length < size) buffer = Buffer.allocUnsafe(size);
+        let done = 0;
+        while (done < size) {
+          const n = readSync(this.fd, buffer, done, size - done, offset + done);
+          if (n === 0)
+            throw new CatalogError(
+              "release_damaged",
+              `${CATALOG_FILE} ended inside span ${offset}+${length}`,
+            );
+          done += n;
+        }
+        start = offset;
+        end = offset + size;
+      }
+      return buffer.subarray(offset - start, offset - start + length);
+    };
+  }
+
   /** The same as `read`, without blocking the event loop (for large spans). */
   async readAsync(offset: number, length: number): Promise<Buffer> {
     this.checkSpan(offset, length);
@@ -254,17 +286,7 @@ export async function openIndexedRelease(
   const indexData = await readReleaseFile(snapshotsDir, manifest, SERVE_INDEX_FILE);
   const catalog = await OpenCatalog.open(snapshotsDir, manifest);
   try {
-    let index: ServeIndexFile;
-    try {
-      index = checkedIndex(JSON.parse(indexData.toString("utf8")), catalog.bytes, manifest);
-    } catch (error) {
-      throw new CatalogError(
-        "release_damaged",
-        `release ${id}: ${SERVE_INDEX_FILE} ${error instanceof IndexProblem ? error.message : "is not JSON"}`,
-        {},
-        { cause: error },
-      );
-    }
+    const index = parsedIndex(indexData, catalog.bytes, manifest);
     const span = index.members.events as [number, number];
     let events: SourceEvent[];
     try {
@@ -281,6 +303,31 @@ export async function openIndexedRelease(
   } catch (error) {
     catalog.close();
     throw error;
+  }
+}
+
+/**
+ * A release's serve-index.json, hash-checked, parsed and checked against its catalog.json of
+ * `catalogBytes` bytes (opened by the caller); release_damaged when it does not describe it.
+ */
+export async function readServeIndex(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+  catalogBytes: number,
+): Promise<ServeIndexFile> {
+  return parsedIndex(await readReleaseFile(snapshotsDir, manifest, SERVE_INDEX_FILE), catalogBytes, manifest);
+}
+
+function parsedIndex(data: Buffer, catalogBytes: number, manifest: ReleaseManifest): ServeIndexFile {
+  try {
+    return checkedIndex(JSON.parse(data.toString("utf8")), catalogBytes, manifest);
+  } catch (error) {
+    throw new CatalogError(
+      "release_damaged",
+      `release ${manifest.release_id}: ${SERVE_INDEX_FILE} ${error instanceof IndexProblem ? error.message : "is not JSON"}`,
+      {},
+      { cause: error },
+    );
   }
 }
 

@@ -13,7 +13,14 @@ import { readManifest } from "../../src/release/artifact.js";
 import type { Deployment, LifecycleRecord } from "../../src/schema/index.js";
 import { startServer } from "../../src/serve/index.js";
 import { DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
-import { call, captureLogger, makeTempDir, startTestServer, type TestServer } from "./support/harness.js";
+import {
+  call,
+  captureLogger,
+  makeTempDir,
+  serverOptions,
+  startTestServer,
+  type TestServer,
+} from "./support/harness.js";
 
 const GPT4O = dep("gpt-4o").id;
 const cleanup: Array<() => Promise<void>> = [];
@@ -44,14 +51,7 @@ async function setLatest(snapshotsDir: string, releaseId: string): Promise<void>
   await rename(tmp, join(snapshotsDir, "LATEST"));
 }
 
-const options = (snapshotsDir: string, dir: string) => ({
-  snapshotsDir,
-  host: "127.0.0.1",
-  port: 0,
-  watchLatest: false,
-  logger: captureLogger().logger,
-  quotaFile: join(dir, "quota.json"),
-});
+const options = serverOptions;
 
 describe("start-up", () => {
   it("refuses to start without a published release", async () => {

@@ -4,17 +4,28 @@
  * read from the served release's chain in the snapshots directory.
  */
 import { ListHistoryQuery, ListReleasesQuery } from "../../schema/index.js";
-import { releaseDiffJson, type ServedHistory, servedHistory } from "../history.js";
+import {
+  historyEntriesJson,
+  releaseDiffJson,
+  type ServedChain,
+  servedChain,
+  servedDeploymentHistory,
+} from "../history.js";
 import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http.js";
 import { allPositions, pageBody, paginate } from "../page.js";
 import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
 
-/** The snapshots directory and the served chain; 404 on a server started without a snapshots directory. */
-async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedHistory }> {
-  const { snapshotsDir } = input;
-  if (snapshotsDir === undefined)
+/** The snapshots directory; 404 on a server started without one. */
+function snapshotsOf(input: ResourceInput): string {
+  if (input.snapshotsDir === undefined)
     throw new ProblemError("not_found", "release history is not available on this server");
-  return { snapshotsDir, history: await servedHistory(snapshotsDir, input.release) };
+  return input.snapshotsDir;
+}
+
+/** The snapshots directory and the served chain (its manifests). */
+async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedChain }> {
+  const snapshotsDir = snapshotsOf(input);
+  return { snapshotsDir, history: await servedChain(snapshotsDir, input.release) };
 }
 
 export const releases: RouteHandler = {
@@ -34,7 +45,7 @@ export const releases: RouteHandler = {
 /** The position of the release named by the path in the served chain, or 404. */
 async function releaseAt(
   input: ResourceInput,
-): Promise<{ id: string; position: number; snapshotsDir: string; history: ServedHistory }> {
+): Promise<{ id: string; position: number; snapshotsDir: string; history: ServedChain }> {
   const { snapshotsDir, history } = await chain(input);
   parseNoQuery(input.rawQuery);
   const id = decodePathParam(input.param);
@@ -66,14 +77,18 @@ export const releaseDiff: RouteHandler = {
 export const deploymentHistory: RouteHandler = {
   kind: "resource",
   prepare: async (input) => {
-    const { history } = await chain(input);
+    const { snapshotsDir, history } = await chain(input);
+    const deployments = await servedDeploymentHistory(snapshotsDir, input.release);
     const query = parseQuery(ListHistoryQuery, input.rawQuery);
     const id = decodePathParam(input.param);
-    const entries = history.deploymentEntries.get(id);
+    const entries = deployments.get(id);
     if (!entries)
       throw new ProblemError("not_found", `no release of the served chain ever held a deployment "${id}"`);
     return lazyAnswer(input, { id, ...query }, () =>
-      pageBody(entries, paginate(allPositions(entries.length), query.limit, query.offset)),
+      pageBody(
+        historyEntriesJson(history, input.release, entries),
+        paginate(allPositions(entries.length), query.limit, query.offset),
+      ),
     );
   },
 };

@@ -114,6 +114,18 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
+/** Options of a server on `snapshotsDir` on a free loopback port, quota file in `dir`, not watching LATEST. */
+export function serverOptions(snapshotsDir: string, dir: string) {
+  return {
+    snapshotsDir,
+    host: "127.0.0.1",
+    port: 0,
+    watchLatest: false,
+    logger: captureLogger().logger,
+    quotaFile: join(dir, "quota.json"),
+  } satisfies StartServerOptions;
+}
+
 export async function makeTempDir(prefix = "serve-test-"): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
