@@ -318,6 +318,40 @@ describe("Gemini API per-model pages", () => {
     expect(fact.capabilities?.batch).toEqual(supported);
   });
 
+  it("a page whose Versions row names a second endpoint gives it the same facts: Gemini 3.1 Pro Preview and its customtools endpoint", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "model-gemini-3-1-pro-preview")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-3.1-pro-preview", "gemini-3.1-pro-preview-customtools"]);
+    for (const fact of facts.values()) {
+      expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_048_576, 65_536]);
+      expect(fact.capabilities).toMatchObject({
+        batch: supported,
+        reasoning: supported,
+        image_output: unsupported,
+      });
+    }
+  });
+
+  it("an image model's smaller limits and its image output: Gemini 3.1 Flash Image Preview", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-image-preview", "gemini-3.1-flash-image-preview");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([131_072, 32_768]);
+    expect(fact.capabilities).toMatchObject({
+      image_output: supported,
+      tool_calling: unsupported,
+      structured_output: unsupported,
+      vision: supported,
+      pdf_input: supported,
+    });
+    expect(fact.capabilities?.video_input).toBeUndefined(); // not among its input types: unknown
+  });
+
+  it("the preview page of a model whose stable page is recorded too: Gemini 3.1 Flash-Lite Preview", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-lite-preview", "gemini-3.1-flash-lite-preview");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_048_576, 65_536]);
+    expect(fact.capabilities?.computer_use).toEqual(unsupported);
+    expect(fact.evidence.observed_at).toBe("2026-03-01T00:00:00Z");
+  });
+
   it("fails on a consumption option value it does not know", async () => {
     const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
     expectParseFailure(() =>
