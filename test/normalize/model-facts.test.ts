@@ -35,6 +35,7 @@ describe("official model facts create no deployments", () => {
     ["anthropic", "models-overview"],
     ["anthropic", "models-overview-2025"],
     ["google", "models"],
+    ["google", "embeddings"],
     ["azure", "models-azure-openai"],
     ["azure", "models-azure-openai-2025"],
   ])(
@@ -350,6 +351,35 @@ describe("Gemini API per-model pages", () => {
     expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_048_576, 65_536]);
     expect(fact.capabilities?.computer_use).toEqual(unsupported);
     expect(fact.evidence.observed_at).toBe("2026-03-01T00:00:00Z");
+  });
+
+  it("the Embeddings page: input token limits, no max output (an output dimension size is none), input types as capabilities", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "embeddings")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-embedding-2", "gemini-embedding-001"]);
+    expect(facts.get("gemini-embedding-2")).toMatchObject({
+      context_tokens: 8_192,
+      capabilities: {
+        vision: supported,
+        video_input: supported,
+        audio_input: supported,
+        pdf_input: supported,
+      },
+    });
+    expect(facts.get("gemini-embedding-001")?.context_tokens).toBe(2_048);
+    for (const fact of facts.values()) expect(fact.max_output_tokens).toBeUndefined();
+    expect(facts.get("gemini-embedding-001")?.capabilities).toBeUndefined(); // text input only: nothing to state
+  });
+
+  it("fails on a table without an output token limit that is not an embedding model's", async () => {
+    const input = await recordedInput("google", "embeddings");
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace("**Output** Text embeddings |\n| Token limits", "**Output** Text |\n| Token limits"),
+        ),
+      ),
+    );
   });
 
   it("fails on a consumption option value it does not know", async () => {
