@@ -419,7 +419,9 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     expect(facts.get("gpt-audio-mini-2025-10-06")).toMatchObject({
       context_tokens: 28_672,
       max_output_tokens: 4_096,
+      capabilities: { audio_input: supported },
     });
+    expect(facts.get("gpt-4o-audio-preview-2024-12-17")?.capabilities).toEqual({ audio_output: supported });
     // the January 2026 version of the page adds GPT-5.2 and drops GPT-3.5
     expect(facts.get("gpt-5.2-2025-12-11")).toMatchObject({
       context_tokens: 400_000,
@@ -566,6 +568,12 @@ describe("Azure OpenAI models sold directly by Azure", () => {
       parallel_tool_calling: supported,
     });
     expect(describedCapabilities("Older preview version.")).toEqual({});
+    expect(describedCapabilities("Audio model for audio and text generation.")).toEqual({
+      audio_output: supported,
+    });
+    expect(describedCapabilities("Audio model for real-time audio processing.")).toEqual({
+      audio_input: supported,
+    });
   });
 });
 

@@ -19,7 +19,8 @@
  *   "Image (input)"; "Text-only processing", "Text in/text out only" -> unsupported),
  *   tool_calling ("Function calling", "Functions and tools", "Tools", "parallel tool / function
  *   calling"), parallel_tool_calling ("parallel tool calling", "Parallel function calling"),
- *   computer_use ("computer use tool").
+ *   computer_use ("computer use tool"), audio_output ("Audio model for audio and text
+ *   generation"), audio_input ("Audio model for real-time audio processing").
  * - Tables without token limits (the Audio API's speech-to-text, speech translation and
  *   text-to-speech tables; image and video generation): capabilities only, from the section
  *   the table sits under, `official_inferred` (the page's structure says it, not a row):
@@ -142,6 +143,10 @@ export function describedCapabilities(description: string): Partial<Record<Capab
     }
     if (/^(?:function calling|functions and tools|tools)\.?$/i.test(item)) caps.tool_calling = supported;
     if (/computer use tool/i.test(item)) caps.computer_use = supported;
+    // The GPT-4o audio models' descriptions: "Audio model for audio and text generation." /
+    // "Audio model for real-time audio processing." (it takes audio in; output is not stated).
+    if (/^audio model for audio and text generation\b/i.test(item)) caps.audio_output = supported;
+    if (/^audio model for real-time audio processing\b/i.test(item)) caps.audio_input = supported;
   }
   return caps;
 }
