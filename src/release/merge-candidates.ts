@@ -7,7 +7,7 @@
 import { compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { indexModelFacts, type ModelFactIndex } from "./model-facts.js";
+import { indexModelFacts, type ModelFactIndex, unversionedName } from "./model-facts.js";
 
 export interface RankedFact {
   fact: DeploymentFact;
@@ -155,10 +155,9 @@ export function indexIdentities(candidates: Candidates): CatalogIdentities {
     modelIds.add(best.model_id);
     providerIds.add(best.provider_id);
   }
-  // The version is a date or number ("-0914", "-2024-08-06", "-1", "-v2:0").
   const modelsByProviderFamily = new Map<string, Set<string>>();
   for (const [key, model] of modelByProviderModel) {
-    const family = /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d+|v\d+(?::\d+)?)$/.exec(key)?.[1];
+    const family = unversionedName(key);
     if (family === undefined) continue;
     const set = modelsByProviderFamily.get(family) ?? new Set<string>();
     set.add(model);

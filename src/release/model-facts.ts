@@ -51,16 +51,40 @@ export function modelFactKey(providerId: string, providerModelId: string): strin
   return `${providerId}|${providerModelId}`;
 }
 
-/** Every source's model facts, indexed by provider and provider model id. */
+/**
+ * The name of a versioned provider model id without its version, or undefined when it carries
+ * none: the version is a date or a number ("-0914", "-2024-08-06", "-1", "-001", "-v2:0").
+ * `text-embedding-3-large-1` -> `text-embedding-3-large`.
+ */
+export function unversionedName(providerModelId: string): string | undefined {
+  return /^(.+?)-(?:\d{4}-\d{2}-\d{2}|\d+|v\d+(?::\d+)?)$/.exec(providerModelId)?.[1];
+}
+
+/**
+ * Every source's model facts, indexed by provider and provider model id.
+ *
+ * A fact marked `version_unstated` (the page names the model without the version its provider
+ * deploys) is also indexed under the provider's one versioned id of that model, where the
+ * deployment facts of the official sources name exactly one (`text-embedding-3-large` ->
+ * `text-embedding-3-large-1`, the only version Azure's region tables list); there its values are
+ * `official_inferred` (the page does not name that id: the catalog's official listings leave no
+ * other reading). Where they name two or more versions, or none, it applies to none of them: a
+ * version is never guessed.
+ */
 export function indexModelFacts(
   sources: readonly SourceFacts[],
   isOfficial: (source: SourceFacts) => boolean,
 ): ModelFactIndex {
   const index = new Map<string, ModelFactCandidate[]>();
+  const add = (key: string, candidate: ModelFactCandidate) => {
+    const list = index.get(key);
+    if (list) list.push(candidate);
+    else index.set(key, [candidate]);
+  };
+  const unstated: ModelFactCandidate[] = [];
   for (const source of sources) {
     const official = isOfficial(source);
     (source.output.model_facts ?? []).forEach((fact, i) => {
-      const key = modelFactKey(fact.provider_id, fact.provider_model_id);
       const candidate: ModelFactCandidate = {
         fact,
         source,
@@ -68,12 +92,61 @@ export function indexModelFacts(
         observedMs: Date.parse(fact.evidence.observed_at),
         index: i,
       };
-      const list = index.get(key);
-      if (list) list.push(candidate);
-      else index.set(key, [candidate]);
+      add(modelFactKey(fact.provider_id, fact.provider_model_id), candidate);
+      if (fact.version_unstated) unstated.push(candidate);
     });
   }
+  if (unstated.length === 0) return index;
+  const versions = officialVersions(sources, isOfficial);
+  for (const candidate of unstated) {
+    const { provider_id, provider_model_id } = candidate.fact;
+    const ids = versions.get(modelFactKey(provider_id, provider_model_id));
+    const [only] = ids ?? [];
+    if (ids?.size !== 1 || only === undefined) continue;
+    add(modelFactKey(provider_id, only), { ...candidate, fact: inferredFor(candidate.fact, only) });
+  }
   return index;
+}
+
+/** provider|unversioned name -> the versioned provider model ids official deployment facts name. */
+function officialVersions(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): Map<string, Set<string>> {
+  const versions = new Map<string, Set<string>>();
+  for (const source of sources) {
+    if (!isOfficial(source)) continue;
+    for (const d of source.output.deployments) {
+      const name = unversionedName(d.provider_model_id);
+      if (name === undefined) continue;
+      const key = modelFactKey(d.provider_id, name);
+      const ids = versions.get(key) ?? new Set<string>();
+      ids.add(d.provider_model_id);
+      versions.set(key, ids);
+    }
+  }
+  return versions;
+}
+
+/** A version-unstated fact as a fact about its one versioned id: official values become official_inferred. */
+function inferredFor(fact: ModelFact, providerModelId: string): ModelFact {
+  const inferred = (status: Evidence["verification_status"]) =>
+    status === "official_declared" ? "official_inferred" : status;
+  const capabilities: Capabilities = {};
+  for (const [name, entry] of Object.entries(fact.capabilities ?? {}) as Array<
+    [CapabilityName, CapabilityEntry]
+  >)
+    capabilities[name] = {
+      status: entry.status,
+      verification_status: inferred(entry.verification_status ?? fact.evidence.verification_status),
+    };
+  const { version_unstated: _, ...rest } = fact;
+  return {
+    ...rest,
+    provider_model_id: providerModelId,
+    ...(fact.capabilities ? { capabilities } : {}),
+    evidence: { ...fact.evidence, verification_status: inferred(fact.evidence.verification_status) },
+  };
 }
 
 /** One source of limits or capabilities, deployment- or model-level, in precedence order. */

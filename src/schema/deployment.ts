@@ -25,13 +25,15 @@ export const CapabilityName = z
     "code_execution",
     "image_output",
     "video_input",
+    "video_output",
   ])
   .meta({
     id: "CapabilityName",
     description:
       "tool_calling: calls functions / tools the request defines. parallel_tool_calling: several tool calls in one turn. " +
       "structured_output: output constrained to a JSON schema. vision: image input. audio_input / video_input / pdf_input: " +
-      "audio, video or PDF documents as input. audio_output / image_output: generates audio or images. reasoning: " +
+      "audio, video or PDF documents as input. audio_output / image_output / video_output: generates audio, images or " +
+      "video. reasoning: " +
       "thinks before answering (reasoning / thinking tokens). prompt_caching: cached input (context caching). web_search: " +
       "grounds answers in a web search run by the provider. computer_use: operates a computer through screenshots and " +
       "mouse / keyboard actions. batch: available through the provider's asynchronous batch API. code_execution: runs code " +

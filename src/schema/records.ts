@@ -111,6 +111,14 @@ export const ModelFact = z
     context_tokens: z.int().positive().nullable().optional(),
     max_output_tokens: z.int().positive().nullable().optional(),
     capabilities: Capabilities.optional(),
+    /**
+     * The page names the model without a version, while the provider deploys it as
+     * `<model>-<version>` (Azure: `text-embedding-3-large` is deployed as version 1, id
+     * `text-embedding-3-large-1`). Besides the id as written, the fact then applies to the
+     * provider's one versioned id of that model, only where the build's deployments name exactly
+     * one such id, and there its values are `official_inferred` (src/release/model-facts.ts).
+     */
+    version_unstated: z.literal(true).optional(),
     evidence: Evidence,
   })
   .meta({ id: "ModelFact" });

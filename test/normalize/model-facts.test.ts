@@ -35,7 +35,9 @@ describe("official model facts create no deployments", () => {
     ["anthropic", "models-overview"],
     ["anthropic", "models-overview-2025"],
     ["google", "models"],
+    ["google", "embeddings"],
     ["azure", "models-azure-openai"],
+    ["azure", "models-azure-openai-2025"],
   ])(
     "%s/%s yields model facts with official evidence: declared for its own provider, inferred for the Claude ids of Bedrock and Google Cloud",
     async (provider, name) => {
@@ -317,6 +319,69 @@ describe("Gemini API per-model pages", () => {
     expect(fact.capabilities?.batch).toEqual(supported);
   });
 
+  it("a page whose Versions row names a second endpoint gives it the same facts: Gemini 3.1 Pro Preview and its customtools endpoint", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "model-gemini-3-1-pro-preview")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-3.1-pro-preview", "gemini-3.1-pro-preview-customtools"]);
+    for (const fact of facts.values()) {
+      expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_048_576, 65_536]);
+      expect(fact.capabilities).toMatchObject({
+        batch: supported,
+        reasoning: supported,
+        image_output: unsupported,
+      });
+    }
+  });
+
+  it("an image model's smaller limits and its image output: Gemini 3.1 Flash Image Preview", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-image-preview", "gemini-3.1-flash-image-preview");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([131_072, 32_768]);
+    expect(fact.capabilities).toMatchObject({
+      image_output: supported,
+      tool_calling: unsupported,
+      structured_output: unsupported,
+      vision: supported,
+      pdf_input: supported,
+    });
+    expect(fact.capabilities?.video_input).toBeUndefined(); // not among its input types: unknown
+  });
+
+  it("the preview page of a model whose stable page is recorded too: Gemini 3.1 Flash-Lite Preview", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-lite-preview", "gemini-3.1-flash-lite-preview");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_048_576, 65_536]);
+    expect(fact.capabilities?.computer_use).toEqual(unsupported);
+    expect(fact.evidence.observed_at).toBe("2026-03-01T00:00:00Z");
+  });
+
+  it("the Embeddings page: input token limits, no max output (an output dimension size is none), input types as capabilities", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "embeddings")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-embedding-2", "gemini-embedding-001"]);
+    expect(facts.get("gemini-embedding-2")).toMatchObject({
+      context_tokens: 8_192,
+      capabilities: {
+        vision: supported,
+        video_input: supported,
+        audio_input: supported,
+        pdf_input: supported,
+      },
+    });
+    expect(facts.get("gemini-embedding-001")?.context_tokens).toBe(2_048);
+    for (const fact of facts.values()) expect(fact.max_output_tokens).toBeUndefined();
+    expect(facts.get("gemini-embedding-001")?.capabilities).toBeUndefined(); // text input only: nothing to state
+  });
+
+  it("fails on a table without an output token limit that is not an embedding model's", async () => {
+    const input = await recordedInput("google", "embeddings");
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace("**Output** Text embeddings |\n| Token limits", "**Output** Text |\n| Token limits"),
+        ),
+      ),
+    );
+  });
+
   it("fails on a consumption option value it does not know", async () => {
     const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
     expectParseFailure(() =>
@@ -336,7 +401,7 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   it("gives every model version its context window, max output and described capabilities", async () => {
     const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
     const facts = byId(out.model_facts);
-    expect(facts.size).toBe(48);
+    expect(facts.size).toBe(62);
     expect(facts.get("gpt-5-2025-08-07")).toMatchObject({
       context_tokens: 400_000,
       max_output_tokens: 128_000,
@@ -354,7 +419,9 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     expect(facts.get("gpt-audio-mini-2025-10-06")).toMatchObject({
       context_tokens: 28_672,
       max_output_tokens: 4_096,
+      capabilities: { audio_input: supported },
     });
+    expect(facts.get("gpt-4o-audio-preview-2024-12-17")?.capabilities).toEqual({ audio_output: supported });
     // the January 2026 version of the page adds GPT-5.2 and drops GPT-3.5
     expect(facts.get("gpt-5.2-2025-12-11")).toMatchObject({
       context_tokens: 400_000,
@@ -373,6 +440,76 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     expect(facts.get("gpt-oss-120b")?.capabilities?.vision).toEqual(unsupported);
     // no bare name gets a versioned row's facts
     expect(facts.has("gpt-5")).toBe(false);
+  });
+
+  it("marks a row without a version version_unstated, for the release to match to the one listed version", async () => {
+    const facts = byId(azure(await recordedInput("azure", "models-azure-openai")).model_facts);
+    // the embeddings table names text-embedding-3-large / -small without a version
+    expect(facts.get("text-embedding-3-large")).toMatchObject({
+      context_tokens: 8_192,
+      version_unstated: true,
+    });
+    expect(facts.get("text-embedding-3-large")?.max_output_tokens).toBeUndefined();
+    expect(facts.get("text-embedding-3-small")).toMatchObject({
+      context_tokens: 8_192,
+      version_unstated: true,
+    });
+    // "(version 2)" is a version
+    expect(facts.get("text-embedding-ada-002-2")?.version_unstated).toBeUndefined();
+    expect(facts.get("gpt-5-2025-08-07")?.version_unstated).toBeUndefined();
+    expect(facts.get("gpt-oss-120b")?.version_unstated).toBe(true);
+  });
+
+  it("gives the models of the Audio API, image and video tables the capability of their section, official_inferred, and no limits", async () => {
+    const facts = byId(azure(await recordedInput("azure", "models-azure-openai")).model_facts);
+    const inferred = { status: "supported", verification_status: "official_inferred" };
+    const only = (id: string) => {
+      const f = facts.get(id);
+      return { capabilities: f?.capabilities, limits: [f?.context_tokens, f?.max_output_tokens] };
+    };
+    // whisper is in the speech-to-text and the speech translation tables: one fact
+    expect(only("whisper")).toEqual({
+      capabilities: { audio_input: inferred },
+      limits: [undefined, undefined],
+    });
+    expect(only("gpt-4o-mini-transcribe-2025-12-15").capabilities).toEqual({ audio_input: inferred });
+    expect(only("gpt-4o-transcribe-diarize").capabilities).toEqual({ audio_input: inferred });
+    expect(only("tts-hd")).toEqual({
+      capabilities: { audio_output: inferred },
+      limits: [undefined, undefined],
+    });
+    expect(only("gpt-4o-mini-tts-2025-12-15").capabilities).toEqual({ audio_output: inferred });
+    // "Max request (characters)" is no token limit
+    expect(only("gpt-image-1.5")).toEqual({
+      capabilities: { image_output: inferred },
+      limits: [undefined, undefined],
+    });
+    // the video table names sora without code ticks
+    expect(facts.get("sora")).toMatchObject({
+      capabilities: { video_output: inferred },
+      version_unstated: true,
+    });
+    expect(facts.has("sora-2")).toBe(false);
+  });
+
+  it("reads GPT-3.5's max request from the October 2025 page, which the January 2026 one no longer has", async () => {
+    const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai-2025")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual([
+      "gpt-35-turbo-0125",
+      "gpt-35-turbo-1106",
+      "gpt-35-turbo-instruct-0914",
+    ]);
+    for (const id of ["gpt-35-turbo-0125", "gpt-35-turbo-1106"])
+      expect(facts.get(id)).toMatchObject({
+        context_tokens: 16_385,
+        max_output_tokens: 4_096,
+        capabilities: { tool_calling: supported, parallel_tool_calling: supported },
+      });
+    // a single request limit: the context, no output limit
+    expect(facts.get("gpt-35-turbo-instruct-0914")?.context_tokens).toBe(4_097);
+    expect(facts.get("gpt-35-turbo-instruct-0914")?.max_output_tokens).toBeUndefined();
+    expect(out.model_facts?.every((f) => f.evidence.observed_at === "2025-10-17T00:00:00Z")).toBe(true);
   });
 
   it("gives batch deployments of GPT-4.1 their own context window and skips provisioned ones", async () => {
@@ -423,11 +560,20 @@ describe("Azure OpenAI models sold directly by Azure", () => {
       { name: "text-embedding-ada-002", version: "2" },
     ]);
     expect(modelVersions("`gpt-oss-20b` (Preview)")).toEqual([{ name: "gpt-oss-20b", version: null }]);
+    // a bare name without code ticks, but never a sentence
+    expect(modelVersions(" sora ")).toEqual([{ name: "sora", version: null }]);
+    expect(modelVersions("New generally available model.")).toEqual([]);
     expect(describedCapabilities("- JSON Mode. <br> - Parallel function calling.")).toEqual({
       tool_calling: supported,
       parallel_tool_calling: supported,
     });
     expect(describedCapabilities("Older preview version.")).toEqual({});
+    expect(describedCapabilities("Audio model for audio and text generation.")).toEqual({
+      audio_output: supported,
+    });
+    expect(describedCapabilities("Audio model for real-time audio processing.")).toEqual({
+      audio_input: supported,
+    });
   });
 });
 

@@ -7,8 +7,10 @@ import {
   contributionsFor,
   depId,
   evidence,
+  fact,
   NOW,
   OBSERVED,
+  source,
   standardWorld,
   state,
   type World,
@@ -189,5 +191,56 @@ describe("model facts", () => {
     expect(gpt4o.max_output_tokens).toBe(16_384);
     expect(gpt4o.evidence_urls).toContain(newer.url);
     expect(gpt4o.evidence_urls).not.toContain(modelsSource().url);
+  });
+
+  test("a fact about a model named without its version applies, official_inferred, to its one officially listed version only", () => {
+    const world = standardWorld();
+    world.community = [];
+    const pricing = source("pricing");
+    const community = source("community");
+    world.pricing.push(
+      fact(pricing, "whisper-001", { provider_id: "azure", api_surface: "azure-openai" }),
+      fact(pricing, "tts-001", { provider_id: "azure", api_surface: "azure-openai" }),
+      fact(pricing, "tts-002", { provider_id: "azure", api_surface: "azure-openai" }),
+    );
+    // a community-only version does not make the official one ambiguous, nor receive the fact
+    world.community.push(
+      fact(community, "whisper-002", { provider_id: "azure", api_surface: "azure-openai" }),
+    );
+    const audio = { status: "supported", verification_status: "official_inferred" } as const;
+    const declared = { status: "supported", verification_status: "official_declared" } as const;
+    const unstated = (name: string) =>
+      modelFact(name, {
+        provider_id: "azure",
+        context_tokens: 8_192,
+        capabilities: { audio_input: audio, tool_calling: declared },
+        version_unstated: true,
+      });
+    const { merged } = merge(world, [
+      [modelsSource(), [unstated("whisper"), unstated("tts"), unstated("gpt-4o")]],
+    ]);
+    const whisper = find(
+      merged.deployments,
+      depId("whisper-001", "standard", "global", "azure", "azure-openai"),
+    );
+    expect(whisper.context_tokens).toBe(8_192);
+    expect(whisper.capabilities).toEqual({
+      audio_input: audio,
+      tool_calling: { status: "supported", verification_status: "official_inferred" },
+    });
+    expect(whisper.evidence_urls).toContain(modelsSource().url);
+    const community2 = find(
+      merged.deployments,
+      depId("whisper-002", "standard", "global", "azure", "azure-openai"),
+    );
+    expect(community2.context_tokens).toBeNull();
+    // two official versions: no version is guessed
+    for (const version of ["tts-001", "tts-002"])
+      expect(
+        find(merged.deployments, depId(version, "standard", "global", "azure", "azure-openai"))
+          .context_tokens,
+      ).toBeNull();
+    // the name itself still matches exactly (another provider's gpt-4o is untouched)
+    expect(find(merged.deployments, GPT4O).context_tokens).toBeNull();
   });
 });

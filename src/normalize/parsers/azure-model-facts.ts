@@ -19,7 +19,19 @@
  *   "Image (input)"; "Text-only processing", "Text in/text out only" -> unsupported),
  *   tool_calling ("Function calling", "Functions and tools", "Tools", "parallel tool / function
  *   calling"), parallel_tool_calling ("parallel tool calling", "Parallel function calling"),
- *   computer_use ("computer use tool").
+ *   computer_use ("computer use tool"), audio_output ("Audio model for audio and text
+ *   generation"), audio_input ("Audio model for real-time audio processing").
+ * - Tables without token limits (the Audio API's speech-to-text, speech translation and
+ *   text-to-speech tables; image and video generation): capabilities only, from the section
+ *   the table sits under, `official_inferred` (the page's structure says it, not a row):
+ *   speech-to-text / translation -> audio_input, text-to-speech -> audio_output, image
+ *   generation -> image_output, video generation -> video_output. Their request limits are in
+ *   characters or megabytes, not tokens: not read. A model in two such tables (`whisper`) gets
+ *   both tables' capabilities.
+ * - A row naming a model without a version (`text-embedding-3-large`, `whisper`, plain `sora`)
+ *   gives a fact for that name marked `version_unstated`: the release applies it to Azure's one
+ *   versioned id of the model where the region tables list exactly one
+ *   (src/release/model-facts.ts), never to a version it guesses.
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
@@ -53,8 +65,19 @@ export function modelVersions(cell: string): Array<{ name: string; version: stri
     const version = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/.test(raw) ? raw : null;
     found.push({ name: group(m, 1), version });
   }
+  // A bare model name without code ticks (the video table's "sora").
+  const plain = /^\s*([a-z][a-z0-9.-]*)\s*$/.exec(cell);
+  if (found.length === 0 && plain) found.push({ name: group(plain, 1), version: null });
   return found;
 }
+
+/** Capabilities a table's section states for every model it lists (tables without token limits). */
+const SECTION_CAPABILITIES: ReadonlyArray<[RegExp, CapabilityName]> = [
+  [/^speech-to-text models|^speech translation models/i, "audio_input"],
+  [/^text-to-speech models/i, "audio_output"],
+  [/^image generation models/i, "image_output"],
+  [/^video generation models/i, "video_output"],
+];
 
 function items(cell: string): string[] {
   return cell
@@ -120,8 +143,39 @@ export function describedCapabilities(description: string): Partial<Record<Capab
     }
     if (/^(?:function calling|functions and tools|tools)\.?$/i.test(item)) caps.tool_calling = supported;
     if (/computer use tool/i.test(item)) caps.computer_use = supported;
+    // The GPT-4o audio models' descriptions: "Audio model for audio and text generation." /
+    // "Audio model for real-time audio processing." (it takes audio in; output is not stated).
+    if (/^audio model for audio and text generation\b/i.test(item)) caps.audio_output = supported;
+    if (/^audio model for real-time audio processing\b/i.test(item)) caps.audio_input = supported;
   }
   return caps;
+}
+
+/** One capability (official_inferred) for every model a table without token limits lists. */
+function sectionCapabilities(
+  input: ParserInput,
+  rows: readonly string[][],
+  capability: CapabilityName,
+  facts: Map<string, ModelFact>,
+  evidence: ModelFact["evidence"],
+): void {
+  const entry: CapabilityEntry = { status: "supported", verification_status: "official_inferred" };
+  for (const row of rows) {
+    const versions = modelVersions(row[0] ?? "");
+    if (versions.length === 0) throw parseFailure(input.source, `row "${row[0]}" names no model`);
+    for (const v of versions) {
+      const providerModelId = azureProviderModelId(v.name, v.version);
+      const known = facts.get(providerModelId);
+      facts.set(providerModelId, {
+        provider_id: PROVIDER_ID,
+        provider_model_id: providerModelId,
+        ...known,
+        capabilities: { ...known?.capabilities, [capability]: entry },
+        ...(v.version === null ? { version_unstated: true as const } : {}),
+        evidence,
+      });
+    }
+  }
 }
 
 export const parseAzureModelFacts: Parser = (input) => {
@@ -137,7 +191,9 @@ export const parseAzureModelFacts: Parser = (input) => {
     const iOutput = col(/^max output tokens$/i);
     const iRequest = col(/^max request \(tokens\)$/i);
     if (iContext < 0 && iRequest < 0) {
-      skipped.add("table without token limits", table.heading);
+      const capability = SECTION_CAPABILITIES.find(([re]) => re.test(table.heading))?.[1];
+      if (capability === undefined) skipped.add("table without token limits", table.heading);
+      else sectionCapabilities(input, table.rows, capability, facts, evidence);
       continue;
     }
     for (const row of table.rows) {
@@ -163,6 +219,7 @@ export const parseAzureModelFacts: Parser = (input) => {
           ...(limits.context_tokens !== undefined ? { context_tokens: limits.context_tokens } : {}),
           ...(limits.max_output_tokens !== undefined ? { max_output_tokens: limits.max_output_tokens } : {}),
           ...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
+          ...(v.version === null ? { version_unstated: true as const } : {}),
           evidence,
         });
         if (limits.batchContext !== undefined)
@@ -176,7 +233,11 @@ export const parseAzureModelFacts: Parser = (input) => {
       }
     }
   }
-  const modelFacts = requireSome(input.source, [...facts.values()], "models with token limits");
+  const modelFacts = requireSome(
+    input.source,
+    [...facts.values()],
+    "models with token limits or capabilities",
+  );
   return { deployments: [], lifecycle: [], model_facts: modelFacts, skipped: skipped.toArray() };
 };
 

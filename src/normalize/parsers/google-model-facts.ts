@@ -17,6 +17,10 @@
  * - Input data types: image / video / audio / PDF listed -> vision / video_input /
  *   audio_input / pdf_input supported. A type the list leaves out is not read as unsupported:
  *   the page does not say the list is exhaustive (silence stays unknown).
+ * - Embedding models (the Embeddings page's Model versions tables: output "Text embeddings"):
+ *   their token limits give an input token limit and an output dimension size, not an output
+ *   token limit, so max_output_tokens is not stated (a limit that does not apply); they have no
+ *   Capabilities row. Any other table without an output token limit or capabilities fails.
  * - The facts apply to the model code and to every model id the Versions row names
  *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`").
  */
@@ -106,9 +110,12 @@ export const parseGoogleModelFacts: Parser = (input) => {
     const limits = new Map(
       labelledValues(rows.get("token limits") ?? "").map(([k, v]) => [k.toLowerCase(), v]),
     );
+    const dataTypes = labelledValues(rows.get("supported data types") ?? "");
+    const outputs = dataTypes.find(([k]) => /^outputs?$/i.test(k))?.[1] ?? "";
+    const embedding = /\bembeddings?$/i.test(outputs) && limits.has("output dimension size");
     const contextTokens = tokenCount(limits.get("input token limit") ?? "");
     const maxOutput = tokenCount(limits.get("output token limit") ?? "");
-    if (contextTokens === null || maxOutput === null)
+    if (contextTokens === null || (maxOutput === null && !embedding))
       throw parseFailure(
         input.source,
         `${code}: token limits "${rows.get("token limits")}" are not two token counts`,
@@ -119,7 +126,8 @@ export const parseGoogleModelFacts: Parser = (input) => {
     const stated = labelledValues(
       `${rows.get("capabilities") ?? ""} ${rows.get("consumption options") ?? ""}`,
     );
-    if (stated.length === 0) throw parseFailure(input.source, `${code}: no capabilities listed`);
+    if (stated.length === 0 && !embedding)
+      throw parseFailure(input.source, `${code}: no capabilities listed`);
     for (const [label, value] of stated) {
       const key = label.toLowerCase();
       const name = CAPABILITY_LABELS[key];
@@ -127,9 +135,7 @@ export const parseGoogleModelFacts: Parser = (input) => {
       else if (!IGNORED_LABELS.has(key))
         throw parseFailure(input.source, `${code}: unknown capability "${label}"`);
     }
-    const inputs = labelledValues(rows.get("supported data types") ?? "").find(([k]) =>
-      /^inputs?$/i.test(k),
-    )?.[1];
+    const inputs = dataTypes.find(([k]) => /^inputs?$/i.test(k))?.[1];
     if (!inputs) throw parseFailure(input.source, `${code}: no supported input data types`);
     for (const [re, name] of INPUT_TYPES)
       if (re.test(inputs)) capabilities[name] = declaredCapability("supported");
@@ -146,8 +152,8 @@ export const parseGoogleModelFacts: Parser = (input) => {
         provider_id: PROVIDER_ID,
         provider_model_id: id,
         context_tokens: contextTokens,
-        max_output_tokens: maxOutput,
-        capabilities: { ...capabilities },
+        ...(maxOutput !== null ? { max_output_tokens: maxOutput } : {}),
+        ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),
         evidence,
       });
     }
