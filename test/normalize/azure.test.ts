@@ -292,7 +292,7 @@ describe("azure models (availability per deployment type, one matrix file each)"
 
   it("emits one deployment per model version and deployment type (data zones per zone)", async () => {
     const deployments = await allModels();
-    expect(deployments).toHaveLength(243);
+    expect(deployments).toHaveLength(252);
     const ids = new Set(deployments.map((d) => d.id));
     expect(ids.size).toBe(deployments.length);
     for (const id of [
@@ -307,28 +307,57 @@ describe("azure models (availability per deployment type, one matrix file each)"
       "dep_azure_gpt-5.2-codex-2026-01-14_azure-openai-global-standard_global",
       "dep_azure_gpt-5.1-2025-11-13_azure-openai-global-standard_global",
       "dep_azure_gpt-5.1-codex-max-2025-12-04_azure-openai-global-standard_global",
+      // Data Zone Standard by commit 8f2b68ee: gpt-5.1 in eastus, eastus2, francecentral and
+      // swedencentral (both zones), model-router 2025-11-18 in eastus2 and swedencentral.
+      "dep_azure_gpt-5.1-2025-11-13_azure-openai-data-zone-standard_us",
+      "dep_azure_gpt-5.1-2025-11-13_azure-openai-data-zone-standard_eu",
+      "dep_azure_model-router-2025-11-18_azure-openai-data-zone-standard_eu",
+      "dep_azure_gpt-5-nano-2025-08-07_azure-openai-data-zone-standard_eu",
+      // Global Batch by commit 31c50ba1: gpt-5.1 in all 22 regions.
+      "dep_azure_gpt-5.1-2025-11-13_azure-openai-global-batch_global",
+      // Standard by commit 43dc14ea: the gpt-4.1 family and o4-mini, and the new centralus row.
+      "dep_azure_gpt-4.1-2025-04-14_azure-openai_switzerlandnorth",
+      "dep_azure_gpt-4.1-nano-2025-04-14_azure-openai_northcentralus",
+      "dep_azure_o4-mini-2025-04-16_azure-openai_westus3",
+      "dep_azure_gpt-4o-2024-11-20_azure-openai_centralus",
     ])
       expect(ids).toContain(id);
-    // The same table no longer lists gpt-4 turbo-2024-04-09 or o1-mini (Standard still does).
+    // Data Zone gpt-5.2 (centralus, eastus2) and its text-embedding columns are US-only.
+    expect(ids).not.toContain("dep_azure_gpt-5.2-2025-12-11_azure-openai-data-zone-standard_eu");
+    expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai-data-zone-standard_us");
+    expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai-data-zone-standard_eu");
+    // No table lists gpt-4 turbo-2024-04-09, o1-mini or gpt-35-turbo any more (Standard dropped
+    // them by 43dc14ea, Global Standard by 9489a6e3).
     expect(ids).not.toContain("dep_azure_gpt-4-turbo-2024-04-09_azure-openai-global-standard_global");
-    // o1-mini: Standard (default mode, no suffix) in seven regions, no Global, Data Zone or Batch.
-    expect([...ids].filter((id) => id.includes("_o1-mini-")).sort()).toEqual([
-      "dep_azure_o1-mini-2024-09-12_azure-openai_eastus",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_eastus2",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_northcentralus",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_southcentralus",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_swedencentral",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_westus",
-      "dep_azure_o1-mini-2024-09-12_azure-openai_westus3",
-    ]);
-    // Standard (regional): gpt-35-turbo 0125 is offered in regions, text-embedding-3-large even in koreacentral.
-    expect(ids).toContain("dep_azure_gpt-35-turbo-0125_azure-openai_westeurope");
+    for (const gone of ["_o1-mini-", "_gpt-4-turbo-", "_gpt-35-turbo"])
+      expect([...ids].filter((id) => id.includes(gone))).toEqual([]);
+    // Standard (regional): text-embedding-3-large is offered even in koreacentral.
     expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai_koreacentral");
     expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai_brazilsouth");
-    expect(deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
+  });
+
+  it("names GPT-3.5 and 'gpt-4, turbo-2024-04-09' columns as Azure deploys them", async () => {
+    // Three columns and two rows of Azure's Standard chat-completions matrix
+    // (includes/model-matrix/standard-chat-completions.md, commit 43dc14ea): the current Standard
+    // table no longer has these columns.
+    const table = [
+      "| **Region**   | **gpt-4**, **turbo-2024-04-09**   | **gpt-35-turbo**, **1106**   | **gpt-35-turbo**, **0125**   |",
+      "|:-----------------|:-------------------------------:|:--------------------------:|:--------------------------:|",
+      "| australiaeast    | -                           | ✅                       | ✅                       |",
+      "| eastus           | ✅                            | -                      | ✅                       |",
+    ].join("\n");
+    const standard = await recordedInput("azure", "models-standard");
+    const out = ParseOutput.parse(parseModels(withContent(standard, `${table}\n`)));
+    expect(out.deployments.map((d) => d.id)).toEqual([
+      "dep_azure_gpt-35-turbo-0125_azure-openai_australiaeast",
+      "dep_azure_gpt-35-turbo-0125_azure-openai_eastus",
+      "dep_azure_gpt-35-turbo-1106_azure-openai_australiaeast",
+      "dep_azure_gpt-4-turbo-2024-04-09_azure-openai_eastus",
+    ]);
+    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
       "openai/gpt-3.5-turbo-0125",
     );
-    const gpt4turbo = deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
+    const gpt4turbo = out.deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
     expect(gpt4turbo?.model_id).toBe("openai/gpt-4-turbo-2024-04-09");
     expect(gpt4turbo?.display_name).toBe("gpt-4 turbo-2024-04-09");
   });
