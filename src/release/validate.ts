@@ -5,6 +5,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { acceptor } from "../schema/accept.js";
 import {
   type CatalogContent,
   Deployment,
@@ -52,6 +53,11 @@ export async function runSqlChecks(db: ReleaseDatabase, context: CheckContext): 
   return results;
 }
 
+const acceptDeployment = acceptor(Deployment);
+const acceptLifecycleRecord = acceptor(LifecycleRecord);
+const acceptEvent = acceptor(SourceEvent);
+const acceptSourceState = acceptor(SourceState);
+
 /** Every record through its zod schema; one row per invalid record (first issue). */
 export function schemaCheck(catalog: CatalogContent): CheckResult {
   const rows: CheckRow[] = [];
@@ -72,11 +78,15 @@ export function schemaCheck(catalog: CatalogContent): CheckResult {
       problem: issue?.message ?? "invalid",
     });
   };
-  for (const d of catalog.deployments) validate("deployments", d.id, Deployment.safeParse(d));
+  // the acceptors take what zod would (src/schema/accept.ts); zod itself checks and words the rest
+  for (const d of catalog.deployments)
+    if (!acceptDeployment(d)) validate("deployments", d.id, Deployment.safeParse(d));
   for (const r of catalog.lifecycle)
-    validate("lifecycle", `${r.resource_type}:${r.resource_id}`, LifecycleRecord.safeParse(r));
-  for (const e of catalog.events) validate("events", e.id, SourceEvent.safeParse(e));
-  for (const s of catalog.sources) validate("sources", s.source_id, SourceState.safeParse(s));
+    if (!acceptLifecycleRecord(r))
+      validate("lifecycle", `${r.resource_type}:${r.resource_id}`, LifecycleRecord.safeParse(r));
+  for (const e of catalog.events) if (!acceptEvent(e)) validate("events", e.id, SourceEvent.safeParse(e));
+  for (const s of catalog.sources)
+    if (!acceptSourceState(s)) validate("sources", s.source_id, SourceState.safeParse(s));
   return {
     name: "schema_valid",
     severity: "error",

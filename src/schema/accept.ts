@@ -1,0 +1,268 @@
+/**
+ * A fast acceptor compiled from a zod schema: `accept(value)` true means `schema.safeParse(value)`
+ * succeeds and gives back a value deeply equal to `value` (nothing stripped, defaulted or
+ * transformed). False means only "not sure": the caller asks zod itself, which then decides and
+ * words the issue. So the acceptor must never accept what zod rejects (a differential test holds
+ * it to that on the committed release and on many mutations of it); rejecting more is allowed.
+ *
+ * What it checks itself: the type of each node as zod's parser does (object, record, array,
+ * string, number, boolean, enum, literal, null, optional, nullable, union, unknown), and then
+ * every check of the node (`.regex`, `.int()`, string formats, `.min`, `.refine`,
+ * `.superRefine`, ...) by calling zod's own check functions in zod's order, so their meaning is
+ * zod's. Any other schema kind, coercion, a default to apply, a key the schema does not declare
+ * (stripped by zod), a class instance or an absent required key is "not sure".
+ *
+ * Why: a 100,000-deployment build runs every record through its schema twice (the normalize
+ * stage's output, the release's records); zod's general machinery costs seconds there, while
+ * almost every record is valid.
+ */
+import type { z } from "zod";
+
+type Accept = (value: unknown) => boolean;
+
+interface Payload {
+  value: unknown;
+  issues: unknown[];
+}
+
+interface Check {
+  _zod: {
+    def: { when?: (payload: Payload) => boolean };
+    check(payload: Payload): unknown;
+    traits: Set<string>;
+  };
+}
+
+interface Internals {
+  def: {
+    type: string;
+    checks?: Check[];
+    shape?: Record<string, z.ZodType>;
+    catchall?: z.ZodType;
+    innerType?: z.ZodType;
+    element?: z.ZodType;
+    keyType?: z.ZodType;
+    valueType?: z.ZodType;
+    options?: z.ZodType[];
+    partial?: boolean;
+    inclusive?: boolean;
+    mode?: string;
+    coerce?: boolean;
+  };
+  traits: Set<string>;
+  values?: Set<unknown>;
+  optin?: string;
+  optout?: string;
+}
+
+const never: Accept = () => false;
+const always: Accept = () => true;
+
+function internals(schema: z.ZodType): Internals {
+  return (schema as unknown as { _zod: Internals })._zod;
+}
+
+/** Only objects made by `{}` or JSON.parse (zod takes others too: those are "not sure"). */
+function plainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Checks whose whole work is one regular expression test (zod's `$ZodCheckStringFormat` check
+ * as these kinds install it, and `.regex()`): tested here without a payload.
+ */
+const PATTERN_CHECKS = ["$ZodCheckRegex", "$ZodISODateTime", "$ZodISODate", "$ZodUUID", "$ZodGUID"];
+
+function patternOf(check: Check): RegExp | null {
+  const def = check._zod.def as { when?: unknown; pattern?: unknown };
+  if (def.when !== undefined || !(def.pattern instanceof RegExp)) return null;
+  return PATTERN_CHECKS.some((trait) => check._zod.traits.has(trait)) ? def.pattern : null;
+}
+
+/**
+ * The node's checks, run as zod runs them once its value has no issue: the node itself first
+ * when it is a check (string and number formats), then `def.checks`, each skipped when its
+ * `when` says so; an issue, or a check that is asynchronous, is "not sure".
+ */
+function withChecks(schema: z.ZodType, base: Accept): Accept {
+  const zod = internals(schema);
+  const checks: Check[] = [
+    ...(zod.traits.has("$ZodCheck") ? [schema as unknown as Check] : []),
+    ...(zod.def.checks ?? []),
+  ];
+  if (checks.length === 0) return base;
+  const steps: Accept[] = checks.map((check) => {
+    const pattern = patternOf(check);
+    if (pattern !== null)
+      return (value) => {
+        pattern.lastIndex = 0;
+        return pattern.test(value as string);
+      };
+    const when = check._zod.def.when;
+    return (value) => {
+      const payload: Payload = { value, issues: [] };
+      if (when && !when(payload)) return true;
+      if (check._zod.check(payload) instanceof Promise) return false;
+      return payload.issues.length === 0;
+    };
+  });
+  return (value) => {
+    if (!base(value)) return false;
+    for (const step of steps) if (!step(value)) return false;
+    return true;
+  };
+}
+
+/**
+ * An object's acceptor as generated code: each declared member read by name (a fast property
+ * load where a loop over names would be a slow keyed one), and every key of the value checked
+ * against the declared names by a string switch.
+ */
+function compileObject(zod: Internals): Accept {
+  const shape = zod.def.shape ?? {};
+  const catchall = zod.def.catchall;
+  // strip (no catchall) and strict (never) both leave a value with only declared keys as it is
+  if (catchall !== undefined && internals(catchall).def.type !== "never") return never;
+  const keys = Object.keys(shape);
+  // zod skips a declared __proto__ (and reads symbol keys): not sure
+  if (keys.includes("__proto__") || Object.getOwnPropertySymbols(shape).length > 0) return never;
+  const accepts = keys.map((key) => compile(shape[key] as z.ZodType));
+  const lines = ["if (!plainObject(value)) return false;"];
+  keys.forEach((key, i) => {
+    const member = internals(shape[key] as z.ZodType);
+    // zod skips an absent member only when it is an `.optional()` without a default inside
+    const mayBeAbsent = member.optin === "optional" && member.optout === "optional";
+    const name = JSON.stringify(key);
+    lines.push(
+      `if (${name} in value) { if (!accepts[${i}](value[${name}])) return false; }`,
+      mayBeAbsent ? "" : "else return false;",
+    );
+  });
+  // every enumerable key declared: nothing for zod to strip or reject
+  lines.push(
+    "for (const key in value) switch (key) {",
+    ...keys.map((key) => `case ${JSON.stringify(key)}:`),
+    keys.length > 0 ? "break;" : "",
+    "default: return false;",
+    "}",
+    "return true;",
+  );
+  const make = new Function("plainObject", "accepts", `return function (value) {\n${lines.join("\n")}\n};`);
+  return make(plainObject, accepts) as Accept;
+}
+
+function compileRecord(zod: Internals): Accept {
+  const keyType = zod.def.keyType as z.ZodType;
+  // an exhaustive record (every key of an enum required) or a loose one: not sure
+  if (zod.def.mode === "loose" || (internals(keyType).values !== undefined && zod.def.partial !== true))
+    return never;
+  const acceptKey = compile(keyType);
+  const acceptValue = compile(zod.def.valueType as z.ZodType);
+  return (value) => {
+    if (!plainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__" || !acceptKey(key) || !acceptValue(value[key])) return false;
+    }
+    return true;
+  };
+}
+
+function compileArray(zod: Internals): Accept {
+  const element = compile(zod.def.element as z.ZodType);
+  return (value) => {
+    if (!Array.isArray(value)) return false;
+    for (let i = 0; i < value.length; i++) if (!element(value[i])) return false;
+    return true;
+  };
+}
+
+function compileBase(schema: z.ZodType): Accept {
+  const zod = internals(schema);
+  const { def } = zod;
+  if (def.coerce === true) return never;
+  switch (def.type) {
+    case "string":
+      return (value) => typeof value === "string";
+    case "number":
+      return (value) => typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "null":
+      return (value) => value === null;
+    case "unknown":
+    case "any":
+      return always;
+    case "enum":
+    case "literal": {
+      const values = zod.values;
+      return values ? (value) => values.has(value) : never;
+    }
+    case "object":
+      return compileObject(zod);
+    case "record":
+      return compileRecord(zod);
+    case "array":
+      return compileArray(zod);
+    case "nullable": {
+      const inner = compile(def.innerType as z.ZodType);
+      return (value) => value === null || inner(value);
+    }
+    case "optional": {
+      // undefined passes unless the inner schema would put a default in its place
+      const inner = compile(def.innerType as z.ZodType);
+      // (an exact optional takes absence, not an undefined value)
+      const undefinedPasses =
+        internals(def.innerType as z.ZodType).optin !== "defaulted" && !zod.traits.has("$ZodExactOptional");
+      return (value) => (value === undefined ? undefinedPasses : inner(value));
+    }
+    case "default": {
+      // a value in place: the inner schema decides (undefined would be replaced by the default)
+      const inner = compile(def.innerType as z.ZodType);
+      return (value) => value !== undefined && inner(value);
+    }
+    case "union": {
+      // an exclusive union (exactly one option) is not sure
+      if (def.inclusive === false) return never;
+      const options = (def.options ?? []).map(compile);
+      return (value) => options.some((option) => option(value));
+    }
+    default:
+      return never;
+  }
+}
+
+const compiled = new WeakMap<z.ZodType, Accept>();
+
+function compile(schema: z.ZodType): Accept {
+  let accept = compiled.get(schema);
+  if (accept === undefined) {
+    accept = withChecks(schema, compileBase(schema));
+    compiled.set(schema, accept);
+  }
+  return accept;
+}
+
+/** The acceptor of `schema` (see the top of this file): true only for values zod takes as they are. */
+export function acceptor(schema: z.ZodType): Accept {
+  return compile(schema);
+}
+
+/**
+ * `schema.parse(value)`, skipped when the acceptor takes the value (zod would return an equal
+ * value): the value itself is returned then.
+ */
+export function parseAccepted<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  return (compile(schema)(value) ? value : schema.parse(value)) as z.output<S>;
+}
+
+/** `schema.safeParse(value)`, skipped when the acceptor takes the value (the data is the value itself then). */
+export function safeParseAccepted<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): ReturnType<S["safeParse"]> | { success: true; data: z.output<S> } {
+  return compile(schema)(value)
+    ? { success: true, data: value as z.output<S> }
+    : (schema.safeParse(value) as ReturnType<S["safeParse"]>);
+}
