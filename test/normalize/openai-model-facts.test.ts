@@ -30,7 +30,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(19);
+    expect(names.length).toBe(20);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -114,6 +114,7 @@ describe("OpenAI model pages", () => {
       ],
       ["model-gpt-4o-audio-preview", "gpt-4o-audio-preview", "gpt-4o-audio-preview-2025-06-03"],
       ["model-gpt-audio-mini", "gpt-audio-mini", "gpt-audio-mini-2025-12-15"],
+      ["model-gpt-audio", "gpt-audio", "gpt-audio-2025-08-28"],
     ] as const) {
       const facts = await factsOf(name);
       expect([...facts.keys()].sort()).toEqual([id, snapshot]);
