@@ -8,9 +8,12 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { normalizeSource } from "../../src/normalize/index.js";
 import type { ModelFact } from "../../src/schema/index.js";
-import { recordedInput, SOURCES_DIR } from "./captures.js";
+import { loadDefinition, recordedInput, SOURCES_DIR } from "./captures.js";
 
-/** The model facts of every recorded source of `provider` whose name matches `pattern`, by source name. */
+/**
+ * The model facts of every recorded source of `provider` whose name matches `pattern`, by source
+ * name. Live-only sources (`offline_capture: false`) have no capture and are left out.
+ */
 export async function recordedModelPageFacts(
   provider: string,
   pattern: RegExp,
@@ -22,6 +25,7 @@ export async function recordedModelPageFacts(
     .sort();
   const out = new Map<string, ModelFact[]>();
   for (const name of names) {
+    if (!(await loadDefinition(provider, name)).offline_capture) continue;
     const input = await recordedInput(provider, name);
     const parsed = normalizeSource(input);
     expect(parsed.deployments).toEqual([]);

@@ -382,6 +382,25 @@ describe("Gemini API per-model pages", () => {
     );
   });
 
+  it("the rendered page with relative links and no line breaks: Gemini 3.1 Flash Image, an image model that thinks", async () => {
+    const fact = await factOf("model-gemini-3-1-flash-image", "gemini-3.1-flash-image");
+    expect(fact.context_tokens).toBe(131_072);
+    expect(fact.max_output_tokens).toBe(32_768);
+    expect(fact.capabilities).toEqual({
+      audio_output: unsupported,
+      prompt_caching: unsupported,
+      code_execution: unsupported,
+      tool_calling: unsupported,
+      image_output: supported,
+      web_search: supported,
+      structured_output: unsupported,
+      reasoning: supported,
+      batch: supported,
+      vision: supported, // "Text and Image / PDF"
+      pdf_input: supported,
+    });
+  });
+
   it("fails on a consumption option value it does not know", async () => {
     const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
     expectParseFailure(() =>

@@ -30,7 +30,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(16);
+    expect(names.length).toBe(20);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -103,6 +103,31 @@ describe("OpenAI model pages", () => {
     expect(fact.capabilities?.vision).toEqual(unsupported);
     expect(fact.capabilities?.web_search).toBeUndefined();
     expect(fact.capabilities?.prompt_caching).toBeUndefined();
+  });
+
+  it("the audio models (copies cut before the Endpoints table): audio in and out, no vision, the default snapshot too, batch unknown", async () => {
+    for (const [name, id, snapshot] of [
+      [
+        "model-gpt-4o-mini-audio-preview",
+        "gpt-4o-mini-audio-preview",
+        "gpt-4o-mini-audio-preview-2024-12-17",
+      ],
+      ["model-gpt-4o-audio-preview", "gpt-4o-audio-preview", "gpt-4o-audio-preview-2025-06-03"],
+      ["model-gpt-audio-mini", "gpt-audio-mini", "gpt-audio-mini-2025-12-15"],
+      ["model-gpt-audio", "gpt-audio", "gpt-audio-2025-08-28"],
+    ] as const) {
+      const facts = await factsOf(name);
+      expect([...facts.keys()].sort()).toEqual([id, snapshot]);
+      const fact = defined(facts.get(snapshot), `facts of ${snapshot}`);
+      expect(fact.context_tokens).toBe(128_000);
+      expect(fact.max_output_tokens).toBe(16_384);
+      expect(fact.capabilities).toEqual({
+        vision: unsupported,
+        audio_input: supported,
+        image_output: unsupported,
+        audio_output: supported,
+      });
+    }
   });
 
   it("the truncated GPT-5.4 copy (no Endpoints or Supported sections) gives limits, modalities and reasoning only", async () => {

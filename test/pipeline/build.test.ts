@@ -56,7 +56,8 @@ describe("runBuild", () => {
     ).toBeGreaterThanOrEqual(30);
     for (const d of catalog.deployments) expect(d.evidence_urls.length).toBeGreaterThan(0);
     // Every source meant to have a committed capture has one, LiteLLM's community map included:
-    // only the official price feeds the nightly records (offline_capture: false) are skipped.
+    // only the live-only sources (offline_capture: false: official price feeds and model pages the
+    // nightly fetches) are skipped.
     const definitions = (await loadSourceDefinitions(sources)).definitions;
     const uncommitted = new Set(definitions.filter((d) => !d.offline_capture).map((d) => d.source_id));
     expect(summary.sources.filter((s) => s.status === "skipped" && !uncommitted.has(s.source_id))).toEqual(
@@ -207,10 +208,13 @@ describe("runBuild", () => {
     expect(await readLatest(snapshots)).toBe(before.manifest.release_id);
     const skipped = unchanged.sources.filter((s) => s.status === "skipped");
     expect(new Set(skipped.map((s) => s.provider_id)).has("openai")).toBe(true);
-    expect(skipped.some((s) => s.provider_id === "anthropic")).toBe(false);
+    // anthropic's recorded sources are all rebuilt; only its live-only pages are skipped offline.
+    const { definitions } = await loadSourceDefinitions(sources);
+    const liveOnly = new Set(definitions.filter((d) => !d.offline_capture).map((d) => d.source_id));
+    expect(skipped.some((s) => s.provider_id === "anthropic" && !liveOnly.has(s.source_id))).toBe(false);
+    expect(skipped.some((s) => s.provider_id === "anthropic")).toBe(true);
 
     // A real change in an anthropic page publishes that change and nothing else.
-    const { definitions } = await loadSourceDefinitions(sources);
     const pricing = definitions.find((d) => d.provider_id === "anthropic" && d.name === "pricing");
     if (!pricing) throw new Error("no anthropic pricing source");
     const dir = join(sources, "anthropic", "captures", "pricing");
