@@ -98,7 +98,7 @@ function withChecks(schema: z.ZodType, base: Accept): Accept {
     if (pattern !== null)
       return (value) => {
         pattern.lastIndex = 0;
-        return pattern.test(value as string);
+        return typeof value === "string" && pattern.test(value);
       };
     const when = check._zod.def.when;
     return (value) => {

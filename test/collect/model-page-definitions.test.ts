@@ -49,7 +49,8 @@ const RULES: Readonly<Record<string, PageRule>> = {
     provider: "google",
     host: "ai.google.dev",
     redirectHosts: ["ai.google.dev"],
-    path: /^\/gemini-api\/docs\/models(\/[a-z0-9][a-z0-9.-]*)?\.md\.txt$/,
+    // the models page, a per-model page, or the Embeddings page (its model versions tables)
+    path: /^\/gemini-api\/docs\/(models(\/[a-z0-9][a-z0-9.-]*)?|embeddings)\.md\.txt$/,
   },
 };
 

@@ -71,23 +71,25 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("anthropic")?.capability).toBeGreaterThanOrEqual(10);
     // Azure: the January 2026 models page (its embeddings rows applied to the one listed
     // version, its Audio API, image and video tables as capabilities) and the October 2025
-    // page's GPT-3.5 table: 156 / 103 / 101 of 277 (103 / 81 / 49 before those).
-    expect(byProvider.get("azure")?.context).toBeGreaterThanOrEqual(156);
-    expect(byProvider.get("azure")?.maxOutput).toBeGreaterThanOrEqual(103);
-    expect(byProvider.get("azure")?.capability).toBeGreaterThanOrEqual(101);
+    // page's GPT-3.5 table: 128 / 74 / 79 of 255 (103 / 81 / 49 of 277 before those; the
+    // August 2025 Standard matrix, commit 43dc14ea, no longer lists the regional GPT-3.5 and
+    // GPT-4 Turbo deployments: those 31 deployments left the catalog, 9 others came).
+    expect(byProvider.get("azure")?.context).toBeGreaterThanOrEqual(128);
+    expect(byProvider.get("azure")?.maxOutput).toBeGreaterThanOrEqual(74);
+    expect(byProvider.get("azure")?.capability).toBeGreaterThanOrEqual(79);
     // Gemini API models page (February 2026), the per-model pages (3.1 and 3.5 Flash-Lite,
-    // 3.1 Flash-Lite Preview, 3.1 Pro Preview, 3.1 Flash Image Preview) and the Embeddings
-    // page: 54 / 51 / 54 of 123 (embedding models have no max output).
-    expect(byProvider.get("google")?.context).toBeGreaterThanOrEqual(54);
-    expect(byProvider.get("google")?.maxOutput).toBeGreaterThanOrEqual(51);
-    expect(byProvider.get("google")?.capability).toBeGreaterThanOrEqual(54);
+    // 3.1 Flash-Lite Preview, 3.1 Pro Preview, 3.1 Flash Image and its preview) and the
+    // Embeddings page: 55 / 52 / 55 of 123 (embedding models have no max output).
+    expect(byProvider.get("google")?.context).toBeGreaterThanOrEqual(55);
+    expect(byProvider.get("google")?.maxOutput).toBeGreaterThanOrEqual(52);
+    expect(byProvider.get("google")?.capability).toBeGreaterThanOrEqual(55);
     // Mistral's model cards: most of their models are retired by 2026-11-23.
     expect(byProvider.get("mistral")?.context).toBeGreaterThanOrEqual(12);
-    // OpenAI model pages (16 recorded: each gives its model id and default snapshot): 44 of
-    // the 142 officially listed non-retired OpenAI deployments, 70 of 235 with LiteLLM's.
-    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(44);
-    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(44);
-    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(44);
+    // OpenAI model pages (20 recorded, the four audio models' among them: each gives its model
+    // id and default snapshot): 53 of 152 non-retired OpenAI deployments.
+    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(53);
+    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(53);
+    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(53);
   });
 
   it("Bedrock and Vertex AI deployments get official limits from their model cards and pages and from the Claude overview's platform ids", () => {
@@ -104,19 +106,20 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(27);
   });
 
-  it("at least 40% of non-retired deployments have an official context window, 31% an official max output and 31% an official capability", () => {
-    // Measured 2026-11-23 on the offline build of the recorded captures: 40.9% / 31.1% / 31.8%
-    // of 1,203 (35.4% / 28.4% / 27.1% before the Azure embeddings, audio, image and video
+  it("at least 39% of non-retired deployments have an official context window, 29% an official max output and 31% an official capability", () => {
+    // Measured 2026-11-23 on the offline build of the recorded captures: 39.9% / 29.8% / 31.1%
+    // of 1,181 (471 / 352 / 367; 35.4% / 28.4% / 27.1% of 1,203 before the Azure embeddings, audio, image and video
     // tables, the October 2025 Azure page's GPT-3.5 table, the Gemini Embeddings page and the
     // three Gemini 3.1 preview pages; 24.8% / 17.6% / 16.1% before the Bedrock model cards,
     // the Vertex model pages, the Gemini per-model pages and the Claude overview's platform ids).
-    expect(all.context / all.total).toBeGreaterThanOrEqual(0.4);
-    expect(all.maxOutput / all.total).toBeGreaterThanOrEqual(0.31);
+    expect(all.context / all.total).toBeGreaterThanOrEqual(0.39);
+    expect(all.maxOutput / all.total).toBeGreaterThanOrEqual(0.29);
     expect(all.capability / all.total).toBeGreaterThanOrEqual(0.31);
   });
 
-  // The issue's target. Not reached: only 16 OpenAI model pages, 8 Bedrock model cards and 9
-  // Vertex model pages were found stored; see the README "Capabilities" section.
+  // The issue's target. Not reached offline: only 20 OpenAI model pages, 8 Bedrock model cards
+  // and 9 Vertex model pages were found stored (96 more official model pages are live-only,
+  // fetched by the nightly); see the README "Capabilities" section.
   it.todo(
     ">= 80% of non-retired deployments have official context and max output, >= 50% an official capability",
   );
