@@ -29,7 +29,7 @@ export function registerBuild(program: Command): void {
     .option("--only <ids...>", "build only these provider ids or source ids")
     .option(
       "--failure-threshold <ratio>",
-      "refuse to publish when more than this fraction of sources fail",
+      "refuse to publish when more than this fraction of the sources that list deployments fail (model pages not counted)",
       "0.5",
     )
     .option("--log-level <level>", "pino log level for stderr", "warn")

@@ -27,7 +27,7 @@ export const EXIT_CODES: Record<CatalogErrorCode, number> = {
 
 const MEANING: Record<CatalogErrorCode, string> = {
   invalid_argument: "usage error: unknown command or option, missing or bad value",
-  too_many_sources_failed: "build: more than --failure-threshold of the sources failed",
+  too_many_sources_failed: "build: more than --failure-threshold of the sources that list deployments failed",
   release_damaged: "a release (or LATEST) is damaged: a file or the manifest does not match its hash",
   release_not_found: "no such release, or nothing published yet",
   invalid_source_definition: "a source definition is invalid",

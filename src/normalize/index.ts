@@ -10,7 +10,7 @@ import { parserRegistry } from "./registry.js";
 import type { Parser, ParserInput } from "./types.js";
 
 export { applyCorrections } from "./corrections.js";
-export { parserRegistry } from "./registry.js";
+export { modelFactParsers, parserRegistry } from "./registry.js";
 export type { Parser, ParserInput } from "./types.js";
 
 export function parserFor(

@@ -3,10 +3,12 @@
  * entry; this module only wires them and decides what a failed source means for the build:
  * a source whose fetch or parse failed keeps its last good facts (the release stage carries
  * them forward) and raises `lifecycle.source_failed`; a build where more than
- * `failureThreshold` of the checked sources failed refuses to publish.
+ * `failureThreshold` of the checked sources failed refuses to publish (model pages, which only
+ * add limits and capabilities, are not counted).
  */
 import {
   collectSources,
+  countFailures,
   deriveSourceStates,
   type FetcherOptions,
   loadCorrections,
@@ -17,7 +19,7 @@ import {
 import { type Clock, toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
-import { applyCorrections, normalizeSource } from "../normalize/index.js";
+import { applyCorrections, modelFactParsers, normalizeSource } from "../normalize/index.js";
 import {
   cleanTemporary,
   lockSnapshots,
@@ -206,13 +208,17 @@ async function buildLocked(
       error: s.error ?? "failed",
     }));
   const threshold = options.failureThreshold ?? 0.5;
-  const checked = outcomes.length;
-  if (refusesToPublish(outcomes, threshold))
+  // Model pages are left out of the ratio (see modelFactParsers): the threshold guards the
+  // sources that list deployments, prices and dates.
+  const guarded = outcomes.filter((o) => !modelFactParsers.has(o.source.parser));
+  if (refusesToPublish(guarded, threshold)) {
+    const { failed, checked } = countFailures(guarded);
     throw new CatalogError(
       "too_many_sources_failed",
-      `${failedSources.length} of ${checked} sources failed (threshold ${Math.round(threshold * 100)}%); nothing published`,
+      `${failed} of ${checked} sources that list deployments failed (threshold ${Math.round(threshold * 100)}%; model pages not counted, ${failedSources.length} failed in all); nothing published`,
       { failed_sources: failedSources },
     );
+  }
 
   const { states, events } = deriveSourceStates(previousStates, outcomes, now);
   const outcome = await runRelease({
