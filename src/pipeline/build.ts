@@ -210,12 +210,11 @@ async function buildLocked(
   const threshold = options.failureThreshold ?? 0.5;
   // Model pages are left out of the ratio (see modelFactParsers): the threshold guards the
   // sources that list deployments, prices and dates.
-  const guarded = outcomes.filter((o) => !modelFactParsers.has(o.source.parser));
+  const guarded = countFailures(outcomes.filter((o) => !modelFactParsers.has(o.source.parser)));
   if (refusesToPublish(guarded, threshold)) {
-    const { failed, checked } = countFailures(guarded);
     throw new CatalogError(
       "too_many_sources_failed",
-      `${failed} of ${checked} sources that list deployments failed (threshold ${Math.round(threshold * 100)}%; model pages not counted, ${failedSources.length} failed in all); nothing published`,
+      `${guarded.failed} of ${guarded.checked} sources that list deployments failed (threshold ${Math.round(threshold * 100)}%; model pages not counted, ${failedSources.length} failed in all); nothing published`,
       { failed_sources: failedSources },
     );
   }

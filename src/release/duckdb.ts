@@ -126,7 +126,12 @@ export class ReleaseDatabase {
     columns: ColumnSpec,
     rows: Iterable<Record<string, unknown>>,
   ): Promise<void> {
-    const staged = await this.stageRows(table, columns, rows);
+    await this.loadLines(table, columns, rowLines(rows));
+  }
+
+  /** Create a table and load its rows given as JSON lines (one object each). */
+  async loadLines(table: string, columns: ColumnSpec, lines: Iterable<string>): Promise<void> {
+    const staged = await this.stageTable(table, columns, lines);
     await this.loadStaged(staged);
     await this.unstage(staged.file);
   }
@@ -143,7 +148,12 @@ export class ReleaseDatabase {
     columns: ColumnSpec,
     rows: Iterable<Record<string, unknown>>,
   ): Promise<StagedTable> {
-    return { table, columns, file: await this.stageLines(table, rowLines(rows)) };
+    return this.stageTable(table, columns, rowLines(rows));
+  }
+
+  /** stageRows for rows already serialized as JSON lines (one object each). */
+  async stageTable(table: string, columns: ColumnSpec, lines: Iterable<string>): Promise<StagedTable> {
+    return { table, columns, file: await this.stageLines(table, lines) };
   }
 
   /** Create a staged table and load its rows (one read_json statement; the file is left for the caller). */

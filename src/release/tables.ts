@@ -426,14 +426,12 @@ function* factLines(facts: FactsFile | null): Generator<string> {
 }
 
 /** The facts table's rows, staged (see stageCatalog). */
-export async function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<StagedTable> {
-  return { table: "facts", columns: FACT_COLUMNS, file: await db.stageLines("facts", factLines(facts)) };
+export function stageFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<StagedTable> {
+  return db.stageTable("facts", FACT_COLUMNS, factLines(facts));
 }
 
 export async function loadFacts(db: ReleaseDatabase, facts: FactsFile | null): Promise<void> {
-  const staged = await stageFacts(db, facts);
-  await db.loadStaged(staged);
-  await db.unstage(staged.file);
+  await db.loadLines("facts", FACT_COLUMNS, factLines(facts));
 }
 
 /**

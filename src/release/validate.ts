@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { acceptor } from "../schema/accept.js";
+import { safeParseAccepted } from "../schema/accept.js";
 import {
   type CatalogContent,
   Deployment,
@@ -53,11 +53,6 @@ export async function runSqlChecks(db: ReleaseDatabase, context: CheckContext): 
   return results;
 }
 
-const acceptDeployment = acceptor(Deployment);
-const acceptLifecycleRecord = acceptor(LifecycleRecord);
-const acceptEvent = acceptor(SourceEvent);
-const acceptSourceState = acceptor(SourceState);
-
 /** Every record through its zod schema; one row per invalid record (first issue). */
 export function schemaCheck(catalog: CatalogContent): CheckResult {
   const rows: CheckRow[] = [];
@@ -78,15 +73,12 @@ export function schemaCheck(catalog: CatalogContent): CheckResult {
       problem: issue?.message ?? "invalid",
     });
   };
-  // the acceptors take what zod would (src/schema/accept.ts); zod itself checks and words the rest
-  for (const d of catalog.deployments)
-    if (!acceptDeployment(d)) validate("deployments", d.id, Deployment.safeParse(d));
+  // through the schemas' acceptors first (src/schema/accept.ts): zod checks and words the rest
+  for (const d of catalog.deployments) validate("deployments", d.id, safeParseAccepted(Deployment, d));
   for (const r of catalog.lifecycle)
-    if (!acceptLifecycleRecord(r))
-      validate("lifecycle", `${r.resource_type}:${r.resource_id}`, LifecycleRecord.safeParse(r));
-  for (const e of catalog.events) if (!acceptEvent(e)) validate("events", e.id, SourceEvent.safeParse(e));
-  for (const s of catalog.sources)
-    if (!acceptSourceState(s)) validate("sources", s.source_id, SourceState.safeParse(s));
+    validate("lifecycle", `${r.resource_type}:${r.resource_id}`, safeParseAccepted(LifecycleRecord, r));
+  for (const e of catalog.events) validate("events", e.id, safeParseAccepted(SourceEvent, e));
+  for (const s of catalog.sources) validate("sources", s.source_id, safeParseAccepted(SourceState, s));
   return {
     name: "schema_valid",
     severity: "error",
