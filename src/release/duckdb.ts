@@ -15,6 +15,14 @@ import { CatalogError } from "../lib/errors.js";
 /** DuckDB's memory limit for a release database (see ReleaseDatabase.open). */
 export const DUCKDB_MEMORY_LIMIT = "256MB";
 
+/**
+ * The COPY options of every Parquet file a release or an export writes. Row groups of 16,384
+ * rows: with DuckDB's default (122,880) the writer buffers a whole 100,000-deployment catalog's
+ * columns at once, which under the memory limit spills the loaded tables to disk (measured:
+ * 1.03 s -> 0.28 s for the deployments file of a 100k build, same peak memory).
+ */
+export const PARQUET_COPY_OPTIONS = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384";
+
 const STAGE_CHUNK_CHARS = 1 << 20;
 /** Threads for loading and querying (insertion order is preserved; every query result is ordered). */
 const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
@@ -224,7 +232,7 @@ export class ReleaseDatabase {
     // one thread writes the file, so its bytes are the same from run to run
     await this.run("SET threads = 1");
     try {
-      await this.run(`COPY (${query}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+      await this.run(`COPY (${query}) TO ${sqlString(file)} (${PARQUET_COPY_OPTIONS})`);
     } finally {
       await this.run(`SET threads = ${LOAD_THREADS}`);
     }

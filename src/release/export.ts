@@ -14,7 +14,7 @@ import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName } from "../lib/atomic-write.js";
 import { CATALOG_FILE, loadRelease } from "./artifact.js";
-import { withDatabase } from "./duckdb.js";
+import { PARQUET_COPY_OPTIONS, withDatabase } from "./duckdb.js";
 import {
   deploymentsCsvQuery,
   deploymentsParquetQuery,
@@ -77,8 +77,8 @@ export async function exportRelease(
       const copies: Array<[string, string, string]> = [
         ["deployments.csv", deploymentsCsvQuery(), "FORMAT csv, HEADER true"],
         ["lifecycle.csv", lifecycleCsvQuery(), "FORMAT csv, HEADER true"],
-        ["deployments.parquet", deploymentsParquetQuery(), "FORMAT parquet, COMPRESSION zstd"],
-        ["lifecycle.parquet", lifecycleParquetQuery(), "FORMAT parquet, COMPRESSION zstd"],
+        ["deployments.parquet", deploymentsParquetQuery(), PARQUET_COPY_OPTIONS],
+        ["lifecycle.parquet", lifecycleParquetQuery(), PARQUET_COPY_OPTIONS],
       ];
       for (const [name, query, options] of copies) {
         written.push(name);
