@@ -97,7 +97,9 @@ describe("deepseek models and pricing, June 2026 reader rendering", () => {
   it("deprecates deepseek-chat and deepseek-reasoner on the footnote's day, replaced by deepseek-v4-flash", () => {
     const out = pricing(june);
     expect(out.lifecycle).toHaveLength(2);
-    for (const [assertion, id] of out.lifecycle.map((a, i) => [a, ["deepseek-chat", "deepseek-reasoner"][i]] as const))
+    for (const [assertion, id] of out.lifecycle.map(
+      (a, i) => [a, ["deepseek-chat", "deepseek-reasoner"][i]] as const,
+    ))
       expect(assertion).toMatchObject({
         scope: "deployment",
         provider_id: "deepseek",
