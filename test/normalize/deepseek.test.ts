@@ -124,6 +124,8 @@ describe("deepseek models and pricing, September 2026 reader rendering", () => {
     expect(out.deployments.map((d) => d.id)).toEqual([
       "dep_deepseek_deepseek-flash_api_global",
       "dep_deepseek_deepseek-v4-pro_api_global",
+      "dep_deepseek_deepseek-v4-flash_api_global",
+      "dep_deepseek_deepseek-v4-flash-vision-exp_api_global",
     ]);
     const [flash, pro] = out.deployments;
     expect(flash).toMatchObject({
@@ -143,7 +145,8 @@ describe("deepseek models and pricing, September 2026 reader rendering", () => {
 
   it("leaves prices by the hour unpriced (null, not one of them) and reports them", () => {
     const out = pricing(september);
-    expect(out.deployments.map((d) => d.rate_card)).toEqual([null, null]);
+    // The legacy names are "billed at the Flash price": by the hour too.
+    expect(out.deployments.map((d) => d.rate_card)).toEqual([null, null, null, null]);
     expect(out.skipped).toEqual([
       {
         reason: "priced by the hour, off-peak / peak (a rate card has no time of day: rate_card null)",
@@ -165,6 +168,18 @@ describe("deepseek models and pricing, September 2026 reader rendering", () => {
       ["model", "deepseek/deepseek-v4-flash-vision-exp", "retired"],
     ]);
     for (const assertion of out.lifecycle) expect(assertion.replacements).toEqual(["deepseek-flash"]);
+  });
+
+  it("gives the legacy names their replacement's rate card, and no limits of their own", () => {
+    const priced = edit(june, (c) =>
+      c.replace(
+        "(1) The model names",
+        "(1) Use `deepseek-v4-flash` as the model name. The legacy names `deepseek-v3-flash` are still accepted, but the corresponding models have been retired. The model names",
+      ),
+    );
+    const legacy = pricing(priced).deployments.find((d) => d.provider_model_id === "deepseek-v3-flash");
+    expect(legacy?.rate_card).toMatchObject({ input_micro_usd: 140_000, output_micro_usd: 280_000 });
+    expect(legacy?.context_tokens).toBeUndefined();
   });
 
   it("fails when an off-peak / peak row lost its peak prices", () => {

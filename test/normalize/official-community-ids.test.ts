@@ -58,7 +58,7 @@ describe("official and community deployment ids", () => {
     ["groq", "deprecations", 8],
     ["xai", "models", 9],
     ["together-ai", "serverless-models", 21],
-    ["deepseek", "pricing", 1],
+    ["deepseek", "pricing", 2],
     ["deepseek", "pricing-2026-06", 2],
     ["deepseek", "pricing-2025-12", 2],
   ])(

@@ -263,9 +263,20 @@ function featureEntry(input: Source, id: string, name: string, cell: string): Ca
  *   corresponding models have been retired": the names are legacy (still served, by `c`'s
  *   model), the models they named are retired; replaced by `c`.
  */
+/** "Use `c` as the model name. The legacy names `a` and `b` are still accepted, ..." */
+const LEGACY_NAMES =
+  /Use `([^`]+)` as the model name\. The legacy names ((?:`[^`]+`(?:,? and |, )?)+) are still accepted, but the corresponding models have been retired/;
+
+const tickedNames = (list: string) => [...list.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1));
+
+/** The legacy names the footnotes list, with the model name that replaces them. */
+function legacyNames(input: ParserInput): { names: string[]; replacement: string } | null {
+  const legacy = LEGACY_NAMES.exec(input.content.replace(/\s+/g, " "));
+  return legacy ? { names: tickedNames(group(legacy, 2)), replacement: group(legacy, 1) } : null;
+}
+
 function footnoteLifecycle(input: ParserInput, evidence: Evidence): LifecycleAssertion[] {
   const text = input.content.replace(/\s+/g, " ");
-  const names = (list: string) => [...list.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1));
   const target = (id: string) => ({ provider_model_id: id, api_surface: "api" });
   const out: LifecycleAssertion[] = [];
   const deprecated =
@@ -274,7 +285,7 @@ function footnoteLifecycle(input: ParserInput, evidence: Evidence): LifecycleAss
     );
   if (deprecated) {
     const day = `${group(deprecated, 2)}-${group(deprecated, 3).padStart(2, "0")}-${group(deprecated, 4).padStart(2, "0")}`;
-    for (const id of names(group(deprecated, 1)))
+    for (const id of tickedNames(group(deprecated, 1)))
       out.push({
         scope: "deployment",
         provider_id: PROVIDER_ID,
@@ -284,13 +295,10 @@ function footnoteLifecycle(input: ParserInput, evidence: Evidence): LifecycleAss
         evidence,
       });
   }
-  const legacy =
-    /Use `([^`]+)` as the model name\. The legacy names ((?:`[^`]+`(?:,? and |, )?)+) are still accepted, but the corresponding models have been retired/.exec(
-      text,
-    );
+  const legacy = legacyNames(input);
   if (legacy) {
-    const replacement = group(legacy, 1);
-    for (const id of names(group(legacy, 2))) {
+    const { replacement } = legacy;
+    for (const id of legacy.names) {
       out.push({
         scope: "deployment",
         provider_id: PROVIDER_ID,
@@ -386,6 +394,24 @@ export const parseDeepseekPricing: Parser = (input) => {
       evidence,
     };
   });
+  // A legacy name is still served, "billed at the Flash price": the replacement's rate card
+  // (null where that is priced by the hour). Its limits are not stated: left to other sources.
+  const legacy = legacyNames(input);
+  if (legacy) {
+    const replacement = deployments.find((d) => d.provider_model_id === legacy.replacement);
+    if (!replacement)
+      throw parseFailure(
+        input.source,
+        `legacy names replaced by ${legacy.replacement}, which the table lacks`,
+      );
+    for (const id of legacy.names)
+      deployments.push({
+        ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
+        display_name: id,
+        rate_card: replacement.rate_card ?? null,
+        evidence,
+      });
+  }
   return {
     deployments: requireSome(input.source, deployments, "models"),
     lifecycle: footnoteLifecycle(input, evidence),
