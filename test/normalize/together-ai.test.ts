@@ -137,3 +137,32 @@ describe("together ai feature pages (function calling, structured outputs, visio
     );
   });
 });
+
+describe("together ai available models page (2026)", () => {
+  it("lists the Chat models with context length, prices per 1M tokens and the Yes / - feature cells", async () => {
+    const out = ParseOutput.parse(models(await recordedInput("together-ai", "serverless-catalog")));
+    expect(out.deployments).toHaveLength(19);
+    expect(out.skipped).toEqual([]);
+    const pro = out.deployments.find((d) => d.provider_model_id === "deepseek-ai/DeepSeek-V4-Pro-0813");
+    expect(pro).toMatchObject({
+      context_tokens: 1_048_576,
+      status: "available",
+      rate_card: {
+        input_micro_usd: 1_320_000,
+        cached_input_micro_usd: 130_000,
+        output_micro_usd: 3_960_000,
+        observed_at: "2026-08-13T00:00:00Z",
+      },
+      capabilities: {
+        tool_calling: { status: "supported", verification_status: "official_declared" },
+        structured_output: { status: "supported", verification_status: "official_declared" },
+      },
+    });
+    // "-" is not stated: no context length, no capability; "Free" is no price, never zero.
+    const max = out.deployments.find((d) => d.provider_model_id === "Qwen/Qwen3.7-Max");
+    expect(max?.context_tokens).toBeNull();
+    expect(max?.capabilities).toBeUndefined();
+    const bonsai = out.deployments.find((d) => d.provider_model_id === "Prism-ML/Ternary-Bonsai-27B");
+    expect(bonsai?.rate_card).toBeUndefined();
+  });
+});
