@@ -74,3 +74,67 @@ describe("cohere models overview", () => {
     expectParseFailure(() => models(edit(input, (c) => c.replaceAll("Maximum Output Tokens", "Max Output"))));
   });
 });
+
+const deprecations = defined(parsers["cohere-deprecations"], "parser cohere-deprecations");
+const deprecationsInput = await recordedInput("cohere", "deprecations");
+
+describe("cohere deprecations page", () => {
+  const out = ParseOutput.parse(deprecations(deprecationsInput));
+  const byId = (id: string) => out.lifecycle.find((a) => a.target?.provider_model_id === id);
+
+  it("retires the April 2026 models on their effective day, embed and chat models each with their own alternatives", () => {
+    expect(out.deployments).toEqual([]);
+    expect(byId("c4ai-aya-expanse-8b")).toMatchObject({
+      scope: "deployment",
+      provider_id: "cohere",
+      target: { provider_model_id: "c4ai-aya-expanse-8b", api_surface: "api" },
+      end_of_life: { state: "scheduled", date: "2026-04-04", precision: "day", date_type: "on" },
+      replacements: ["command-r7b-12-2024", "command-a-03-2025", "command-a-reasoning-08-2025"],
+    });
+    expect(byId("embed-english-v2.0")?.replacements).toEqual([
+      "embed-english-v3.0",
+      "embed-multilingual-v3.0",
+      "embed-v4.0",
+    ]);
+  });
+
+  it("deprecates the September 2025 command models and their aliases, replaced by the recommended command models", () => {
+    for (const id of [
+      "command-r-03-2024",
+      "command-r",
+      "command-r-plus-04-2024",
+      "command-r-plus",
+      "command-light",
+      "command",
+    ])
+      expect(byId(id)).toMatchObject({
+        deprecation: { date: "2025-09-15", date_type: "on" },
+        replacements: ["command-r-08-2024", "command-r-plus-08-2024", "command-a-03-2025"],
+      });
+    expect(byId("summarize")?.replacements).toBeUndefined();
+  });
+
+  it("reads the Rerank v2.0 shutdown table, and counts the sections that list no models", () => {
+    expect(byId("rerank-multilingual-v2.0")).toMatchObject({
+      end_of_life: { date: "2025-04-30" },
+      replacements: ["rerank-v3.5"],
+    });
+    expect(out.lifecycle).toHaveLength(14);
+    expect(out.skipped).toEqual([
+      {
+        reason: "section with no model list (fine-tuned models, endpoints, features)",
+        count: 2,
+        examples: [
+          "2025-03-08: Command-R-03-2024 Fine-tuned Models",
+          "2025-01-31: Default Classify endpoint",
+        ],
+      },
+    ]);
+  });
+
+  it("fails on a retirement without an effective date it can read", () => {
+    expectParseFailure(() =>
+      deprecations(edit(deprecationsInput, (c) => c.replace("Effective April 4th, 2026", "Effective soon"))),
+    );
+  });
+});

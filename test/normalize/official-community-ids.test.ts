@@ -59,8 +59,10 @@ describe("official and community deployment ids", () => {
     ["xai", "models", 9],
     ["together-ai", "serverless-models", 21],
     ["deepseek", "pricing", 2],
+    ["deepseek", "pricing-2026-06", 2],
+    ["deepseek", "pricing-2025-12", 2],
   ])(
-    "%s: every model both sources list has one id and one canonical model",
+    "%s %s: every model both sources list has one id and one canonical model",
     async (provider, name, shared) => {
       const out = await official(provider, name);
       const both = out.deployments.filter((d) => communityById.has(d.id));

@@ -91,3 +91,78 @@ describe("together ai serverless models", () => {
     expectParseFailure(() => models(edit(input, (c) => c.replace("## Chat models", "## Chat"))));
   });
 });
+
+const features = defined(parsers["together-ai-feature-models"], "parser together-ai-feature-models");
+const functionCalling = await recordedInput("together-ai", "function-calling");
+const structuredOutputs = await recordedInput("together-ai", "structured-outputs");
+const vision = await recordedInput("together-ai", "vision");
+
+describe("together ai feature pages (function calling, structured outputs, vision)", () => {
+  it("reads every model the Function Calling page lists as supporting tool calling, as model facts", () => {
+    const out = ParseOutput.parse(features(functionCalling));
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toHaveLength(22);
+    expect(out.model_facts?.[0]).toMatchObject({
+      provider_id: "together-ai",
+      provider_model_id: "openai/gpt-oss-120b",
+      capabilities: { tool_calling: { status: "supported", verification_status: "official_declared" } },
+      evidence: { observed_at: "2025-11-08T01:49:03Z" },
+    });
+    expect(out.model_facts?.map((f) => f.provider_model_id)).toContain("arcee-ai/virtuoso-large");
+  });
+
+  it("reads both JSON mode lists of the Structured Outputs page as structured output", () => {
+    const out = ParseOutput.parse(features(structuredOutputs));
+    const ids = out.model_facts?.map((f) => f.provider_model_id) ?? [];
+    expect(ids).toContain("Qwen/Qwen2.5-VL-72B-Instruct");
+    expect(ids).toContain("marin-community/marin-8b-instruct");
+    expect(new Set(out.model_facts?.map((f) => Object.keys(f.capabilities ?? {}).join()))).toEqual(
+      new Set(["structured_output"]),
+    );
+  });
+
+  it("reads the Vision page's playground links as the vision models", () => {
+    const out = ParseOutput.parse(features(vision));
+    expect(out.model_facts?.map((f) => f.provider_model_id)).toEqual([
+      "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+      "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
+      "Qwen/Qwen2.5-VL-72B-Instruct",
+    ]);
+  });
+
+  it("fails on a page whose feature it does not know, and on a bullet it cannot read", () => {
+    expectParseFailure(() => features(edit(vision, (c) => c.replace("# Vision", "# Audio"))));
+    expectParseFailure(() =>
+      features(edit(functionCalling, (c) => c.replace("* `openai/gpt-oss-20b`", "* gpt-oss 20b"))),
+    );
+  });
+});
+
+describe("together ai available models page (2026)", () => {
+  it("lists the Chat models with context length, prices per 1M tokens and the Yes / - feature cells", async () => {
+    const out = ParseOutput.parse(models(await recordedInput("together-ai", "serverless-catalog")));
+    expect(out.deployments).toHaveLength(19);
+    expect(out.skipped).toEqual([]);
+    const pro = out.deployments.find((d) => d.provider_model_id === "deepseek-ai/DeepSeek-V4-Pro-0813");
+    expect(pro).toMatchObject({
+      context_tokens: 1_048_576,
+      status: "available",
+      rate_card: {
+        input_micro_usd: 1_320_000,
+        cached_input_micro_usd: 130_000,
+        output_micro_usd: 3_960_000,
+        observed_at: "2026-08-13T00:00:00Z",
+      },
+      capabilities: {
+        tool_calling: { status: "supported", verification_status: "official_declared" },
+        structured_output: { status: "supported", verification_status: "official_declared" },
+      },
+    });
+    // "-" is not stated: no context length, no capability; "Free" is no price, never zero.
+    const max = out.deployments.find((d) => d.provider_model_id === "Qwen/Qwen3.7-Max");
+    expect(max?.context_tokens).toBeNull();
+    expect(max?.capabilities).toBeUndefined();
+    const bonsai = out.deployments.find((d) => d.provider_model_id === "Prism-ML/Ternary-Bonsai-27B");
+    expect(bonsai?.rate_card).toBeUndefined();
+  });
+});

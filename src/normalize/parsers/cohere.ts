@@ -115,4 +115,118 @@ export const parseCohereModels: Parser = (input) => {
   };
 };
 
-export const parsers: Record<string, Parser> = { "cohere-models": parseCohereModels };
+/**
+ * Cohere's Deprecations page (fern/pages/going-to-production/deprecations.mdx, rendered at
+ * docs.cohere.com/docs/deprecations): a "### YYYY-MM-DD: title" section per announcement. Read:
+ * - "Effective <date>, the following models will be retired:" and its bullet list: end of life on
+ *   that day; replaced by the section's "Embedding tasks alternatives" (embed models) or "Chat
+ *   tasks alternatives" (the others);
+ * - "Effective <date>, the following deprecations will roll out." with its "Deprecated Models:"
+ *   list (a bullet may add "(and the alias `x`)", deprecated too): deprecation on that day;
+ *   "For command model replacements, we recommend you use `a`, `b`, or `c`" replaces the
+ *   command models;
+ * - a table with Shutdown Date, Deprecated Model and Recommended Replacement columns: end of life
+ *   on the shutdown date, replaced by the recommended model.
+ * Sections about fine-tuned models, endpoints or features name no model list and are counted as
+ * skipped. Every milestone is a day the page states ("on").
+ */
+export const parseCohereDeprecations: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const lifecycle: LifecycleAssertion[] = [];
+  const ticks = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => group(m, 1));
+  const assert = (
+    id: string,
+    kind: "deprecation" | "end_of_life",
+    day: string,
+    replacements: string[],
+    what: string,
+  ) => {
+    if (!API_ID.test(id)) throw parseFailure(input.source, `${what}: "${id}" is not an API model name`);
+    lifecycle.push({
+      scope: "deployment",
+      provider_id: PROVIDER_ID,
+      target: { provider_model_id: id, api_surface: API_SURFACE },
+      [kind]: sourceMilestone(input.source, day, [evidence], `${id} ${what}`),
+      ...(replacements.length > 0 ? { replacements } : {}),
+      evidence,
+    });
+  };
+  /** The ids of the bullet list right after line `at` (blank lines before it allowed). */
+  const bulletIds = (lines: string[], at: number): string[] => {
+    const ids: string[] = [];
+    for (const line of lines.slice(at + 1)) {
+      if (/^- /.test(line)) ids.push(...ticks(line));
+      else if (line.trim() !== "" || ids.length > 0) break;
+    }
+    return ids;
+  };
+  /** The nested list under a "- <label>:" bullet. */
+  const nested = (lines: string[], label: RegExp): string[] => {
+    const at = lines.findIndex((l) => label.test(l));
+    if (at < 0) return [];
+    const ids: string[] = [];
+    for (const line of lines.slice(at + 1)) {
+      if (/^\s+- /.test(line)) ids.push(...ticks(line));
+      else break;
+    }
+    return ids;
+  };
+  const sections = input.content.split(/^### /m).slice(1);
+  if (sections.length === 0) throw parseFailure(input.source, 'no "### <date>: <title>" sections');
+  for (const section of sections) {
+    const lines = section.split("\n");
+    const title = lines[0]?.trim() ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}: /.test(title))
+      throw parseFailure(input.source, `section "${title}" has no date`);
+    const retired = lines.findIndex((l) => /the following models will be retired:\s*$/i.test(l));
+    const rollOut = lines.findIndex((l) => /the following deprecations will roll out/i.test(l));
+    const table = markdownTables(section).find((t) =>
+      [/^shutdown date$/i, /^deprecated model$/i, /^recommended replacement$/i].every((re) =>
+        t.headers.some((h) => re.test(plainCell(h))),
+      ),
+    );
+    if (retired >= 0) {
+      const day = /^Effective (.+?), the following/i.exec(lines[retired] ?? "");
+      if (!day) throw parseFailure(input.source, `${title}: no effective date`);
+      const embed = nested(lines, /^- Embedding tasks alternatives:/i);
+      const chat = nested(lines, /^- Chat tasks alternatives:/i);
+      for (const id of requireSome(input.source, bulletIds(lines, retired), `${title} retired models`))
+        assert(id, "end_of_life", group(day, 1), id.startsWith("embed-") ? embed : chat, "retirement");
+    } else if (rollOut >= 0) {
+      const day = /^Effective (.+?), the following/i.exec(lines[rollOut] ?? "");
+      if (!day) throw parseFailure(input.source, `${title}: no effective date`);
+      const list = lines.findIndex((l) => /^Deprecated Models:\s*$/i.test(l));
+      if (list < 0) throw parseFailure(input.source, `${title}: no "Deprecated Models:" list`);
+      const advice =
+        lines.find((l) => /^For command model replacements, we recommend you use /i.test(l)) ?? "";
+      const command = ticks(advice.replace(/\(.*$/, ""));
+      for (const id of requireSome(input.source, bulletIds(lines, list), `${title} deprecated models`))
+        assert(id, "deprecation", group(day, 1), id.startsWith("command") ? command : [], "deprecation");
+    } else if (table) {
+      const col = {
+        date: requireColumn(input.source, table.headers, /^shutdown date$/i),
+        model: requireColumn(input.source, table.headers, /^deprecated model$/i),
+        replacement: requireColumn(input.source, table.headers, /^recommended replacement$/i),
+      };
+      for (const row of table.rows)
+        assert(
+          plainCell(row[col.model] ?? ""),
+          "end_of_life",
+          plainCell(row[col.date] ?? ""),
+          [plainCell(row[col.replacement] ?? "")].filter((r) => r !== ""),
+          "shutdown",
+        );
+    } else skipped.add("section with no model list (fine-tuned models, endpoints, features)", title);
+  }
+  return {
+    deployments: [],
+    lifecycle: requireSome(input.source, lifecycle, "deprecated models"),
+    skipped: skipped.toArray(),
+  };
+};
+
+export const parsers: Record<string, Parser> = {
+  "cohere-models": parseCohereModels,
+  "cohere-deprecations": parseCohereDeprecations,
+};

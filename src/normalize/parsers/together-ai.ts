@@ -129,4 +129,58 @@ export const parseTogetherModels: Parser = (input) => {
   };
 };
 
-export const parsers: Record<string, Parser> = { "together-ai-models": parseTogetherModels };
+/** The guide pages that list the models supporting one feature, by the page's title. */
+const FEATURE_PAGES: Record<string, CapabilityName> = {
+  "Function Calling": "tool_calling",
+  "Structured Outputs": "structured_output",
+  Vision: "vision",
+};
+
+/**
+ * A Together AI guide page that lists the serverless models supporting its feature (Markdown
+ * form): Function Calling ("## Supported models": "The following models currently support
+ * function calling:" and a bullet list of API model strings), Structured Outputs (the same
+ * section, JSON mode, two lists) and Vision (the bullets before the first "##" section, each a
+ * playground link ending in the API model string). Each listed model gets the feature as
+ * `supported`, `official_declared`, as a model fact (the page creates no deployments; a model the
+ * page does not list stays unknown, never "unsupported").
+ */
+export const parseTogetherFeatureModels: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const lines = input.content.split("\n");
+  const title = /^# (.+)$/.exec(lines.find((l) => l.startsWith("# ")) ?? "")?.[1]?.trim() ?? "";
+  const capability = FEATURE_PAGES[title];
+  if (!capability) throw parseFailure(input.source, `no feature page this parser knows ("# ${title}")`);
+  const supported = lines.findIndex((l) => /^## Supported models\s*$/i.test(l));
+  const from = supported >= 0 ? supported + 1 : lines.findIndex((l) => l.startsWith("# ")) + 1;
+  const to = lines.findIndex((l, i) => i >= from && /^## /.test(l));
+  const ids: string[] = [];
+  for (const line of lines.slice(from, to < 0 ? undefined : to)) {
+    const m = /^\* (?:`([^`]+)`|\[[^\]]*\]\(https:\/\/api\.together\.ai\/playground\/([^)]+)\))\s*$/.exec(
+      line,
+    );
+    if (!m) {
+      if (/^\* /.test(line)) throw parseFailure(input.source, `unreadable model bullet "${line}"`);
+      continue;
+    }
+    const id = m[1] ?? m[2] ?? "";
+    if (!API_STRING.test(id)) throw parseFailure(input.source, `"${id}" is not an API model string`);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  const facts = requireSome(
+    input.source,
+    ids.map((id) => ({
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      capabilities: { [capability]: { status: "supported", verification_status: "official_declared" } },
+      evidence,
+    })),
+    "listed models",
+  );
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
+export const parsers: Record<string, Parser> = {
+  "together-ai-models": parseTogetherModels,
+  "together-ai-feature-models": parseTogetherFeatureModels,
+};
