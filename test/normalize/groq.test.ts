@@ -3,7 +3,9 @@ import {
   groqAnnouncement,
   groqModelId,
   groqReplacements,
+  groqRowModelId,
   groqShutdownDate,
+  groqTokenPrices,
   parsers,
 } from "../../src/normalize/parsers/groq.js";
 import { ParseOutput } from "../../src/schema/index.js";
@@ -13,6 +15,8 @@ import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const deprecations = defined(parsers["groq-deprecations"], "parser groq-deprecations");
 const input = await recordedInput("groq", "deprecations");
+const models = defined(parsers["groq-models"], "parser groq-models");
+const modelsInput = await recordedInput("groq", "models");
 
 describe("groq deprecations", () => {
   it("asserts every deprecated model with its shutdown date, announcement and replacements", () => {
@@ -94,5 +98,103 @@ describe("groq deprecations", () => {
 
   it("fails when the deprecation tables lose their Shutdown Date column", () => {
     expectParseFailure(() => deprecations(edit(input, (c) => c.replaceAll("Shutdown Date", "Sunset"))));
+  });
+});
+
+describe("groq supported models", () => {
+  it("gives every token model its context window, max completion tokens, prices and declared stage", () => {
+    const out = ParseOutput.parse(models(modelsInput));
+    expect(out.deployments.map((d) => d.provider_model_id)).toEqual([
+      "llama-3.1-8b-instant",
+      "llama-3.3-70b-versatile",
+      "openai/gpt-oss-120b",
+      "openai/gpt-oss-20b",
+      "groq/compound",
+      "groq/compound-mini",
+      "meta-llama/llama-prompt-guard-2-22m",
+      "meta-llama/llama-prompt-guard-2-86m",
+      "minimaxai/minimax-m2.7",
+      "openai/gpt-oss-safeguard-20b",
+      "qwen/qwen3.6-27b",
+      "qwen/qwen3.8-27b",
+    ]);
+    const byId = new Map(out.deployments.map((d) => [d.provider_model_id, d]));
+    expect(byId.get("openai/gpt-oss-120b")).toMatchObject({
+      id: "dep_groq_openai-gpt-oss-120b_api_global",
+      model_id: "openai/gpt-oss-120b",
+      context_tokens: 131_072,
+      max_output_tokens: 65_536,
+      status: "available",
+      rate_card: {
+        input_micro_usd: 150_000,
+        cached_input_micro_usd: null,
+        output_micro_usd: 600_000,
+        source_url: "https://console.groq.com/docs/models.md",
+        observed_at: "2026-06-17T00:00:00Z",
+      },
+    });
+    expect(byId.get("openai/gpt-oss-safeguard-20b")).toMatchObject({
+      context_tokens: 131_072,
+      max_output_tokens: 65_536,
+      status: "preview",
+      rate_card: { input_micro_usd: 75_000, output_micro_usd: 300_000 },
+    });
+    expect(byId.get("qwen/qwen3.8-27b")).toMatchObject({
+      context_tokens: 131_042,
+      max_output_tokens: 16_384,
+    });
+    // "ContactSales" is no published price: the deployment has limits and no rate card.
+    expect(byId.get("llama-3.3-70b-versatile")).toMatchObject({
+      context_tokens: 131_072,
+      max_output_tokens: 32_768,
+    });
+    expect(byId.get("llama-3.3-70b-versatile")?.rate_card).toBeUndefined();
+    expect(out.skipped).toEqual([
+      {
+        reason: "priced per hour or per character (speech models), not per token",
+        count: 4,
+        examples: [
+          "whisper-large-v3",
+          "whisper-large-v3-turbo",
+          "canopylabs/orpheus-arabic-saudi",
+          "canopylabs/orpheus-v1-english",
+        ],
+      },
+    ]);
+    expect(out.lifecycle).toEqual([]);
+  });
+
+  it("reads the model id after the linked name and the Enterprise badge", () => {
+    expect(
+      groqRowModelId(
+        "[![Meta](https://x/m.png)Llama 3.3 70B](/docs/model/llama-3.3-70b-versatile)Enterprisellama-3.3-70b-versatile",
+      ),
+    ).toBe("llama-3.3-70b-versatile");
+    expect(
+      groqRowModelId(
+        "[Safety GPT OSS 20B](/docs/model/openai/gpt-oss-safeguard-20b)openai/gpt-oss-safeguard-20b",
+      ),
+    ).toBe("openai/gpt-oss-safeguard-20b");
+    expect(groqRowModelId("qwen/qwen3.8-27b")).toBe("qwen/qwen3.8-27b");
+    expect(groqRowModelId("Llama 3.3 70B")).toBeNull();
+  });
+
+  it("reads price cells exactly", () => {
+    expect(groqTokenPrices(modelsInput, "$0.075 input$0.30 output")).toEqual({
+      input: 75_000,
+      cachedInput: null,
+      output: 300_000,
+    });
+    expect(groqTokenPrices(modelsInput, "ContactSales")).toBeNull();
+    expect(groqTokenPrices(modelsInput, "\\-")).toBeNull();
+    expect(groqTokenPrices(modelsInput, "$0.111 per hour")).toBe("not-token");
+    expect(groqTokenPrices(modelsInput, "$22.00 per 1M characters")).toBe("not-token");
+    expectParseFailure(() => groqTokenPrices(modelsInput, "$0.15 per request"));
+  });
+
+  it("fails when the tables lose their Context Window column", () => {
+    expectParseFailure(() =>
+      models(edit(modelsInput, (c) => c.replaceAll("CONTEXT WINDOW (TOKENS)", "WINDOW"))),
+    );
   });
 });

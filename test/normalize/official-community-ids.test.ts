@@ -56,7 +56,10 @@ describe("official and community deployment ids", () => {
   it.each([
     ["cohere", "models", 8],
     ["groq", "deprecations", 8],
-    ["xai", "models", 9],
+    ["groq", "models", 5],
+    ["xai", "models-2025", 9],
+    ["xai", "models", 3],
+    ["xai", "retirement-2026-05-15", 7],
     ["together-ai", "serverless-models", 21],
     ["deepseek", "pricing", 2],
     ["deepseek", "pricing-2026-06", 2],

@@ -11,15 +11,18 @@
  * this parser's.
  */
 import { group } from "../../lib/regex.js";
-import type { DeploymentFact, Evidence, LifecycleAssertion } from "../../schema/index.js";
+import type { DeploymentFact, Evidence, LifecycleAssertion, LifecycleStatus } from "../../schema/index.js";
 import {
   apiDeploymentIdentity,
   evidenceFor,
   parseCalendarDate,
   parseFailure,
+  printedTokenCount,
   requireSome,
   SkipLog,
   sourceMilestone,
+  tokenRateCard,
+  usdToMicro,
 } from "../helpers.js";
 import { groqModelId } from "../identity/hosted-models.js";
 import { collapseSpace, markdownTables, plainCell, requireColumn } from "../markdown.js";
@@ -162,4 +165,120 @@ export const parseGroqDeprecations: Parser = (input) => {
   };
 };
 
-export const parsers: Record<string, Parser> = { "groq-deprecations": parseGroqDeprecations };
+/** A Supported Models cell as text: the page escapes a lone dash ("\\-") for "not stated". */
+function modelsCell(cell: string): string {
+  return plainCell(cell).replace(/\\-/g, "-");
+}
+
+/**
+ * The model id of a Supported Models row: the Markdown form prints a linked name (with its logo)
+ * and then the id, after an "Enterprise" badge for enterprise-only models:
+ * "[![Meta](...)Llama 3.3 70B](/docs/model/llama-3.3-70b-versatile)Enterprisellama-3.3-70b-versatile".
+ * A cell without the link is the id itself.
+ */
+export function groqRowModelId(cell: string): string | null {
+  const raw = cell.trim();
+  const m = /\]\([^)]*\)(?:Enterprise)?([a-z0-9][a-z0-9./-]*)$/.exec(raw);
+  const id = m ? group(m, 1) : plainCell(raw);
+  return MODEL_ID.test(id) ? id : null;
+}
+
+/**
+ * A "Price per 1M tokens" cell: "$0.15 input$0.60 output" -> token prices; "ContactSales" and
+ * "-" -> null (no published price); a price per hour or per character -> "not-token".
+ */
+export function groqTokenPrices(
+  input: Pick<ParserInput, "source">,
+  cell: string,
+): { input: number; cachedInput: null; output: number } | null | "not-token" {
+  const text = modelsCell(cell);
+  if (text === "" || text === "-" || /^contact\s*sales$/i.test(text)) return null;
+  const m = /^(\$[\d.,]+) input\s*(\$[\d.,]+) output$/.exec(text);
+  if (m) {
+    const inPrice = usdToMicro(group(m, 1));
+    const outPrice = usdToMicro(group(m, 2));
+    if (inPrice === null || outPrice === null)
+      throw parseFailure(input.source, `"${cell}" has an empty price`);
+    return { input: inPrice, cachedInput: null, output: outPrice };
+  }
+  if (/^\$[\d.,]+ per (?:hour|1M characters)$/i.test(text)) return "not-token";
+  throw parseFailure(input.source, `"${cell}" is not a price the parser knows`);
+}
+
+/**
+ * Groq official source: the Supported Models page (console.groq.com/docs/models, Markdown form).
+ * Its Production Models, Production Systems and Preview Models tables give each model's price
+ * per million input / output tokens, context window and max completion tokens. A row under
+ * "Preview" is declared `preview`, one under "Production" `available`. Speech-to-text (priced
+ * per hour) and text-to-speech (per character) rows are not token deployments and are skipped.
+ */
+export const parseGroqModels: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const tables = requireSome(
+    input.source,
+    markdownTables(input.content).filter(
+      (t) =>
+        t.headers.some((h) => /^model id$/i.test(plainCell(h))) &&
+        t.headers.some((h) => /^context window/i.test(plainCell(h))),
+    ),
+    "models table (Model ID | ... | Context Window (tokens) | Max Completion Tokens | ...)",
+  );
+  const deployments: DeploymentFact[] = [];
+  const seen = new Set<string>();
+  for (const table of tables) {
+    const section = plainCell(table.headings[2] ?? "");
+    const status: LifecycleStatus | undefined = /^preview/i.test(section)
+      ? "preview"
+      : /^production/i.test(section)
+        ? "available"
+        : undefined;
+    const col = {
+      model: requireColumn(input.source, table.headers, /^model id$/i),
+      price: requireColumn(input.source, table.headers, /^price per 1m tokens$/i),
+      context: requireColumn(input.source, table.headers, /^context window/i),
+      maxOutput: requireColumn(input.source, table.headers, /^max completion tokens$/i),
+    };
+    for (const row of table.rows) {
+      const id = groqRowModelId(row[col.model] ?? "");
+      if (!id)
+        throw parseFailure(input.source, `"${row[col.model] ?? ""}" under "${section}" has no model id`);
+      const prices = groqTokenPrices(input, row[col.price] ?? "");
+      if (prices === "not-token") {
+        skipped.add("priced per hour or per character (speech models), not per token", id);
+        continue;
+      }
+      const context = printedTokenCount(input.source, modelsCell(row[col.context] ?? ""));
+      if (context === null) {
+        skipped.add("no context window (not a token model)", id);
+        continue;
+      }
+      if (seen.has(id)) throw parseFailure(input.source, `${id} is listed twice`);
+      seen.add(id);
+      const canonical = groqModelId(id);
+      if (!canonical) {
+        skipped.add("model whose maker the id does not tell", id);
+        continue;
+      }
+      deployments.push({
+        ...apiDeploymentIdentity(PROVIDER_ID, id, canonical),
+        display_name: id,
+        context_tokens: context,
+        max_output_tokens: printedTokenCount(input.source, modelsCell(row[col.maxOutput] ?? "")),
+        ...(prices ? { rate_card: tokenRateCard(input.source, input.observedAt, prices) } : {}),
+        ...(status ? { status } : {}),
+        evidence,
+      });
+    }
+  }
+  return {
+    deployments: requireSome(input.source, deployments, "token models"),
+    lifecycle: [],
+    skipped: skipped.toArray(),
+  };
+};
+
+export const parsers: Record<string, Parser> = {
+  "groq-deprecations": parseGroqDeprecations,
+  "groq-models": parseGroqModels,
+};

@@ -13,7 +13,7 @@
 
 import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
-import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
+import type { Capabilities, CapabilityName, DeploymentFact, LifecycleAssertion } from "../../schema/index.js";
 import {
   apiDeploymentIdentity,
   evidenceFor,
@@ -21,10 +21,11 @@ import {
   printedTokenCount,
   requireSome,
   SkipLog,
+  sourceMilestone,
   tokenRateCard,
   usdToMicro,
 } from "../helpers.js";
-import { markdownTables, plainCell, requireColumn } from "../markdown.js";
+import { collapseSpace, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "xai";
@@ -160,4 +161,73 @@ export const parseXaiModels: Parser = (input) => {
   };
 };
 
-export const parsers: Record<string, Parser> = { "xai-models": parseXaiModels };
+/** The retirement day a migration guide's prose states: "Effective May 15, 2026 at 12:00 PM PT" -> "May 15, 2026". */
+export function xaiRetirementDay(content: string): string | null {
+  const text = collapseSpace(content.replace(/[*`]/g, ""));
+  const m = /\bEffective ([A-Z][a-z]+ \d{1,2}, \d{4})(?: at \d{1,2}:\d{2} [AP]M [A-Z]{2,4})?,/.exec(text);
+  return m ? group(m, 1) : null;
+}
+
+/**
+ * xAI official lifecycle source: a migration guide announcing retirements (docs.x.ai
+ * /developers/migration/may-15-retirement, Markdown form). Its prose states when ("Effective May
+ * 15, 2026 at 12:00 PM PT") and its Recommended Replacements table lists Model being retired |
+ * Redirect target after May 15 ("`grok-4.3` with `low` reasoning effort"). Each retired language
+ * model is asserted deprecated with that day as its end of life (on, day: the slugs keep
+ * resolving, but to another model) and the redirect target's model id as its replacement. Image
+ * generation models are not token deployments (the models parser skips them too).
+ */
+export const parseXaiRetirement: Parser = (input) => {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const skipped = new SkipLog();
+  const day = xaiRetirementDay(input.content);
+  if (!day)
+    throw parseFailure(input.source, 'no retirement date ("Effective <Month D, YYYY> ...,") in the prose');
+  const table = markdownTables(input.content).find(
+    (t) =>
+      t.headers.some((h) => /^model being retired$/i.test(plainCell(h))) &&
+      t.headers.some((h) => /^redirect target/i.test(plainCell(h))),
+  );
+  if (!table) throw parseFailure(input.source, "no table Model being retired | Redirect target");
+  const col = {
+    model: requireColumn(input.source, table.headers, /^model being retired$/i),
+    target: requireColumn(input.source, table.headers, /^redirect target/i),
+  };
+  const deployments: DeploymentFact[] = [];
+  const lifecycle: LifecycleAssertion[] = [];
+  for (const row of table.rows) {
+    const id = plainCell(row[col.model] ?? "");
+    const target = plainCell(row[col.target] ?? "").split(/\s+/)[0] ?? "";
+    if (!MODEL_ID.test(id)) throw parseFailure(input.source, `"${id}" is not an xAI model id`);
+    if (!MODEL_ID.test(target))
+      throw parseFailure(input.source, `${id}: "${row[col.target] ?? ""}" names no xAI model id`);
+    if (/^grok-imagine-/.test(id)) {
+      skipped.add("image generation model, not a token deployment", id);
+      continue;
+    }
+    deployments.push({
+      ...apiDeploymentIdentity(PROVIDER_ID, id, xaiModelId(id)),
+      display_name: id,
+      evidence,
+    });
+    lifecycle.push({
+      scope: "deployment",
+      provider_id: PROVIDER_ID,
+      target: { provider_model_id: id, api_surface: "api" },
+      status: "deprecated",
+      end_of_life: sourceMilestone(input.source, day, [evidence], `${id} retirement`),
+      replacements: [target],
+      evidence,
+    });
+  }
+  return {
+    deployments: requireSome(input.source, deployments, "retired language models"),
+    lifecycle,
+    skipped: skipped.toArray(),
+  };
+};
+
+export const parsers: Record<string, Parser> = {
+  "xai-models": parseXaiModels,
+  "xai-retirement": parseXaiRetirement,
+};
