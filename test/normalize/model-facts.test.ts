@@ -401,6 +401,83 @@ describe("Gemini API per-model pages", () => {
     });
   });
 
+  it("the page's text rendering (a docs search copy): Gemini 3.6 Flash, with the same reading as the table", async () => {
+    const fact = await factOf("model-gemini-3-6-flash", "gemini-3.6-flash");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities).toEqual({
+      audio_output: unsupported,
+      prompt_caching: supported,
+      code_execution: supported,
+      computer_use: conditional, // "Supported (Preview)"
+      tool_calling: supported,
+      image_output: unsupported,
+      web_search: supported,
+      structured_output: supported,
+      reasoning: supported,
+      batch: supported, // Consumption options
+      vision: supported,
+      video_input: supported,
+      audio_input: supported,
+      pdf_input: supported,
+    });
+  });
+
+  it("reads thinking levels as supported and skips the note under them: Gemini 3.7 Flash", async () => {
+    const fact = await factOf("model-gemini-3-7-flash", "gemini-3.7-flash");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities?.reasoning).toEqual(supported); // "Supported (low, medium, high)"
+    expect(fact.capabilities?.web_search).toEqual(supported); // the label after the "Note: ..." line
+  });
+
+  it("gives the text rendering's facts to every id its Versions bullets name: Gemini 3.5 Flash", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "model-gemini-3-5-flash")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-3.5-flash", "gemini-3-flash-preview"]);
+    expect(facts.get("gemini-3-flash-preview")).toMatchObject({
+      context_tokens: 1_048_576,
+      max_output_tokens: 65_536,
+      capabilities: { computer_use: unsupported, batch: supported },
+    });
+  });
+
+  it("Live and TTS previews: their own limits, audio output, silence on unlisted input types", async () => {
+    const live = await factOf("model-gemini-3-1-flash-live-preview", "gemini-3.1-flash-live-preview");
+    expect([live.context_tokens, live.max_output_tokens]).toEqual([131_072, 65_536]);
+    expect(live.capabilities).toMatchObject({
+      audio_output: supported,
+      audio_input: supported,
+      batch: unsupported,
+    });
+    expect(live.capabilities?.video_input).toBeUndefined(); // "Text, images, audio"
+    const tts = await factOf("model-gemini-3-1-flash-tts-preview", "gemini-3.1-flash-tts-preview");
+    expect([tts.context_tokens, tts.max_output_tokens]).toEqual([8_192, 16_384]);
+    expect(tts.capabilities).toMatchObject({
+      audio_output: supported,
+      reasoning: unsupported,
+      batch: supported,
+    });
+    expect(tts.capabilities?.vision).toBeUndefined();
+  });
+
+  it("fails on a text rendering whose labels and values do not pair up, or on a line outside any property", async () => {
+    const input = await recordedInput("google", "model-gemini-3-6-flash");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("Caching\n\nSupported\n\n", "Caching\n\n"))),
+    );
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace("Model code gemini-3.6-flash\n", "Model code gemini-3.6-flash\nStray line\n"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("Thinking\n\nSupported", "Thinking\n\nSupported (sometimes)"))),
+    );
+  });
+
   it("fails on a consumption option value it does not know", async () => {
     const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
     expectParseFailure(() =>
