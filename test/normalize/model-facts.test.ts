@@ -14,6 +14,7 @@ import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const anthropic = defined(anthropicParsers["anthropic-model-facts"], "parser anthropic-model-facts");
+const launchPage = defined(anthropicParsers["anthropic-launch-page"], "parser anthropic-launch-page");
 const google = defined(googleParsers["google-model-facts"], "parser google-model-facts");
 const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
 
@@ -278,6 +279,48 @@ describe("Gemini API models page", () => {
     expectParseFailure(() =>
       google(edit(input, (c) => c.replaceAll("| Property | Description |", "| Key | Value |"))),
     );
+  });
+});
+
+describe("Claude launch pages", () => {
+  it("What's new in Claude Opus 4.7: the New model table's id gets the sentence's 1M window, 128k output and adaptive thinking", async () => {
+    const out = ParseOutput.parse(launchPage(await recordedInput("anthropic", "whats-new-claude-4-7")));
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toEqual([
+      expect.objectContaining({
+        provider_id: "anthropic",
+        provider_model_id: "claude-opus-4-7",
+        context_tokens: 1_000_000,
+        max_output_tokens: 128_000,
+        capabilities: { reasoning: supported },
+      }),
+    ]);
+  });
+
+  it("Introducing Claude Fable 5 and Claude Mythos 5: the shared specs and supported features apply to both models", async () => {
+    const out = ParseOutput.parse(
+      launchPage(await recordedInput("anthropic", "introducing-claude-fable-5-and-claude-mythos-5")),
+    );
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["claude-fable-5", "claude-mythos-5"]);
+    for (const fact of facts.values())
+      expect(fact).toMatchObject({
+        context_tokens: 1_000_000,
+        max_output_tokens: 128_000,
+        capabilities: { reasoning: supported, vision: supported, code_execution: supported },
+      });
+  });
+
+  it("fails when a table of several models has no shared-specs statement, or the section states no limits", async () => {
+    const fable = await recordedInput("anthropic", "introducing-claude-fable-5-and-claude-mythos-5");
+    expectParseFailure(() =>
+      launchPage(edit(fable, (c) => c.replace("share the same specs", "differ in specs"))),
+    );
+    const opus = await recordedInput("anthropic", "whats-new-claude-4-7");
+    expectParseFailure(() =>
+      launchPage(edit(opus, (c) => c.replace("128k max output tokens", "long outputs"))),
+    );
+    expectParseFailure(() => launchPage(edit(opus, (c) => c.replace("`claude-opus-4-7`", "Opus"))));
   });
 });
 
