@@ -734,6 +734,7 @@ describe("Claude model reference pages", () => {
     ["model-sonnet-4-6", "claude-sonnet-4-6", 1_000_000, 128_000],
     ["model-opus-4-5", "claude-opus-4-5-20251101", 200_000, 64_000],
     ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
+    ["model-fable-5-1", "claude-fable-5-1", 1_000_000, 128_000],
   ])("%s gives %s its context window and max output", async (name, id, context, output) => {
     const input = await recordedInput("anthropic", name);
     const out = normalizeSource(input);
