@@ -219,9 +219,14 @@ export const parseAnthropicLaunchPage: Parser = (input) => {
   const table = tables[0];
   if (!table || tables.length > 1)
     throw parseFailure(input.source, `expected one "Model | API model ID" table, found ${tables.length}`);
-  const ids = table.rows.map((row) => /^`(claude-[a-z0-9-]+)`$/.exec(row[1]?.trim() ?? "")?.[1]);
-  if (ids.length === 0 || ids.some((id) => id === undefined))
-    throw parseFailure(input.source, `the models table has a row without a \`claude-…\` API model ID`);
+  const ids: string[] = [];
+  for (const row of table.rows) {
+    const id = /^`(claude-[a-z0-9-]+)`$/.exec(row[1]?.trim() ?? "")?.[1];
+    if (id === undefined)
+      throw parseFailure(input.source, `the models table has a row without a \`claude-…\` API model ID`);
+    ids.push(id);
+  }
+  if (ids.length === 0) throw parseFailure(input.source, "the models table has no rows");
   // The section of the table: from its heading to the next heading of that level or above.
   const lines = input.content.split(/\r?\n/);
   const start = lines.findIndex((l) => /^#+\s/.test(l) && l.replace(/^#+\s+/, "").trim() === table.heading);
@@ -265,7 +270,7 @@ export const parseAnthropicLaunchPage: Parser = (input) => {
     lifecycle: [],
     model_facts: ids.map((id) => ({
       provider_id: PROVIDER_ID,
-      provider_model_id: id as string,
+      provider_model_id: id,
       context_tokens: contextTokens,
       max_output_tokens: outputTokens,
       ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),

@@ -168,29 +168,35 @@ export const parseVertexModelGuide: Parser = (input) => {
     throw parseFailure(input.source, `no comparison row "Model ID" of gemini-… ids: ${ids?.join(" | ")}`);
   const counts = (label: string): number[] => {
     const cells = comparisonCells(input.content, label);
-    const values = (cells ?? []).map((c) => tokenCount(c));
-    if (!cells || cells.length !== ids.length || values.some((v) => v === null))
+    const values: number[] = [];
+    for (const cell of cells ?? []) {
+      const value = tokenCount(cell);
+      if (value !== null) values.push(value);
+    }
+    if (!cells || cells.length !== ids.length || values.length !== ids.length)
       throw parseFailure(
         input.source,
         `comparison row "${label}" does not give one token count per model: ${cells?.join(" | ")}`,
       );
-    return values as number[];
+    return values;
   };
   const context = counts("Context window");
   const output = counts("Maximum output token length");
   const evidence = evidenceFor(input.source, input.observedAt);
-  return {
-    deployments: [],
-    lifecycle: [],
-    model_facts: ids.map((id, i) => ({
-      provider_id: PROVIDER_ID,
-      provider_model_id: id,
-      context_tokens: context[i] as number,
-      max_output_tokens: output[i] as number,
-      evidence,
-    })),
-    skipped: [],
-  };
+  const facts: ModelFact[] = [];
+  ids.forEach((id, i) => {
+    const contextTokens = context[i];
+    const outputTokens = output[i];
+    if (contextTokens !== undefined && outputTokens !== undefined)
+      facts.push({
+        provider_id: PROVIDER_ID,
+        provider_model_id: id,
+        context_tokens: contextTokens,
+        max_output_tokens: outputTokens,
+        evidence,
+      });
+  });
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
 export const parsers: Record<string, Parser> = {
