@@ -68,7 +68,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
  * The parsers of model pages (token limits and capabilities of models other sources list; they
  * create no deployments and no lifecycle assertions). A failed model page is reported and its
  * facts are carried forward like any source's, but it does not count toward the build's
- * failed-sources threshold, which guards what shapes the catalog: 159 of the 192 sources are
+ * failed-sources threshold, which guards what shapes the catalog: 166 of the 199 sources are
  * model pages, and their failing together must not stop a night's prices and dates.
  */
 export const modelFactParsers: ReadonlySet<string> = new Set(

@@ -45,6 +45,18 @@ const RULES: Readonly<Record<string, PageRule>> = {
     redirectHosts: ["platform.claude.com"],
     path: /^\/docs\/[a-z]{2}(-[A-Za-z]+)?\/models\/[a-z0-9-]+\/overview\.md$/,
   },
+  "anthropic-launch-page": {
+    provider: "anthropic",
+    host: "platform.claude.com",
+    redirectHosts: ["platform.claude.com"],
+    path: /^\/docs\/[a-z]{2}(-[A-Za-z]+)?\/about-claude\/models\/[a-z0-9-]+\.md$/,
+  },
+  "google-vertex-model-guide": {
+    provider: "google-vertex",
+    host: "docs.cloud.google.com",
+    redirectHosts: ["docs.cloud.google.com"],
+    path: /^\/gemini-enterprise-agent-platform\/models\/guides\/[a-z0-9-]+\.md\.txt$/,
+  },
   "google-model-facts": {
     provider: "google",
     host: "ai.google.dev",
@@ -77,7 +89,7 @@ const { definitions, errors } = await loadSourceDefinitions(SOURCES_DIR);
 const pages = definitions.filter((d) => RULES[d.parser] !== undefined);
 
 describe("model page source definitions", () => {
-  it("every definition loads, and the five model-page parsers have both recorded and live-only pages", () => {
+  it("every definition loads, every model-page parser has a rule, and there are both recorded and live-only pages", () => {
     expect(errors).toEqual([]);
     const parsers = new Set(pages.map((d) => d.parser));
     expect([...parsers].sort()).toEqual(Object.keys(RULES).sort());

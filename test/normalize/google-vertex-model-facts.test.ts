@@ -123,3 +123,66 @@ describe("Vertex AI Gemini model pages", () => {
     );
   });
 });
+
+describe("Vertex AI developer's guides", () => {
+  const guide = defined(parsers["google-vertex-model-guide"], "parser google-vertex-model-guide");
+
+  it("the 3.7 Flash guide's comparison table (text rendering) gives each compared model id its context window and max output", async () => {
+    const input = await recordedInput("google-vertex", "guide-gemini-3-7-flash");
+    const out = ParseOutput.parse(guide(input));
+    expect(out.deployments).toEqual([]);
+    expect(
+      (out.model_facts ?? []).map((f) => [
+        f.provider_id,
+        f.provider_model_id,
+        f.context_tokens,
+        f.max_output_tokens,
+      ]),
+    ).toEqual([
+      ["google-vertex", "gemini-3.7-flash", 1_048_576, 65_536],
+      ["google-vertex", "gemini-3.6-flash", 1_048_576, 65_536],
+      ["google-vertex", "gemini-3.1-pro-preview", 1_048_576, 65_536],
+    ]);
+    expect(out.model_facts?.[0]?.capabilities).toBeUndefined(); // limits only
+  });
+
+  it("reads the same rows from the Markdown table the live page serves", async () => {
+    const input = await recordedInput("google-vertex", "guide-gemini-3-7-flash");
+    const markdown = [
+      "| | Gemini 3.7 Flash | Gemini 3.6 Flash |",
+      "|---|---|---|",
+      "| Model ID | `gemini-3.7-flash` | `gemini-3.6-flash` |",
+      "| Context window | 1,048,576 | 1,048,576 |",
+      "| Maximum output token length | 65,536 | 65,536 |",
+    ].join("\n");
+    const out = ParseOutput.parse(guide({ ...input, content: markdown }));
+    expect((out.model_facts ?? []).map((f) => [f.provider_model_id, f.max_output_tokens])).toEqual([
+      ["gemini-3.7-flash", 65_536],
+      ["gemini-3.6-flash", 65_536],
+    ]);
+  });
+
+  it("fails when a limit row does not give one token count per model id", async () => {
+    const input = await recordedInput("google-vertex", "guide-gemini-3-7-flash");
+    expectParseFailure(() =>
+      guide(
+        edit(input, (c) =>
+          c.replace("Context window 1,048,576 1,048,576 1,048,576", "Context window 1,048,576 1,048,576"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      guide(
+        edit(input, (c) =>
+          c.replace(
+            "Maximum output token length 65,536 65,536 65,536",
+            "Maximum output token length 65,536 65,536 long",
+          ),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      guide(edit(input, (c) => c.replace("Model ID gemini-3.7-flash", "Model ID Flash"))),
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const anthropic = defined(anthropicParsers["anthropic-model-facts"], "parser anthropic-model-facts");
+const launchPage = defined(anthropicParsers["anthropic-launch-page"], "parser anthropic-launch-page");
 const google = defined(googleParsers["google-model-facts"], "parser google-model-facts");
 const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
 
@@ -281,6 +282,48 @@ describe("Gemini API models page", () => {
   });
 });
 
+describe("Claude launch pages", () => {
+  it("What's new in Claude Opus 4.7: the New model table's id gets the sentence's 1M window, 128k output and adaptive thinking", async () => {
+    const out = ParseOutput.parse(launchPage(await recordedInput("anthropic", "whats-new-claude-4-7")));
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toEqual([
+      expect.objectContaining({
+        provider_id: "anthropic",
+        provider_model_id: "claude-opus-4-7",
+        context_tokens: 1_000_000,
+        max_output_tokens: 128_000,
+        capabilities: { reasoning: supported },
+      }),
+    ]);
+  });
+
+  it("Introducing Claude Fable 5 and Claude Mythos 5: the shared specs and supported features apply to both models", async () => {
+    const out = ParseOutput.parse(
+      launchPage(await recordedInput("anthropic", "introducing-claude-fable-5-and-claude-mythos-5")),
+    );
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["claude-fable-5", "claude-mythos-5"]);
+    for (const fact of facts.values())
+      expect(fact).toMatchObject({
+        context_tokens: 1_000_000,
+        max_output_tokens: 128_000,
+        capabilities: { reasoning: supported, vision: supported, code_execution: supported },
+      });
+  });
+
+  it("fails when a table of several models has no shared-specs statement, or the section states no limits", async () => {
+    const fable = await recordedInput("anthropic", "introducing-claude-fable-5-and-claude-mythos-5");
+    expectParseFailure(() =>
+      launchPage(edit(fable, (c) => c.replace("share the same specs", "differ in specs"))),
+    );
+    const opus = await recordedInput("anthropic", "whats-new-claude-4-7");
+    expectParseFailure(() =>
+      launchPage(edit(opus, (c) => c.replace("128k max output tokens", "long outputs"))),
+    );
+    expectParseFailure(() => launchPage(edit(opus, (c) => c.replace("`claude-opus-4-7`", "Opus"))));
+  });
+});
+
 describe("Gemini API per-model pages", () => {
   const conditional = { status: "conditional", verification_status: "official_declared" };
   async function factOf(name: string, id: string): Promise<ModelFact> {
@@ -399,6 +442,70 @@ describe("Gemini API per-model pages", () => {
       vision: supported, // "Text and Image / PDF"
       pdf_input: supported,
     });
+  });
+
+  it("the page's text rendering (a docs search copy): Gemini 3.6 Flash reads exactly as the table form of 3.5 Flash-Lite, which states the same values", async () => {
+    const fact = await factOf("model-gemini-3-6-flash", "gemini-3.6-flash");
+    const table = await factOf("model-gemini-3-5-flash-lite", "gemini-3.5-flash-lite");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(Object.keys(fact.capabilities ?? {})).toHaveLength(14);
+    expect(fact.capabilities).toEqual(table.capabilities);
+  });
+
+  it("reads thinking levels as supported and skips the note under them: Gemini 3.7 Flash", async () => {
+    const fact = await factOf("model-gemini-3-7-flash", "gemini-3.7-flash");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities?.reasoning).toEqual(supported); // "Supported (low, medium, high)"
+    expect(fact.capabilities?.web_search).toEqual(supported); // the label after the "Note: ..." line
+  });
+
+  it("gives the text rendering's facts to every id its Versions bullets name: Gemini 3.5 Flash", async () => {
+    const out = ParseOutput.parse(google(await recordedInput("google", "model-gemini-3-5-flash")));
+    const facts = byId(out.model_facts);
+    expect([...facts.keys()]).toEqual(["gemini-3.5-flash", "gemini-3-flash-preview"]);
+    expect(facts.get("gemini-3-flash-preview")).toMatchObject({
+      context_tokens: 1_048_576,
+      max_output_tokens: 65_536,
+      capabilities: { computer_use: unsupported, batch: supported },
+    });
+  });
+
+  it("Live and TTS previews: their own limits, audio output, silence on unlisted input types", async () => {
+    const live = await factOf("model-gemini-3-1-flash-live-preview", "gemini-3.1-flash-live-preview");
+    expect([live.context_tokens, live.max_output_tokens]).toEqual([131_072, 65_536]);
+    expect(live.capabilities).toMatchObject({
+      audio_output: supported,
+      audio_input: supported,
+      batch: unsupported,
+    });
+    expect(live.capabilities?.video_input).toBeUndefined(); // "Text, images, audio"
+    const tts = await factOf("model-gemini-3-1-flash-tts-preview", "gemini-3.1-flash-tts-preview");
+    expect([tts.context_tokens, tts.max_output_tokens]).toEqual([8_192, 16_384]);
+    expect(tts.capabilities).toMatchObject({
+      audio_output: supported,
+      reasoning: unsupported,
+      batch: supported,
+    });
+    expect(tts.capabilities?.vision).toBeUndefined();
+  });
+
+  it("fails on a text rendering whose labels and values do not pair up, or on a line outside any property", async () => {
+    const input = await recordedInput("google", "model-gemini-3-6-flash");
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("Caching\n\nSupported\n\n", "Caching\n\n"))),
+    );
+    expectParseFailure(() =>
+      google(
+        edit(input, (c) =>
+          c.replace("Model code gemini-3.6-flash\n", "Model code gemini-3.6-flash\nStray line\n"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      google(edit(input, (c) => c.replace("Thinking\n\nSupported", "Thinking\n\nSupported (sometimes)"))),
+    );
   });
 
   it("fails on a consumption option value it does not know", async () => {
@@ -614,6 +721,7 @@ describe("Claude model reference pages", () => {
     ["model-sonnet-4-6", "claude-sonnet-4-6", 1_000_000, 128_000],
     ["model-opus-4-5", "claude-opus-4-5-20251101", 200_000, 64_000],
     ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
+    ["model-fable-5-1", "claude-fable-5-1", 1_000_000, 128_000],
   ])("%s gives %s its context window and max output", async (name, id, context, output) => {
     const input = await recordedInput("anthropic", name);
     const out = normalizeSource(input);

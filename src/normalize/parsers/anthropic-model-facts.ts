@@ -187,7 +187,101 @@ export const parseAnthropicModelPage: Parser = (input) => {
   };
 };
 
+/** The link text of a Markdown link, white space collapsed. */
+function proseText(text: string): string {
+  return text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ");
+}
+
+/** Features a launch page's "Supported features" list names, as catalog capabilities. */
+const LAUNCH_FEATURES: ReadonlyArray<[RegExp, CapabilityName]> = [
+  [/^vision$/i, "vision"],
+  [/^code execution$/i, "code_execution"],
+];
+
+/**
+ * A Claude model launch page (platform.claude.com/docs/en/about-claude/models/whats-new-….md,
+ * introducing-….md): a "Model | API model ID | Description" table and, in the same section, one
+ * sentence with the models' specs ("supports the 1M token context window, 128k max output
+ * tokens, adaptive thinking", or "share the same specs and pricing: … a 1M token context window
+ * by default, and up to 128k output tokens per request"). Model facts only; no deployments.
+ *
+ * - The section's specs apply to every model of its table; a table of several models needs the
+ *   page to say they "share the same specs", or the parse fails.
+ * - reasoning: supported when the section names adaptive thinking or the page has the heading
+ *   "Adaptive thinking is always on" (headings may carry an icon glyph before their text).
+ * - vision / code_execution: supported when the page's "Supported features" list names Vision /
+ *   Code execution (a feature the list leaves out stays unknown).
+ */
+export const parseAnthropicLaunchPage: Parser = (input) => {
+  const tables = markdownTables(input.content).filter(
+    (t) => t.headers[0] === "Model" && t.headers[1] === "API model ID",
+  );
+  const table = tables[0];
+  if (!table || tables.length > 1)
+    throw parseFailure(input.source, `expected one "Model | API model ID" table, found ${tables.length}`);
+  const ids: string[] = [];
+  for (const row of table.rows) {
+    const id = /^`(claude-[a-z0-9-]+)`$/.exec(row[1]?.trim() ?? "")?.[1];
+    if (id === undefined)
+      throw parseFailure(input.source, `the models table has a row without a \`claude-…\` API model ID`);
+    ids.push(id);
+  }
+  if (ids.length === 0) throw parseFailure(input.source, "the models table has no rows");
+  // The section of the table: from its heading to the next heading of that level or above.
+  const lines = input.content.split(/\r?\n/);
+  const start = lines.findIndex((l) => /^#+\s/.test(l) && l.replace(/^#+\s+/, "").trim() === table.heading);
+  const level = /^#+/.exec(lines[start] ?? "")?.[0].length ?? 0;
+  const end = lines.findIndex(
+    (l, i) => i > start && /^#+\s/.test(l) && (/^#+/.exec(l)?.[0].length ?? 7) <= level,
+  );
+  const section = proseText(lines.slice(start, end === -1 ? undefined : end).join("\n"));
+  if (ids.length > 1 && !/share the same specs/i.test(section))
+    throw parseFailure(
+      input.source,
+      `${ids.length} models in the table, but the section does not say they share the same specs`,
+    );
+  const context = /(\d[\d,.]*\s*[KkMm]?) token context window/.exec(section);
+  const output = /(\d[\d,.]*\s*[KkMm]?) (?:max )?output tokens/.exec(section);
+  const contextTokens = context ? tokenCount(group(context, 1)) : null;
+  const outputTokens = output ? tokenCount(group(output, 1)) : null;
+  if (contextTokens === null || outputTokens === null)
+    throw parseFailure(
+      input.source,
+      `the "${table.heading}" section states no context window and max output tokens`,
+    );
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  if (
+    /\badaptive thinking\b/i.test(section) ||
+    /^#+[^\w\n]*Adaptive thinking is always on\s*$/m.test(input.content)
+  )
+    capabilities.reasoning = declaredCapability("supported");
+  const features = /^#+[^\w\n]*Supported features\s*$([\s\S]*?)(?=^#+\s|(?![\s\S]))/m.exec(input.content);
+  for (const item of (features?.[1] ?? "").matchAll(/^- (.+)$/gm)) {
+    const name = proseText(group(item, 1))
+      .replace(/\s*\(.*$/, "")
+      .trim();
+    for (const [re, capability] of LAUNCH_FEATURES)
+      if (re.test(name)) capabilities[capability] = declaredCapability("supported");
+  }
+  const evidence = evidenceFor(input.source, input.observedAt);
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: ids.map((id) => ({
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      max_output_tokens: outputTokens,
+      ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),
+      evidence,
+    })),
+    skipped: [],
+  };
+};
+
 export const parsers: Record<string, Parser> = {
   "anthropic-model-facts": parseAnthropicModelFacts,
   "anthropic-model-page": parseAnthropicModelPage,
+  "anthropic-launch-page": parseAnthropicLaunchPage,
 };

@@ -23,6 +23,10 @@
  *   Capabilities row. Any other table without an output token limit or capabilities fails.
  * - The facts apply to the model code and to every model id the Versions row names
  *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`").
+ * - The page's text rendering (stored copies of the HTML page as plain text: a "Property
+ *   Description" line, then "Model code <id>" and each property's label / value lines, the
+ *   Versions as bullets) is read like the table: same properties, same rules.
+ * - "Supported (low, medium, high)" (thinking levels) reads as supported.
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
@@ -74,6 +78,9 @@ function status(input: ParserInput, label: string, value: string): CapabilityEnt
   if (/^supported$/i.test(value)) return declaredCapability("supported");
   if (/^not supported$/i.test(value)) return declaredCapability("unsupported");
   if (/^(experimental|supported \(preview\))$/i.test(value)) return declaredCapability("conditional");
+  // Thinking: "Supported (low, medium, high)", the levels the model accepts.
+  if (/^supported \((?:minimal|low|medium|high)(?:, (?:minimal|low|medium|high))*\)$/i.test(value))
+    return declaredCapability("supported");
   throw parseFailure(input.source, `capability "${label}" has the unknown value "${value}"`);
 }
 
@@ -91,22 +98,103 @@ function descriptionText(cell: string): string {
   return collapseSpace(cell.replace(/<br\s*\/?>/gi, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
 }
 
+/** One model details table: the heading above it and its description text by property. */
+interface DetailsTable {
+  heading: string;
+  rows: Map<string, string>;
+}
+
+function markdownDetails(content: string): DetailsTable[] {
+  return markdownTables(content)
+    .filter((t) => t.headers[0] === "Property" && t.headers[1] === "Description")
+    .map((table) => {
+      const rows = new Map<string, string>();
+      for (const row of table.rows) {
+        const key = property(row[0] ?? "");
+        if (key) rows.set(key, descriptionText(row[1] ?? ""));
+      }
+      return { heading: table.heading, rows };
+    });
+}
+
+const LABELLED_PROPERTIES = new Set([
+  "supported data types",
+  "token limits",
+  "capabilities",
+  "consumption options",
+]);
+
+/**
+ * The text rendering: after a "Property Description" line, "Model code <id>", then each property
+ * on a line of its own followed by its label and value lines (a "Note: …" line under a value is
+ * the page's remark, not a label), the Versions as "• Stable: <id>" bullets; "Latest update",
+ * "Knowledge cutoff" or "Model card" ends the table. Rebuilt in the table's own form
+ * ("**label** value", "`id`") so both renderings go through one reading.
+ */
+function textDetails(input: ParserInput): DetailsTable[] {
+  const lines = input.content.split(/\r?\n/).map((l) => collapseSpace(l));
+  const tables: DetailsTable[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== "Property Description") continue;
+    const heading =
+      lines
+        .slice(0, i)
+        .filter((l) => l !== "")
+        .at(-1) ?? "";
+    const rows = new Map<string, string>();
+    const values = new Map<string, string[]>();
+    let current: string | null = null;
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j] ?? "";
+      if (line === "" || line.startsWith("Note:")) continue;
+      if (/^(Latest update|Knowledge cutoff|Model card)\b/.test(line) || line === "Property Description")
+        break;
+      const code = /^Model code (\S+)$/.exec(line);
+      const key = property(line);
+      if (code) {
+        rows.set("model code", `\`${group(code, 1)}\``);
+        current = null;
+      } else if (key && (LABELLED_PROPERTIES.has(key) || key === "versions") && !values.has(key)) {
+        current = key;
+        values.set(key, []);
+      } else if (current === "versions") {
+        const id = /^•\s*(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)/.exec(line);
+        if (id) values.get(current)?.push(`\`${group(id, 1)}\``);
+      } else if (current) values.get(current)?.push(line);
+      else
+        throw parseFailure(
+          input.source,
+          `line "${line}" of the model details under "${heading}" belongs to no property`,
+        );
+    }
+    for (const [key, list] of values) {
+      if (key === "versions") {
+        rows.set(key, list.join(" "));
+        continue;
+      }
+      if (list.length % 2 !== 0)
+        throw parseFailure(
+          input.source,
+          `${heading}: "${key}" is not label / value pairs: ${list.join(" | ")}`,
+        );
+      const pairs: string[] = [];
+      for (let k = 0; k < list.length; k += 2) pairs.push(`**${list[k]}** ${list[k + 1]}`);
+      rows.set(key, pairs.join(" "));
+    }
+    tables.push({ heading, rows });
+  }
+  return tables;
+}
+
 export const parseGoogleModelFacts: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
-  const tables = markdownTables(input.content).filter(
-    (t) => t.headers[0] === "Property" && t.headers[1] === "Description",
-  );
+  const markdown = markdownDetails(input.content);
+  const tables = markdown.length > 0 ? markdown : textDetails(input);
   requireSome(input.source, tables, "model details table (Property | Description)");
   const facts = new Map<string, ModelFact>();
-  for (const table of tables) {
-    const rows = new Map<string, string>();
-    for (const row of table.rows) {
-      const key = property(row[0] ?? "");
-      if (key) rows.set(key, descriptionText(row[1] ?? ""));
-    }
+  for (const { heading, rows } of tables) {
     const code = /`([a-z0-9][a-z0-9.-]*)`/.exec(rows.get("model code") ?? "")?.[1];
-    if (!code)
-      throw parseFailure(input.source, `model details table under "${table.heading}" has no model code`);
+    if (!code) throw parseFailure(input.source, `model details table under "${heading}" has no model code`);
     const limits = new Map(
       labelledValues(rows.get("token limits") ?? "").map(([k, v]) => [k.toLowerCase(), v]),
     );

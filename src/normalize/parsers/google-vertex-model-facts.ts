@@ -136,6 +136,70 @@ export const parseVertexModelPage: Parser = (input) => {
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
+/** The cells after a comparison row's label, from the Markdown table row or the text line. */
+function comparisonCells(content: string, label: string): string[] | null {
+  for (const line of content.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith("|")) {
+      const cells = splitTableRow(trimmed);
+      if (cells[0]?.replace(/\*\*/g, "").trim() === label)
+        return cells.slice(1).map((c) => c.replace(/`/g, "").trim());
+    } else if (trimmed.startsWith(`${label} `))
+      return trimmed
+        .slice(label.length + 1)
+        .trim()
+        .split(/\s+/);
+  }
+  return null;
+}
+
+/**
+ * A Vertex AI developer's guide to a Gemini model (docs.cloud.google.com/gemini-enterprise-agent-
+ * platform/models/guides/<model>.md.txt): its "Model specifications and comparisons" table, one
+ * column per model, read from the Markdown table or from the page's text rendering (one line per
+ * row, the cells separated by spaces). Rows read: "Model ID", "Context window" and "Maximum output
+ * token length", each with exactly one cell per model id (token counts: "1,048,576"), or the
+ * parse fails. Limits only (the other rows' cells hold spaces, so the text rendering cannot split
+ * them); model facts only, no deployments.
+ */
+export const parseVertexModelGuide: Parser = (input) => {
+  const ids = comparisonCells(input.content, "Model ID");
+  if (!ids || ids.length === 0 || ids.some((id) => !/^gemini-[a-z0-9.-]+$/.test(id)))
+    throw parseFailure(input.source, `no comparison row "Model ID" of gemini-… ids: ${ids?.join(" | ")}`);
+  const counts = (label: string): number[] => {
+    const cells = comparisonCells(input.content, label);
+    const values: number[] = [];
+    for (const cell of cells ?? []) {
+      const value = tokenCount(cell);
+      if (value !== null) values.push(value);
+    }
+    if (!cells || cells.length !== ids.length || values.length !== ids.length)
+      throw parseFailure(
+        input.source,
+        `comparison row "${label}" does not give one token count per model: ${cells?.join(" | ")}`,
+      );
+    return values;
+  };
+  const context = counts("Context window");
+  const output = counts("Maximum output token length");
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const facts: ModelFact[] = [];
+  ids.forEach((id, i) => {
+    const contextTokens = context[i];
+    const outputTokens = output[i];
+    if (contextTokens !== undefined && outputTokens !== undefined)
+      facts.push({
+        provider_id: PROVIDER_ID,
+        provider_model_id: id,
+        context_tokens: contextTokens,
+        max_output_tokens: outputTokens,
+        evidence,
+      });
+  });
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
 export const parsers: Record<string, Parser> = {
   "google-vertex-model-page": parseVertexModelPage,
+  "google-vertex-model-guide": parseVertexModelGuide,
 };
