@@ -21,10 +21,10 @@ describe("openai pricing", () => {
   it("prices every text-token row of the standard, batch, flex and priority tiers", async () => {
     const out = ParseOutput.parse(pricing(await recordedInput("openai", "pricing")));
     const count = (mode: string) => out.deployments.filter((d) => d.mode === mode).length;
-    expect(count("standard")).toBe(42);
-    expect(count("batch")).toBe(40);
-    expect(count("flex")).toBe(13);
-    expect(count("priority")).toBe(15);
+    expect(count("standard")).toBe(45);
+    expect(count("batch")).toBe(43);
+    expect(count("flex")).toBe(16);
+    expect(count("priority")).toBe(18);
     const gpt41 = out.deployments.find((d) => d.id === "dep_openai_gpt-4.1_api_global");
     expect(gpt41?.rate_card).toMatchObject({
       input_micro_usd: 2_000_000,
@@ -41,6 +41,42 @@ describe("openai pricing", () => {
     expect(o4Flex?.rate_card?.cached_input_micro_usd).toBe(138_000);
     const gpt4oPriority = out.deployments.find((d) => d.id === "dep_openai_gpt-4o_api-priority_global");
     expect(gpt4oPriority?.rate_card?.output_micro_usd).toBe(17_000_000);
+  });
+
+  it("reads the four-price rows of the GPT-5.6 family as input, cached input, cache writes and output", async () => {
+    const out = pricing(await recordedInput("openai", "pricing"));
+    const sol = out.deployments.find((d) => d.id === "dep_openai_gpt-5.6-sol_api_global");
+    expect(sol?.rate_card).toMatchObject({
+      input_micro_usd: 5_000_000,
+      cached_input_micro_usd: 500_000,
+      cache_write_micro_usd: 6_250_000,
+      output_micro_usd: 30_000_000,
+    });
+    const terraFlex = out.deployments.find((d) => d.id === "dep_openai_gpt-5.6-terra_api-flex_global");
+    expect(terraFlex?.rate_card).toMatchObject({
+      input_micro_usd: 1_250_000,
+      cache_write_micro_usd: 1_562_500,
+      output_micro_usd: 7_500_000,
+    });
+    // "-" in the cache-write place (models before GPT-5.6 pay no cache-write fee): no component
+    const gpt55 = out.deployments.find((d) => d.id === "dep_openai_gpt-5.5_api_global");
+    expect(gpt55?.rate_card?.output_micro_usd).toBe(30_000_000);
+    expect(gpt55?.rate_card?.cache_write_micro_usd).toBeUndefined();
+    // a three-price row of the same table keeps its three prices
+    const gpt52 = out.deployments.find((d) => d.id === "dep_openai_gpt-5.2_api_global");
+    expect(gpt52?.rate_card).toMatchObject({ input_micro_usd: 1_750_000, output_micro_usd: 14_000_000 });
+    expect(gpt52?.rate_card?.cache_write_micro_usd).toBeUndefined();
+  });
+
+  it("fails on a row of six values", async () => {
+    const input = await recordedInput("openai", "pricing");
+    expectParseFailure(() =>
+      pricing(
+        edit(input, (c) =>
+          c.replace('["gpt-5.6-sol", 5, 0.5, 6.25, 30]', '["gpt-5.6-sol", 5, 0.5, 6.25, 30, 40]'),
+        ),
+      ),
+    );
   });
 
   it("keeps a price the page leaves blank as null, never zero", async () => {

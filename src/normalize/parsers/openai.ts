@@ -73,7 +73,14 @@ export function openaiPricingModelName(label: string): string | null {
   return m ? group(m, 1) : null;
 }
 
-const ROW = /\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*\]/g;
+/**
+ * A row: the label and three price literals (input, cached input, output) or four (input, cached
+ * input, cache writes, output: the layout since the GPT-5.6 family, whose cache writes are billed,
+ * "1.25x the uncached input token rate" in the prompt caching guide; older models' rows in the same
+ * table keep three values, or "-" in the cache-write place).
+ */
+const ROW =
+  /\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*,\s*([^,\]]+?)\s*(?:,\s*([^,\]]+?)\s*)?\]/g;
 
 /** One token-priced row of any table of the page, before it becomes a deployment. */
 interface TokenRow {
@@ -82,28 +89,34 @@ interface TokenRow {
   /** Literals as written: a number, a quoted string or null. */
   input: string;
   cached: string | null;
+  /** Only in rows of the four-price layout. */
+  cacheWrite: string | null;
   output: string;
   table: string;
 }
 
-/** The rows of a `rows={[...]}` / `rows: [...]` array of 4-element rows; every row must have that shape. */
+/** The rows of a `rows={[...]}` / `rows: [...]` array of 4- or 5-element rows; every row must have one of those shapes. */
 function jsxRows(input: ParserInput, body: string, tier: string, table: string): TokenRow[] {
   const rowCount = (body.match(/\[\s*"/g) ?? []).length;
   const rows = [...body.matchAll(ROW)];
   if (rows.length !== rowCount)
     throw parseFailure(
       input.source,
-      `${table} (${tier}): ${rowCount} rows but only ${rows.length} have the shape [name, input, cached, output]`,
+      `${table} (${tier}): ${rowCount} rows but only ${rows.length} have the shape [name, input, cached, output] or [name, input, cached, cache write, output]`,
     );
   if (rows.length === 0) throw parseFailure(input.source, `${table} (${tier}): empty rows`);
-  return rows.map((r) => ({
-    label: group(r, 1),
-    tier,
-    input: group(r, 2),
-    cached: group(r, 3),
-    output: group(r, 4),
-    table,
-  }));
+  return rows.map((r) => {
+    const fourPrices = r[5] !== undefined;
+    return {
+      label: group(r, 1),
+      tier,
+      input: group(r, 2),
+      cached: group(r, 3),
+      cacheWrite: fourPrices ? group(r, 4) : null,
+      output: fourPrices ? group(r, 5) : group(r, 4),
+      table,
+    };
+  });
 }
 
 /** A Markdown price cell ("\\$2.50", "-") as a row literal. */
@@ -189,6 +202,7 @@ function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
         tier: "standard",
         input: markdownPrice(row[1] ?? ""),
         cached: null,
+        cacheWrite: null,
         output: markdownPrice(row[2] ?? ""),
         table: table.heading,
       });
@@ -221,6 +235,8 @@ export const parseOpenaiPricing: Parser = (input) => {
     const inputPrice = priceLiteral(input, row.input, `${label} input`);
     const cached = row.cached === null ? null : priceLiteral(input, row.cached, `${label} cached input`);
     const output = priceLiteral(input, row.output, `${label} output`);
+    const cacheWrite =
+      row.cacheWrite === null ? null : priceLiteral(input, row.cacheWrite, `${label} cache write`);
     if (inputPrice === null) {
       skipped.add("no input token price (free or not listed)", `${label} (${tier})`);
       continue;
@@ -231,6 +247,7 @@ export const parseOpenaiPricing: Parser = (input) => {
       input_micro_usd: inputPrice,
       cached_input_micro_usd: cached,
       output_micro_usd: output,
+      ...(cacheWrite === null ? {} : { cache_write_micro_usd: cacheWrite }),
       source_url: input.source.url,
       observed_at: input.observedAt,
     };
