@@ -80,14 +80,14 @@ export function collapseSpace(text: string): string {
 
 const SUP = /<sup>.*?<\/sup>/gi;
 
+/** Markdown links replaced by their text: "[Vision](/docs/vision)" -> "Vision". */
+export function linkText(text: string): string {
+  return text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+}
+
 /** Cell text as read: links keep their text; code ticks, emphasis and <sup> footnotes go. */
 export function plainCell(cell: string): string {
-  return collapseSpace(
-    cell
-      .replace(SUP, "")
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/[`*]/g, ""),
-  );
+  return collapseSpace(linkText(cell.replace(SUP, "")).replace(/[`*]/g, ""));
 }
 
 /**

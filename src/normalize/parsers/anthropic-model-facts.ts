@@ -19,7 +19,7 @@
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
-import { markdownTables, plainCell } from "../markdown.js";
+import { collapseSpace, linkText, markdownTables, plainCell } from "../markdown.js";
 import type { Parser } from "../types.js";
 
 const PROVIDER_ID = "anthropic";
@@ -187,9 +187,9 @@ export const parseAnthropicModelPage: Parser = (input) => {
   };
 };
 
-/** The link text of a Markdown link, white space collapsed. */
+/** Prose as read: links keep their text, white space collapsed. */
 function proseText(text: string): string {
-  return text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ");
+  return collapseSpace(linkText(text));
 }
 
 /** Features a launch page's "Supported features" list names, as catalog capabilities. */

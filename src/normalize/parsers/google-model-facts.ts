@@ -31,7 +31,7 @@
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, requireSome, tokenCount } from "../helpers.js";
-import { collapseSpace, markdownTables } from "../markdown.js";
+import { collapseSpace, linkText, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "google";
@@ -95,7 +95,7 @@ function property(label: string): string | null {
 
 /** A description cell with its line breaks as spaces and its links as their text (the per-model pages' rendering). */
 function descriptionText(cell: string): string {
-  return collapseSpace(cell.replace(/<br\s*\/?>/gi, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
+  return collapseSpace(linkText(cell.replace(/<br\s*\/?>/gi, " ")));
 }
 
 /** One model details table: the heading above it and its description text by property. */
