@@ -48,6 +48,7 @@ import {
   compareAssertions,
   gatherCandidates,
   indexIdentities,
+  isOfficial,
   push,
   type RankedAssertion,
   type RankedFact,
@@ -64,6 +65,7 @@ import {
 import { mergeSpecs, modelFactKey } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import type { SourceConflict, UnresolvedReplacement } from "./types.js";
+import { resolveUnversionedNames } from "./unversioned-names.js";
 
 export interface MergeInput {
   now: string;
@@ -279,7 +281,9 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     previousByKey: new Map(input.previousLifecycle.map((r) => [`${r.resource_type}|${r.resource_id}`, r])),
   };
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
-  const candidates = gatherCandidates(input.facts.sources);
+  // Step 0: community facts that name an Azure model without its version, resolved to the one
+  // version the official sources place (unversioned-names.ts).
+  const candidates = gatherCandidates(resolveUnversionedNames(input.facts.sources, isOfficial).sources);
   const identities = indexIdentities(candidates);
   const conflicts: SourceConflict[] = [];
   const unresolved: UnresolvedReplacement[] = [];

@@ -67,6 +67,22 @@ describe("one identity per model", () => {
       "anthropic/claude-sonnet-4-5-20250929",
     );
   });
+
+  it("LiteLLM's bare Azure names are the one version Azure's tables place there, not deployments of their own", () => {
+    const ids = new Set(catalog.deployments.map((d) => d.id));
+    const litellm = communityFacts().flatMap((s) => s.output.deployments);
+    // facts.json keeps LiteLLM's key as it is...
+    expect(litellm.some((d) => d.id === "dep_azure_gpt-5.1_azure-openai-global-standard_global")).toBe(true);
+    // ...and the catalog has one deployment for it: the version, listed, priced and dated
+    expect(ids.has("dep_azure_gpt-5.1_azure-openai-global-standard_global")).toBe(false);
+    const version = byId("dep_azure_gpt-5.1-2025-11-13_azure-openai-global-standard_global");
+    expect(version?.lifecycle.coverage.source_ids).toContain("fcd51132-2127-4ab7-8d96-1dc88e7585bb");
+    expect(version?.status).not.toBe("unknown");
+    // gpt-4.1's only version is retired at Azure: no "unknown" gpt-4.1 stays behind looking alive
+    expect(ids.has("dep_azure_gpt-4.1_azure-openai-global-standard_global")).toBe(false);
+    // gpt-4o has three versions in the tables: the bare name is not guessed to be one of them
+    expect(byId("dep_azure_gpt-4o_azure-openai-global-standard_global")?.status).toBe("unknown");
+  });
 });
 
 describe("deployments only where the provider offers them", () => {

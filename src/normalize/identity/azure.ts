@@ -10,6 +10,8 @@
  * `model-router` is Microsoft's own model.
  * LiteLLM keys Azure models with both spellings (`azure/gpt-3.5-turbo-0125` and
  * `azure/gpt-35-turbo-0125`); Azure's deployable name is the `gpt-35` one, so the other is an alias.
+ * A deployment is always of one version: a bare name (LiteLLM's `azure/gpt-5.1`) is resolved by
+ * the release merge to the one version the official tables place (`versionedDeployments`).
  */
 import { modelId } from "../../lib/ids.js";
 import type { ProviderIdentity } from "./types.js";
@@ -60,6 +62,7 @@ export const azureIdentity: ProviderIdentity = {
     "gpt-3.5-turbo-instruct": "gpt-35-turbo-instruct",
   }),
   providerModelId,
+  versionedDeployments: true,
   /** A joined provider model id (`gpt-4o-2024-08-06`, `gpt-35-turbo-0125`) as one name. */
   canonicalModelId: (name) => azureCanonicalModelId(name, null),
 };

@@ -18,6 +18,13 @@ export interface ProviderIdentity {
   canonicalModelId(name: string): string;
   /** Every documented alias with the provider model id it names (alias -> provider model id). */
   readonly aliases: Readonly<Record<string, string>>;
+  /**
+   * The provider deploys a model only at one of its versions (Azure: model name + version), so
+   * a bare name in a community source means the one version the official sources place there
+   * (the release merge resolves it, src/release/unversioned-names.ts). Absent: bare names and
+   * versioned ids are separate deployable models (OpenAI's `gpt-4o` and `gpt-4o-2024-08-06`).
+   */
+  readonly versionedDeployments?: true;
 }
 
 /**

@@ -1,0 +1,132 @@
+/**
+ * Merge step 0, before the candidates: a community deployment that names a model without its
+ * version, at a provider that deploys a model only at one of its versions (an identity with
+ * `versionedDeployments`: Azure, where a deployment is a model name plus a version and the bare
+ * name is no deployable model of its own).
+ *
+ * LiteLLM keys Azure models both ways: `azure/gpt-5.1` beside the official tables' `gpt-5.1`
+ * version `2025-11-13` (`gpt-5.1-2025-11-13`). Kept apart, the bare name is a second deployment
+ * of the same thing, with status unknown because no official source names it, even when the
+ * provider's own pages retire the only version it can mean. So, where the official deployment
+ * facts place exactly one version of that name on the same api_surface and region
+ * (`unversionedName` of their provider model ids), the community fact is a fact about that
+ * version's deployment: it takes that version's provider model id and model id, and its values
+ * rank as community values there (an official value still wins, and a disagreement is a
+ * reported conflict). Where they place no version or two or more (`gpt-4o` has three), it stays
+ * as it is: a version is never guessed. A source that names both the bare name and that version
+ * keeps its versioned fact; the bare one is its alias and is dropped. Community lifecycle
+ * assertions aimed at the bare name on that surface and region follow the same rule.
+ *
+ * facts.json keeps what each source said; only the merge sees the resolved facts. Pure.
+ */
+import { deploymentId } from "../lib/ids.js";
+import { identityOf } from "../normalize/identity/index.js";
+import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import { unversionedName } from "./model-facts.js";
+
+/** One bare name resolved to the one version the official sources place. */
+export interface UnversionedResolution {
+  source_id: string;
+  provider_id: string;
+  api_surface: string;
+  region: string;
+  from: string;
+  to: string;
+}
+
+interface Version {
+  providerModelId: string;
+  modelId: string;
+}
+
+const placeKey = (provider: string, name: string, surface: string, region: string) =>
+  `${provider}|${name}|${surface}|${region}`;
+
+function versionsOf(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+  versioned: (providerId: string) => boolean,
+): { places: Map<string, Map<string, Version>>; officialIds: Set<string> } {
+  const places = new Map<string, Map<string, Version>>();
+  const officialIds = new Set<string>();
+  for (const source of sources) {
+    if (!isOfficial(source)) continue;
+    for (const d of source.output.deployments) {
+      if (!versioned(d.provider_id)) continue;
+      officialIds.add(`${d.provider_id}|${d.provider_model_id}`);
+      const name = unversionedName(d.provider_model_id);
+      if (name === undefined) continue;
+      const key = placeKey(d.provider_id, name, d.api_surface, d.region);
+      const found = places.get(key) ?? new Map<string, Version>();
+      if (!found.has(d.provider_model_id))
+        found.set(d.provider_model_id, { providerModelId: d.provider_model_id, modelId: d.model_id });
+      places.set(key, found);
+    }
+  }
+  return { places, officialIds };
+}
+
+export function resolveUnversionedNames(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+  versioned: (providerId: string) => boolean = (id) => identityOf(id)?.versionedDeployments === true,
+): { sources: SourceFacts[]; resolutions: UnversionedResolution[] } {
+  const { places, officialIds } = versionsOf(sources, isOfficial, versioned);
+  const resolutions: UnversionedResolution[] = [];
+  if (places.size === 0) return { sources: [...sources], resolutions };
+  /** The one version the official facts place for a bare community name, or null. */
+  const versionFor = (provider: string, name: string, surface: string, region: string): Version | null => {
+    if (!versioned(provider) || officialIds.has(`${provider}|${name}`)) return null;
+    const found = places.get(placeKey(provider, name, surface, region));
+    if (found?.size !== 1) return null;
+    const [only] = found.values();
+    return only ?? null;
+  };
+  const resolved = sources.map((source): SourceFacts => {
+    if (isOfficial(source)) return source;
+    const ownIds = new Set(source.output.deployments.map((d) => d.id));
+    let changed = false;
+    const deployments: DeploymentFact[] = [];
+    for (const d of source.output.deployments) {
+      const version = versionFor(d.provider_id, d.provider_model_id, d.api_surface, d.region);
+      if (version === null) {
+        deployments.push(d);
+        continue;
+      }
+      changed = true;
+      resolutions.push({
+        source_id: source.source_id,
+        provider_id: d.provider_id,
+        api_surface: d.api_surface,
+        region: d.region,
+        from: d.provider_model_id,
+        to: version.providerModelId,
+      });
+      const identity = { ...d, provider_model_id: version.providerModelId, model_id: version.modelId };
+      const id = deploymentId(identity);
+      if (ownIds.has(id)) continue; // the source's own versioned fact speaks for this deployment
+      deployments.push({ ...identity, id });
+    }
+    const lifecycle: LifecycleAssertion[] = source.output.lifecycle.map((a) => {
+      const target = a.target;
+      if (
+        a.scope !== "deployment" ||
+        !target ||
+        target.api_surface === undefined ||
+        target.region === undefined
+      )
+        return a;
+      const version = versionFor(a.provider_id, target.provider_model_id, target.api_surface, target.region);
+      if (version === null) return a;
+      changed = true;
+      return {
+        ...a,
+        model_id: version.modelId,
+        target: { ...target, provider_model_id: version.providerModelId },
+      };
+    });
+    return changed ? { ...source, output: { ...source.output, deployments, lifecycle } } : source;
+  });
+  return { sources: resolved, resolutions };
+}
