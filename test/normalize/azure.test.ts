@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { bedrockIdentity } from "../../src/normalize/identity/index.js";
 import {
   azureCanonicalModelId,
   azureProviderModelId,
@@ -68,6 +69,17 @@ describe("azure identity helpers", () => {
     expect(azureCanonicalModelId("text-embedding-ada-002", "2")).toBe("openai/text-embedding-ada-002");
     expect(azureCanonicalModelId("tts-hd", "001")).toBe("openai/tts-hd");
     expect(azureCanonicalModelId("model-router", "2025-11-18")).toBe("microsoft/model-router-2025-11-18");
+  });
+
+  it("gives other labs' models on Azure their lab's canonical id, not OpenAI's", () => {
+    expect(azureCanonicalModelId("command-r-plus", null)).toBe("cohere/command-r-plus");
+    expect(azureCanonicalModelId("mistral-large-2402", null)).toBe("mistral/mistral-large-2402");
+    expect(azureCanonicalModelId("Llama-3.3-70B-Instruct", null)).toBe("meta/llama-3.3-70b-instruct");
+    // the same model at Bedrock and at Azure is one canonical model
+    expect(azureCanonicalModelId("command-r-plus", null)).toBe(
+      bedrockIdentity.canonicalModelId("cohere.command-r-plus-v1:0"),
+    );
+    expect(azureCanonicalModelId("gpt-4o-mini", null)).toBe("openai/gpt-4o-mini");
   });
 
   it("reads replacement cells with versions, line breaks and alternatives", () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+
 import {
   anthropicIdentity,
   azureCanonicalModelId,
   azureIdentity,
   bedrockIdentity,
   googleIdentity,
+  groqModelId,
   identifiedDeployment,
   identityOf,
   mistralAliasList,
@@ -12,6 +14,7 @@ import {
   mistralIdentityWith,
   openaiIdentity,
   PROVIDER_IDENTITIES,
+  togetherModelId,
   vertexIdentity,
 } from "../../src/normalize/identity/index.js";
 import { identityFor, canonicalModelId as litellmModelId } from "../../src/normalize/parsers/litellm.js";
@@ -84,9 +87,53 @@ describe("provider identity modules", () => {
     expect(vertexIdentity.providerModelId("mistralai/codestral-2")).toBe("codestral-2");
     expect(vertexIdentity.canonicalModelId("mistralai/codestral-2")).toBe("mistral/codestral-2");
     expect(vertexIdentity.canonicalModelId("multimodalembedding@001")).toBe("google/multimodalembedding-001");
-    expect(vertexIdentity.canonicalModelId("deepseek-ai/deepseek-v3.2-maas")).toBe(
-      "deepseek/deepseek-v3.2-maas",
-    );
+    expect(vertexIdentity.canonicalModelId("deepseek-ai/deepseek-v3.2-maas")).toBe("deepseek/deepseek-v3.2");
+  });
+
+  it("an open model is one canonical model at every provider that serves it (Bedrock, Vertex, Groq, Together)", () => {
+    const same: Array<[string, string[]]> = [
+      [
+        "openai/gpt-oss-120b",
+        [
+          bedrockIdentity.canonicalModelId("openai.gpt-oss-120b-1:0"),
+          vertexIdentity.canonicalModelId("openai/gpt-oss-120b-maas"),
+          groqModelId("openai/gpt-oss-120b") ?? "",
+          togetherModelId("openai/gpt-oss-120b") ?? "",
+        ],
+      ],
+      [
+        "moonshot/kimi-k2-thinking",
+        [
+          bedrockIdentity.canonicalModelId("moonshot.kimi-k2-thinking"),
+          bedrockIdentity.canonicalModelId("moonshotai.kimi-k2-thinking"),
+          vertexIdentity.canonicalModelId("moonshotai/kimi-k2-thinking-maas"),
+        ],
+      ],
+      [
+        "moonshot/kimi-k2.5",
+        [
+          bedrockIdentity.canonicalModelId("moonshotai.kimi-k2.5"),
+          togetherModelId("moonshotai/Kimi-K2.5") ?? "",
+        ],
+      ],
+      [
+        "meta/llama-4-scout-17b-16e-instruct",
+        [
+          vertexIdentity.canonicalModelId("meta/llama-4-scout-17b-16e-instruct-maas"),
+          groqModelId("meta-llama/llama-4-scout-17b-16e-instruct") ?? "",
+          togetherModelId("meta-llama/Llama-4-Scout-17B-16E-Instruct") ?? "",
+        ],
+      ],
+      [
+        "zai/glm-4.7",
+        [
+          bedrockIdentity.canonicalModelId("zai.glm-4.7"),
+          vertexIdentity.canonicalModelId("zai-org/glm-4.7-maas"),
+          togetherModelId("zai-org/GLM-4.7") ?? "",
+        ],
+      ],
+    ];
+    for (const [model, ids] of same) expect(ids).toEqual(ids.map(() => model));
   });
 
   it("Mistral: the page's own -latest list resolves to the versioned id it points to", () => {

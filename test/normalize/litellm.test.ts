@@ -106,7 +106,7 @@ describe("identity mapping", () => {
       "anthropic/claude-3-5-haiku-20241022",
     );
     expect(id("vertex_ai/meta/llama-3.1-405b-instruct-maas", "vertex_ai-llama_models")).toBe(
-      "meta/llama-3.1-405b-instruct-maas",
+      "meta/llama-3.1-405b-instruct",
     );
     expect(id("azure/gpt-35-turbo-0125", "azure")).toBe("openai/gpt-3.5-turbo-0125");
     expect(id("gemini/gemini-2.5-pro", "gemini")).toBe("google/gemini-2.5-pro");

@@ -68,6 +68,25 @@ describe("one identity per model", () => {
     );
   });
 
+  it("an open model served by several providers is one model, and Azure's Cohere and Mistral models are not OpenAI's", () => {
+    const modelOf = (id: string) => byId(id)?.model_id;
+    expect(modelOf("dep_google-vertex_openai-gpt-oss-120b-maas_vertex-ai_global")).toBe(
+      "openai/gpt-oss-120b",
+    );
+    expect(modelOf("dep_groq_openai-gpt-oss-120b_api_global")).toBe("openai/gpt-oss-120b");
+    const kimi = catalog.deployments.filter((d) => /kimi-k2-thinking/.test(d.provider_model_id));
+    expect(kimi.length).toBeGreaterThan(1);
+    expect(new Set(kimi.map((d) => d.model_id))).toEqual(new Set(["moonshot/kimi-k2-thinking"]));
+    expect(catalog.deployments.filter((d) => d.model_id.endsWith("-maas")).map((d) => d.id)).toEqual([]);
+    expect(modelOf("dep_azure_command-r-plus_azure-openai-global-standard_global")).toBe(
+      "cohere/command-r-plus",
+    );
+    const azureNotOpenAi = catalog.deployments.filter(
+      (d) => d.provider_id === "azure" && /^(command|mistral)/.test(d.provider_model_id),
+    );
+    expect(azureNotOpenAi.filter((d) => d.model_id.startsWith("openai/")).map((d) => d.id)).toEqual([]);
+  });
+
   it("LiteLLM's bare Azure names are the one version Azure's tables place there, not deployments of their own", () => {
     const ids = new Set(catalog.deployments.map((d) => d.id));
     const litellm = communityFacts().flatMap((s) => s.output.deployments);

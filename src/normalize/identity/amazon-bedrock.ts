@@ -30,7 +30,7 @@ const LAB_NAMES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Bedrock vendor prefix -> lab slug, where they differ. */
-const VENDOR_LAB: Readonly<Record<string, string>> = Object.freeze({ moonshot: "moonshotai" });
+const VENDOR_LAB: Readonly<Record<string, string>> = Object.freeze({ moonshotai: "moonshot" });
 
 const GEOGRAPHY = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/;
 

@@ -7,7 +7,7 @@
  * `text-embedding-ada-002`), and Azure's `gpt-35` spelling is OpenAI's `gpt-3.5`.
  * Version 1 of text-embedding-ada-002 is an earlier model than version 2 (2,046 instead of 8,191
  * input tokens), not the one OpenAI's API serves: `openai/text-embedding-ada-002-v1`.
- * `model-router` is Microsoft's own model.
+ * `model-router` is Microsoft's own model; other labs' models (Cohere's, Mistral's) are their lab's.
  * LiteLLM keys Azure models with both spellings (`azure/gpt-3.5-turbo-0125` and
  * `azure/gpt-35-turbo-0125`); Azure's deployable name is the `gpt-35` one, so the other is an alias.
  * A deployment is always of one version: a bare name (LiteLLM's `azure/gpt-5.1`) is resolved by
@@ -33,18 +33,33 @@ export function azureProviderModelId(name: string, version: string | null): stri
   return `${n}-${v}`;
 }
 
+/**
+ * Azure also sells other labs' models (LiteLLM keys some of them `azure/<name>`): their
+ * canonical model is their lab's, as every other provider's module names it
+ * (`command-r-plus` -> `cohere/command-r-plus`, like Bedrock's `cohere.command-r-plus-v1:0`).
+ */
+const OTHER_LABS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^model-router/i, "microsoft"],
+  [/^phi-/i, "microsoft"],
+  [/^command/i, "cohere"],
+  [/^(mistral|ministral|mixtral|codestral|pixtral|magistral|devstral)/i, "mistral"],
+  [/^(llama|meta-llama)/i, "meta"],
+  [/^deepseek/i, "deepseek"],
+  [/^grok/i, "xai"],
+];
+
 /** The canonical model of an Azure model version (see the module comment). */
 export function azureCanonicalModelId(name: string, version: string | null): string {
   const n = providerModelId(name);
   const v = (version ?? "").trim();
   const own = VERSION_MODELS[`${n}|${v}`];
   if (own) return own;
-  const lab = n.startsWith("model-router") ? "microsoft" : "openai";
-  const openAiName = n.replace(/^gpt-35/, "gpt-3.5");
+  const lab = OTHER_LABS.find(([re]) => re.test(n))?.[1] ?? "openai";
+  const labName = lab === "openai" ? n.replace(/^gpt-35/, "gpt-3.5") : n;
   const keepsVersion =
     /^\d{4}-\d{2}-\d{2}$/.test(v) || /^\d{4}$/.test(v) || /^turbo-\d{4}-\d{2}-\d{2}$/.test(v);
-  if (!keepsVersion || n.endsWith(`-${v}`)) return modelId(lab, openAiName);
-  return modelId(lab, `${openAiName}-${v}`);
+  if (!keepsVersion || n.endsWith(`-${v}`)) return modelId(lab, labName);
+  return modelId(lab, `${labName}-${v}`);
 }
 
 /** `gpt-3.5-turbo...` (OpenAI's spelling) -> `gpt-35-turbo...` (Azure's deployable name). */

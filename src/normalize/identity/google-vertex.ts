@@ -4,8 +4,10 @@
  * - Claude: `claude-3-5-sonnet-v2@20241022` -> `anthropic/claude-3-5-sonnet-20241022`; an
  *   undated Claude name is Anthropic's alias of a dated model (`claude-sonnet-4-5` ->
  *   `claude-sonnet-4-5@20250929`, via the Anthropic identity's aliases);
- * - Model-as-a-service ids keep their publisher path (`meta/llama-3.1-405b-instruct-maas` ->
- *   `meta/llama-3.1-405b-instruct-maas`, `deepseek-ai/...` -> `deepseek/...`); Mistral's
+ * - Model-as-a-service ids name the lab by their publisher path and the lab's model by the rest,
+ *   without Vertex's `-maas` serving suffix (`meta/llama-3.1-405b-instruct-maas` ->
+ *   `meta/llama-3.1-405b-instruct`, `deepseek-ai/deepseek-v3.2-maas` -> `deepseek/deepseek-v3.2`:
+ *   the model Groq, Together and Bedrock name the same way, so it is one model record); Mistral's
  *   models are addressed by name (`codestral-2`), and `mistralai/codestral-2` (LiteLLM's
  *   spelling) is an alias of it;
  * - `@` versions become part of the name (`multimodalembedding@001` -> `google/multimodalembedding-001`).
@@ -21,7 +23,7 @@ import type { ProviderIdentity } from "./types.js";
 const PUBLISHER_LAB: Readonly<Record<string, string>> = Object.freeze({
   "deepseek-ai": "deepseek",
   minimaxai: "minimax",
-  moonshotai: "moonshotai",
+  moonshotai: "moonshot",
   "zai-org": "zai",
   mistralai: "mistral",
 });
@@ -60,7 +62,7 @@ function canonicalModelId(name: string): string {
   const slash = id.indexOf("/");
   if (slash > 0) {
     const publisher = id.slice(0, slash);
-    return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1));
+    return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1).replace(/-maas$/, ""));
   }
   const lab = labByName(id);
   if (lab === "anthropic")
