@@ -125,6 +125,23 @@ describe("provider identity modules", () => {
         ],
       ],
       [
+        "meta/llama-3-70b-instruct",
+        [
+          bedrockIdentity.canonicalModelId("meta.llama3-70b-instruct-v1:0"),
+          vertexIdentity.canonicalModelId("meta/llama3-70b-instruct-maas"),
+        ],
+      ],
+      [
+        "qwen/qwen3-235b-a22b-instruct-2507",
+        [
+          bedrockIdentity.canonicalModelId("qwen.qwen3-235b-a22b-2507-v1:0"),
+          vertexIdentity.canonicalModelId("qwen/qwen3-235b-a22b-instruct-2507-maas"),
+          togetherModelId("Qwen/Qwen3-235B-A22B-Instruct-2507-tput") ?? "",
+        ],
+      ],
+      // xAI's own API id (its models page), which Vertex spells grok-4.1-fast-...
+      ["xai/grok-4-1-fast-reasoning", [vertexIdentity.canonicalModelId("xai/grok-4.1-fast-reasoning")]],
+      [
         "zai/glm-4.7",
         [
           bedrockIdentity.canonicalModelId("zai.glm-4.7"),

@@ -27,6 +27,9 @@ const LAB_NAMES: Readonly<Record<string, string>> = Object.freeze({
   "anthropic.claude-v2:1": "anthropic/claude-2.1",
   "anthropic.claude-v2": "anthropic/claude-2.0",
   "anthropic.claude-instant-v1": "anthropic/claude-instant-1.2",
+  // Qwen's Instruct-2507 model: the Bedrock model card's license link names
+  // Qwen/Qwen3-235B-A22B-Instruct-2507 (sources/amazon-bedrock/model-card-qwen3-235b-a22b-2507)
+  "qwen.qwen3-235b-a22b-2507-v1": "qwen/qwen3-235b-a22b-instruct-2507",
 });
 
 /** Bedrock vendor prefix -> lab slug, where they differ. */

@@ -36,6 +36,18 @@ function labByName(name: string): string {
   return "google";
 }
 
+/**
+ * A MaaS model's name as its lab's API spells it: without Vertex's `-maas` serving suffix; Meta's
+ * `llama3-…` as `llama-3-…` (as Bedrock's ids are read); xAI's `grok-4.1-fast-…` as xAI's own
+ * API id `grok-4-1-fast-…` (xAI's models page).
+ */
+function labName(publisher: string, name: string): string {
+  let n = name.replace(/-maas$/, "");
+  if (publisher === "meta") n = n.replace(/^llama(\d)-/, "llama-$1-");
+  if (publisher === "xai") n = n.replace(/^grok-4\.1-fast-/, "grok-4-1-fast-");
+  return n;
+}
+
 function providerModelId(name: string): string {
   let id = name.trim().replace(/@default$/, "");
   if (id.startsWith("mistralai/")) id = id.slice("mistralai/".length);
@@ -62,7 +74,7 @@ function canonicalModelId(name: string): string {
   const slash = id.indexOf("/");
   if (slash > 0) {
     const publisher = id.slice(0, slash);
-    return modelId(PUBLISHER_LAB[publisher] ?? publisher, id.slice(slash + 1).replace(/-maas$/, ""));
+    return modelId(PUBLISHER_LAB[publisher] ?? publisher, labName(publisher, id.slice(slash + 1)));
   }
   const lab = labByName(id);
   if (lab === "anthropic")
