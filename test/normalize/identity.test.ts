@@ -74,6 +74,9 @@ describe("provider identity modules", () => {
     );
     expect(anthropicIdentity.canonicalModelId("claude-opus-4-0")).toBe("anthropic/claude-opus-4-20250514");
     expect(anthropicIdentity.canonicalModelId("claude-opus-4-6")).toBe("anthropic/claude-opus-4-6");
+    // LiteLLM's spellings of the same ids: words reordered, a date on an undated 4.6+ id
+    expect(anthropicIdentity.providerModelId("claude-4-opus-20250514")).toBe("claude-opus-4-20250514");
+    expect(anthropicIdentity.providerModelId("claude-opus-4-6-20260205")).toBe("claude-opus-4-6");
   });
 
   it("Google and Vertex: resource prefixes, @ versions, Claude and Mistral spellings", () => {
@@ -204,6 +207,11 @@ describe("provider identity modules", () => {
     expect(resolve("azure/gpt-3.5-turbo-0125", "azure")).toEqual([
       "gpt-35-turbo-0125",
       "openai/gpt-3.5-turbo-0125",
+      true,
+    ]);
+    expect(resolve("claude-4-sonnet-20250514", "anthropic")).toEqual([
+      "claude-sonnet-4-20250514",
+      "anthropic/claude-sonnet-4-20250514",
       true,
     ]);
     expect(resolve("claude-sonnet-4-5", "anthropic")).toEqual([

@@ -35,8 +35,21 @@ const DOCUMENTED_ALIASES: Readonly<Record<string, string>> = {
   "claude-sonnet-4-0": "claude-sonnet-4-20250514",
 };
 
+/**
+ * Other sources' spellings of a Claude API id (LiteLLM's keys): the words of the name in another
+ * order (`claude-4-opus-20250514`), or a release date appended to a Claude 4.6+ id, which has
+ * none (`claude-opus-4-6-20260205`: Claude Opus 4.6's page gives "Model ID: claude-opus-4-6",
+ * released February 5, 2026). One model each, so one deployment.
+ */
+const OTHER_SPELLINGS: Readonly<Record<string, string>> = {
+  "claude-4-opus-20250514": "claude-opus-4-20250514",
+  "claude-4-sonnet-20250514": "claude-sonnet-4-20250514",
+  "claude-opus-4-6-20260205": "claude-opus-4-6",
+  "claude-opus-4-7-20260416": "claude-opus-4-7",
+};
+
 function buildAliases(): Readonly<Record<string, string>> {
-  const aliases: Record<string, string> = { ...DOCUMENTED_ALIASES };
+  const aliases: Record<string, string> = { ...DOCUMENTED_ALIASES, ...OTHER_SPELLINGS };
   // The dated id without its date is the model's short alias (`claude-haiku-4-5`).
   for (const dated of Object.values(ANTHROPIC_DATED_IDS)) aliases[dated.replace(/-\d{8}$/, "")] = dated;
   return Object.freeze(aliases);
