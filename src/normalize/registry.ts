@@ -11,6 +11,7 @@ import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.
 import { parsers as azure } from "./parsers/azure.js";
 import { parsers as azureModelFacts } from "./parsers/azure-model-facts.js";
 import { parsers as azurePrices } from "./parsers/azure-prices.js";
+import { parsers as claudePartnerPlatforms } from "./parsers/claude-partner-platforms.js";
 import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
@@ -47,6 +48,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     azureModelFacts,
     azurePrices,
     azure,
+    claudePartnerPlatforms,
     cohere,
     deepseek,
     googleModelFacts,
