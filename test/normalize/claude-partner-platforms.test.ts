@@ -79,13 +79,23 @@ describe("Claude on Google Cloud (Vertex AI model ids)", () => {
     );
   });
 
-  it("declares Deprecated and Retired rows' status on vertex-ai, with no dates, and nothing for unmarked rows", async () => {
+  it("declares Deprecated and Retired rows' status on vertex-ai and the unmarked rows available, with no dates", async () => {
     const out = ParseOutput.parse(vertex(await vertexInput()));
     expect(statuses(out.lifecycle)).toEqual({
+      "claude-fable-5": "available",
+      "claude-opus-5": "available",
+      "claude-opus-4-8": "available",
+      "claude-opus-4-7": "available",
+      "claude-opus-4-6": "available",
+      "claude-sonnet-5": "available",
+      "claude-sonnet-4-6": "available",
+      "claude-sonnet-4-5@20250929": "available",
       "claude-sonnet-4@20250514": "deprecated",
       "claude-3-7-sonnet@20250219": "retired",
+      "claude-opus-4-5@20251101": "available",
       "claude-opus-4-1@20250805": "deprecated",
       "claude-opus-4@20250514": "deprecated",
+      "claude-haiku-4-5@20251001": "available",
       "claude-3-5-haiku@20241022": "deprecated",
     });
     expectDeclarationsOnly(out.lifecycle, "google-vertex", "vertex-ai", VERTEX_URL);
@@ -229,8 +239,9 @@ describe("the merged catalog", () => {
     // The declaration covers every mode of the id on vertex-ai: LiteLLM's batch deployment too.
     expect(status(a, "dep_google-vertex_claude-opus-4-1-20250805_vertex-ai-batch_global")).toBe("deprecated");
     expect(status(a, vertexId("claude-3-7-sonnet-20250219"))).toBe("retired");
-    // Unmarked rows: listed by an official page, but no status in words.
-    expect(status(a, vertexId("claude-opus-4-6"))).toBe("unknown");
+    // Unmarked rows: the page's list of current ids.
+    expect(status(b, vertexId("claude-opus-4-6"))).toBe("unknown");
+    expect(status(a, vertexId("claude-opus-4-6"))).toBe("available");
     expect(a.get(vertexId("claude-opus-4-6"))?.evidence_urls).toContain(VERTEX_URL);
     expect(a.get(vertexId("claude-sonnet-4-20250514"))?.lifecycle.end_of_life.state).toBe("unknown");
   });

@@ -10,8 +10,11 @@
  * "Claude Sonnet 3.7  Retired."), the terms of Anthropic's model deprecations page. A marked row
  * gives a lifecycle assertion with that declared status for the id on the provider's surface;
  * the page states no dates ("Lifecycle dates on partner-operated platforms are set by the
- * partner"), so the assertion has no milestones, and an unmarked row gets no status (the page
- * does not say "Active").
+ * partner"), so the assertion has no milestones. On Vertex an unmarked row is declared
+ * `available`: the table is the list of ids Agent Platform serves, with the ones no longer
+ * current marked (as a Mistral models table or an Azure region matrix lists current models). On
+ * Bedrock an unmarked row gets no status: there Bedrock's own per-Region lifecycle pages say
+ * which Regions a model is still Active in, and this table names none.
  *
  * Vertex rows are deployments on the surface, region and mode the catalog uses for Vertex
  * (`vertex-ai`, `global`, `standard`). Bedrock rows create no deployments: the table names the
@@ -137,17 +140,18 @@ function assertion(
   };
 }
 
+/** `unmarked`: the status an unmarked row declares, or undefined for none. */
 function lifecycleOf(
   identity: ProviderIdentity,
   rows: PlatformRow[],
   apiSurface: string,
   evidence: ReturnType<typeof evidenceFor>,
+  unmarked: LifecycleStatus | undefined,
 ): LifecycleAssertion[] {
-  return rows.flatMap((row) =>
-    row.status === undefined
-      ? []
-      : [assertion(identity, { ...row, status: row.status }, apiSurface, evidence)],
-  );
+  return rows.flatMap((row) => {
+    const status = row.status ?? unmarked;
+    return status === undefined ? [] : [assertion(identity, { ...row, status }, apiSurface, evidence)];
+  });
 }
 
 const VERTEX_ID_HEADER = /^agent platform api model id$|^vertex ai api model id$/i;
@@ -167,7 +171,11 @@ export const parseVertexClaudeModelIds: Parser = (input) => {
     display_name: row.name,
     evidence,
   }));
-  return { deployments, lifecycle: lifecycleOf(vertexIdentity, rows, VERTEX_SURFACE, evidence), skipped: [] };
+  return {
+    deployments,
+    lifecycle: lifecycleOf(vertexIdentity, rows, VERTEX_SURFACE, evidence, "available"),
+    skipped: [],
+  };
 };
 
 const BEDROCK_ID_HEADER = /^base bedrock model id$/i;
@@ -202,7 +210,7 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
   }
   return {
     deployments: [],
-    lifecycle: lifecycleOf(bedrockIdentity, rows, "bedrock-runtime", evidence),
+    lifecycle: lifecycleOf(bedrockIdentity, rows, "bedrock-runtime", evidence, undefined),
     skipped: [],
   };
 };
