@@ -280,10 +280,11 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
     previousByKey: new Map(input.previousLifecycle.map((r) => [`${r.resource_type}|${r.resource_id}`, r])),
   };
-  // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   // Step 0: community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts).
-  const candidates = gatherCandidates(resolveUnversionedNames(input.facts.sources, isOfficial).sources);
+  const sources = resolveUnversionedNames(input.facts.sources, isOfficial);
+  // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
+  const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
   const conflicts: SourceConflict[] = [];
   const unresolved: UnresolvedReplacement[] = [];

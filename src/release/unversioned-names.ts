@@ -25,16 +25,6 @@ import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import { unversionedName } from "./model-facts.js";
 
-/** One bare name resolved to the one version the official sources place. */
-export interface UnversionedResolution {
-  source_id: string;
-  provider_id: string;
-  api_surface: string;
-  region: string;
-  from: string;
-  to: string;
-}
-
 interface Version {
   providerModelId: string;
   modelId: string;
@@ -71,10 +61,9 @@ export function resolveUnversionedNames(
   sources: readonly SourceFacts[],
   isOfficial: (source: SourceFacts) => boolean,
   versioned: (providerId: string) => boolean = (id) => identityOf(id)?.versionedDeployments === true,
-): { sources: SourceFacts[]; resolutions: UnversionedResolution[] } {
+): SourceFacts[] {
   const { places, officialIds } = versionsOf(sources, isOfficial, versioned);
-  const resolutions: UnversionedResolution[] = [];
-  if (places.size === 0) return { sources: [...sources], resolutions };
+  if (places.size === 0) return [...sources];
   /** The one version the official facts place for a bare community name, or null. */
   const versionFor = (provider: string, name: string, surface: string, region: string): Version | null => {
     if (!versioned(provider) || officialIds.has(`${provider}|${name}`)) return null;
@@ -95,14 +84,6 @@ export function resolveUnversionedNames(
         continue;
       }
       changed = true;
-      resolutions.push({
-        source_id: source.source_id,
-        provider_id: d.provider_id,
-        api_surface: d.api_surface,
-        region: d.region,
-        from: d.provider_model_id,
-        to: version.providerModelId,
-      });
       const identity = { ...d, provider_model_id: version.providerModelId, model_id: version.modelId };
       const id = deploymentId(identity);
       if (ownIds.has(id)) continue; // the source's own versioned fact speaks for this deployment
@@ -128,5 +109,5 @@ export function resolveUnversionedNames(
     });
     return changed ? { ...source, output: { ...source.output, deployments, lifecycle } } : source;
   });
-  return { sources: resolved, resolutions };
+  return resolved;
 }

@@ -136,7 +136,7 @@ describe("community names without their version (Azure)", () => {
         fact(community, "gpt-4.1-2025-04-14", { ...azure(), rate_card: rateCard(community, 2, 0.5, 8) }),
       ],
     );
-    const { sources } = resolveUnversionedNames(
+    const sources = resolveUnversionedNames(
       gatherFacts(contributionsFor(w, [], NOW).contributions, null).facts.sources,
       isOfficial,
     );
