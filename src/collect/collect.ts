@@ -5,6 +5,7 @@
  *   (captures.ts); a 304 replays the stored capture;
  * - offline: replay the recorded capture through the same extraction; a source whose capture is
  *   not committed (`offline_capture: false`) or that has none is skipped, a damaged one failed.
+ *   An `archived` source (a recorded earlier version of a page) is replayed so in live builds too.
  * One source's failure never stops the others; results come back in definition order. Source
  * states and events are derived afterwards by the orchestrator (states.ts), once parsing has
  * said whether each source really succeeded.
@@ -61,9 +62,10 @@ export async function collectSources(opts: CollectOptions): Promise<CollectResul
         const started = performance.now();
         let result: CollectResult;
         try {
-          result = fetcher
-            ? await collectLive(source, fetcher, opts, previous.get(source.source_id), log)
-            : await collectOffline(source, opts, previous.get(source.source_id));
+          result =
+            fetcher && !source.archived
+              ? await collectLive(source, fetcher, opts, previous.get(source.source_id), log)
+              : await collectOffline(source, opts, previous.get(source.source_id));
         } catch (error) {
           result = failure(source, error);
         }

@@ -59,6 +59,14 @@ export const SourceDefinition = z
     /** Offline builds skip a source without a recorded capture (e.g. community data kept out of the repo). */
     offline_capture: z.boolean().default(true),
     /**
+     * A recorded earlier version of a page whose URL now serves newer content (another source
+     * follows the page itself): every build, live or offline, replays the recorded capture and
+     * never fetches the URL, so the facts only that version states keep their evidence and
+     * observation time instead of being replaced by today's page. Needs a committed capture.
+     * Absent: not archived.
+     */
+    archived: z.boolean().optional(),
+    /**
      * The URL answers a JSON list of files (e.g. GitHub's contents API for a directory); every
      * entry whose name matches `match` is fetched from its `url_field` (a host of the URL or of
      * `allowed_hosts`), and the capture is one JSON document `{"files": [{name, sha, content}]}`
@@ -95,6 +103,10 @@ export const SourceDefinition = z
   .refine((d) => d.pagination === undefined || d.format === "json", {
     message: "pagination is only defined for json sources",
     path: ["pagination"],
+  })
+  .refine((d) => !d.archived || d.offline_capture, {
+    message: "an archived source is its recorded capture: offline_capture must be true",
+    path: ["archived"],
   })
   .meta({ id: "SourceDefinition" });
 export type SourceDefinition = z.infer<typeof SourceDefinition>;

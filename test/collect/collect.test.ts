@@ -291,6 +291,48 @@ describe("live collect against a loopback server", () => {
     ]);
   });
 
+  it("replays an archived source's recorded capture in a live build and never requests its URL", async () => {
+    // an earlier version of the page at the same URL as a live source
+    const live = definition({
+      name: "pricing",
+      url: `${server.origin}/pricing`,
+      monitor: { selector: "table.prices" },
+    });
+    const archived = definition({
+      name: "pricing-2025",
+      url: `${server.origin}/pricing`,
+      monitor: { selector: "table.prices" },
+      archived: true,
+    });
+    const old = extractMonitored(archived, page("$9", "old"));
+    await writeCapture(temp.dir, archived, {
+      content: old.content,
+      sha256: old.sha256,
+      url: archived.url,
+      fetchedAt: "2025-12-01T00:00:00Z",
+      httpStatus: 200,
+      contentType: "text/html",
+      etag: null,
+      lastModified: null,
+    });
+    current = { price: "$3", nonce: "n9", etag: '"v9"' };
+    const before = server.received.filter((r) => r.path === "/pricing").length;
+    const results = await collectSources(options({ offline: false, definitions: [live, archived] }));
+    // one request: the live source's
+    expect(server.received.filter((r) => r.path === "/pricing").length).toBe(before + 1);
+    expect(results[0]).toMatchObject({ status: "ok", observedAt: "2026-11-22T12:00:00Z" });
+    expect(results[0]?.content).toContain("$3");
+    expect(results[1]).toMatchObject({
+      status: "ok",
+      content: old.content,
+      monitoredSha256: old.sha256,
+      observedAt: "2025-12-01T00:00:00Z",
+      changed: false,
+    });
+    expect(results[1]?.captureWritten).toBeUndefined();
+    expect((await readCaptureMeta(temp.dir, archived))?.fetched_at).toBe("2025-12-01T00:00:00Z");
+  });
+
   it("writes plain progress lines and the summary table when stderr is not a terminal", async () => {
     const pricing = definition({ name: "pricing", url: `${server.origin}/pricing` });
     const lines: string[] = [];
