@@ -156,6 +156,19 @@ describe("provider identity modules", () => {
     for (const [model, ids] of same) expect(ids).toEqual(ids.map(() => model));
   });
 
+  it("Mistral: LiteLLM's slug-shaped names are the model cards' API names", () => {
+    expect(mistralIdentity.providerModelId("ministral-3-14b-2512")).toBe("ministral-14b-2512");
+    expect(mistralIdentity.canonicalModelId("magistral-medium-1-2-2509")).toBe(
+      "mistral/magistral-medium-2509",
+    );
+    expect(mistralIdentity.providerModelId("mistral-large-3")).toBe("mistral-large-2512");
+    expect(
+      mistralIdentityWith({ "mistral-small-latest": "mistral-small-2506" }).providerModelId(
+        "mistral-small-3-2-2506",
+      ),
+    ).toBe("mistral-small-2506");
+  });
+
   it("Mistral: the page's own -latest list resolves to the versioned id it points to", () => {
     const page = [
       "- `mistral-small-latest`: currently points to `mistral-small-2506`.",

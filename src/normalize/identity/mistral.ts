@@ -4,12 +4,30 @@
  * from version to version, so they are not a static table: the models page publishes where
  * each one currently points ("- `mistral-small-latest`: currently points to
  * `mistral-small-2506`."), and `mistralAliasList` reads that list from the page so the parser
- * resolves the page's own `-latest` names with it.
+ * resolves the page's own `-latest` names with it. Other sources' fixed spellings of an API id
+ * are a static table (`OTHER_SPELLINGS`).
  */
 import { group } from "../../lib/regex.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
-export const mistralIdentity: ProviderIdentity = ownLabIdentity("mistral", "mistral", Object.freeze({}));
+/**
+ * Other sources' spellings of a Mistral API id (LiteLLM's keys): the model card's slug with its
+ * version written without the dash (card `ministral-3-14b-25-12`, LiteLLM `ministral-3-14b-2512`),
+ * or the card's name (`mistral-large-3`, Mistral Large 3). The card's API name is the id: the
+ * model cards of mistralai/platform-docs-public (`identifiers.apiNames`, 222f4ba9).
+ */
+const OTHER_SPELLINGS: Readonly<Record<string, string>> = Object.freeze({
+  "ministral-3-14b-2512": "ministral-14b-2512",
+  "ministral-3-8b-2512": "ministral-8b-2512",
+  "ministral-3-3b-2512": "ministral-3b-2512",
+  "magistral-medium-1-2-2509": "magistral-medium-2509",
+  "magistral-small-1-2-2509": "magistral-small-2509",
+  "mistral-medium-3-1-2508": "mistral-medium-2508",
+  "mistral-small-3-2-2506": "mistral-small-2506",
+  "mistral-large-3": "mistral-large-2512",
+});
+
+export const mistralIdentity: ProviderIdentity = ownLabIdentity("mistral", "mistral", OTHER_SPELLINGS);
 
 const ALIAS_LINE = /^\s*[-*]\s*`([a-z0-9][a-z0-9.-]*)`\s*:\s*currently points to\s*`([a-z0-9][a-z0-9.-]*)`/i;
 
