@@ -20,7 +20,7 @@ import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { collapseSpace, linkText, markdownTables, plainCell } from "../markdown.js";
-import type { Parser } from "../types.js";
+import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "anthropic";
 
@@ -71,6 +71,18 @@ function platformId(cell: string, apiId: string, prefix: string, form: RegExp): 
   if (text !== expected && /^\d$/.test(text.slice(expected.length)) && text.startsWith(expected))
     return expected;
   return form.test(text) ? text : null;
+}
+
+/** A page's capabilities of the model, for another provider's deployment of it: official_inferred. */
+function inferredCapabilities(
+  capabilities: Partial<Record<CapabilityName, CapabilityEntry>>,
+): Partial<Record<CapabilityName, CapabilityEntry>> {
+  return Object.fromEntries(
+    Object.entries(capabilities).map(([name, entry]) => [
+      name,
+      { ...entry, verification_status: "official_inferred" },
+    ]),
+  );
 }
 
 export const parseAnthropicModelFacts: Parser = (input) => {
@@ -141,12 +153,7 @@ export const parseAnthropicModelFacts: Parser = (input) => {
           provider_model_id: platform,
           context_tokens: contextTokens,
           max_output_tokens: outputTokens,
-          capabilities: Object.fromEntries(
-            Object.entries(capabilities).map(([name, entry]) => [
-              name,
-              { ...entry, verification_status: "official_inferred" },
-            ]),
-          ),
+          capabilities: inferredCapabilities(capabilities),
           evidence: inferred,
         });
       }
@@ -156,11 +163,35 @@ export const parseAnthropicModelFacts: Parser = (input) => {
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
+/** The model page's "Model IDs" rows of other providers' deployments (labels as `rowLabel` gives them). */
+const MODEL_PAGE_PLATFORMS: ReadonlyArray<{ labels: readonly string[]; provider: string; form: RegExp }> = [
+  { labels: ["amazon bedrock"], provider: "amazon-bedrock", form: /^anthropic\.claude-[a-z0-9.:-]+$/ },
+  {
+    labels: ["google cloud", "vertex ai", "google cloud vertex ai"],
+    provider: "google-vertex",
+    form: /^claude-[a-z0-9-]+(?:@\d{8})?$/,
+  },
+];
+
+/** A `| Feature | Value |` table of the page's Specifications, by its heading: row label -> value. */
+function specTable(input: ParserInput, heading: string): Map<string, string> | null {
+  const table = markdownTables(input.content).find((t) => t.heading === heading);
+  if (!table) return null;
+  return new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), plainCell(r[1] ?? "")]));
+}
+
 /**
  * A Claude model reference page (platform.claude.com/docs/<lang>/models/<model>/overview.md):
  * "Model ID: `claude-opus-4-6`" and the specs line "Context window: 1M tokens · Max output:
- * 128K tokens · ...". Limits only (the page's capabilities are further down than its stored
- * copies reach); no deployments.
+ * 128K tokens · ..."; no deployments. Where the whole page is recorded (its Specifications):
+ * - capabilities from its "Capabilities" table: reasoning supported when the Thinking row names
+ *   adaptive or extended thinking, vision supported when "Input → output" takes images (a row
+ *   that says neither leaves the capability unknown);
+ * - its "Model IDs" table: the Claude API row must be the page's Model ID, and the Amazon
+ *   Bedrock and Google Cloud rows give the same limits and capabilities to those providers'
+ *   ids, marked official_inferred (an Anthropic page about another provider's deployment, as
+ *   the models overview's platform rows are read). Other platforms (Microsoft Foundry, Claude
+ *   Platform on AWS) have no deployments in the catalog and are not read.
  */
 export const parseAnthropicModelPage: Parser = (input) => {
   const id = /^Model ID: `(claude-[a-z0-9-]+)`\s*$/m.exec(input.content)?.[1];
@@ -171,20 +202,54 @@ export const parseAnthropicModelPage: Parser = (input) => {
   const outputTokens = tokenCount(group(specs, 2));
   if (contextTokens === null || outputTokens === null)
     throw parseFailure(input.source, `"${specs[0]}" does not give two token sizes`);
-  return {
-    deployments: [],
-    lifecycle: [],
-    model_facts: [
-      {
-        provider_id: PROVIDER_ID,
-        provider_model_id: id,
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const inferred = evidenceFor(input.source, input.observedAt, "official_inferred");
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const capabilityRows = specTable(input, "Capabilities");
+  if (capabilityRows) {
+    if (/\b(adaptive|extended)\b/i.test(capabilityRows.get("thinking") ?? ""))
+      capabilities.reasoning = declaredCapability("supported");
+    if (/\bimages?\b.*→/i.test(capabilityRows.get("input → output") ?? ""))
+      capabilities.vision = declaredCapability("supported");
+  }
+  const facts: ModelFact[] = [
+    {
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      max_output_tokens: outputTokens,
+      ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),
+      evidence,
+    },
+  ];
+
+  const idTable = markdownTables(input.content).find((t) => t.heading === "Model IDs");
+  if (idTable) {
+    const rows = new Map(idTable.rows.map((r) => [rowLabel(r[0] ?? ""), plainCell(r[1] ?? "")]));
+    const apiRow = rows.get("claude api");
+    if (apiRow !== id)
+      throw parseFailure(
+        input.source,
+        `the Model IDs table's Claude API row is "${apiRow ?? ""}", not ${id}`,
+      );
+    for (const platform of MODEL_PAGE_PLATFORMS) {
+      const label = platform.labels.find((l) => rows.has(l));
+      if (label === undefined) continue;
+      const platformId = rows.get(label) ?? "";
+      if (!platform.form.test(platformId))
+        throw parseFailure(input.source, `"${platformId}" is not a ${platform.provider} Claude model id`);
+      facts.push({
+        provider_id: platform.provider,
+        provider_model_id: platformId,
         context_tokens: contextTokens,
         max_output_tokens: outputTokens,
-        evidence: evidenceFor(input.source, input.observedAt),
-      },
-    ],
-    skipped: [],
-  };
+        ...(Object.keys(capabilities).length > 0 ? { capabilities: inferredCapabilities(capabilities) } : {}),
+        evidence: inferred,
+      });
+    }
+  }
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
 /** Prose as read: links keep their text, white space collapsed. */
