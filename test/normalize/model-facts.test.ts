@@ -750,4 +750,88 @@ describe("Claude model reference pages", () => {
       page(edit(input, (c) => c.replace("Max output: 128K tokens", "Max output: plenty"))),
     );
   });
+
+  // The Specifications of the whole page, as published: an excerpt of
+  // docs-md/api/models/opus-4-6/overview.md in the public mirror gpambrozio/ClaudeDocs at
+  // 0476f4c2 (its Model IDs and Capabilities tables; the recorded copy is the page's opening).
+  const SPECIFICATIONS = [
+    "## Specifications",
+    "",
+    "### Model IDs",
+    "",
+    "| Platform                                                                                                              | Model ID                       |",
+    "| :-------------------------------------------------------------------------------------------------------------------- | :----------------------------- |",
+    "| Claude API                                                                                                            | `claude-opus-4-6`              |",
+    "| [Amazon Bedrock (InvokeModel)](../../build-with-claude/claude-on-amazon-bedrock-legacy.md) | `anthropic.claude-opus-4-6-v1` |",
+    "| [Google Cloud](../../build-with-claude/claude-on-vertex-ai.md)                             | `claude-opus-4-6`              |",
+    "| [Microsoft Foundry](../../build-with-claude/claude-in-microsoft-foundry.md)                | `claude-opus-4-6`              |",
+    "| [Claude Platform on AWS](../../build-with-claude/claude-platform-on-aws.md)                | `claude-opus-4-6`              |",
+    "",
+    "### Capabilities",
+    "",
+    "| Feature                                                                                                                     | Value                          |",
+    "| :-------------------------------------------------------------------------------------------------------------------------- | :----------------------------- |",
+    "| [Context window](../../build-with-claude/context-windows.md)                                     | 1M tokens                      |",
+    "| Max output                                                                                                                  | 128K tokens                    |",
+    "| [Max output (Batch API, beta)](../../build-with-claude/batch-processing.md#extended-output-beta) | 300K tokens                    |",
+    "| [Thinking](../../build-with-claude/thinking.md)                                                  | Adaptive (extended deprecated) |",
+    "| [Default effort](../../build-with-claude/effort.md)                                              | `high`                         |",
+    "| Input → output                                                                                                              | Text and images → text         |",
+    "| Reliable knowledge cutoff                                                                                                   | May 2025                       |",
+    "",
+  ].join("\n");
+
+  it("a whole page gives its thinking and vision, and the same limits and capabilities, official_inferred, to the model's Bedrock and Google Cloud ids", async () => {
+    const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
+    const input = await recordedInput("anthropic", "model-opus-4-6");
+    const whole = { ...input, content: `${input.content}\n${SPECIFICATIONS}` };
+    const out = normalizeSource(whole, { [input.source.parser]: page });
+    const evidence = (verification_status: string) => ({
+      source_url: input.source.url,
+      source_type: "official_docs",
+      observed_at: input.observedAt,
+      verification_status,
+    });
+    const declared = { status: "supported", verification_status: "official_declared" };
+    const inferred = { status: "supported", verification_status: "official_inferred" };
+    const limits = { context_tokens: 1_000_000, max_output_tokens: 128_000 };
+    expect(out.deployments).toEqual([]);
+    expect(out.model_facts).toEqual([
+      {
+        provider_id: "anthropic",
+        provider_model_id: "claude-opus-4-6",
+        ...limits,
+        capabilities: { reasoning: declared, vision: declared },
+        evidence: evidence("official_declared"),
+      },
+      {
+        provider_id: "amazon-bedrock",
+        provider_model_id: "anthropic.claude-opus-4-6-v1",
+        ...limits,
+        capabilities: { reasoning: inferred, vision: inferred },
+        evidence: evidence("official_inferred"),
+      },
+      {
+        provider_id: "google-vertex",
+        provider_model_id: "claude-opus-4-6",
+        ...limits,
+        capabilities: { reasoning: inferred, vision: inferred },
+        evidence: evidence("official_inferred"),
+      },
+    ]);
+    // the Claude API row must be the page's model; a Bedrock id must have Bedrock's form
+    expectParseFailure(() =>
+      page(
+        edit(whole, (c) =>
+          c.replace("| `claude-opus-4-6`              |", "| `claude-opus-4-7`              |"),
+        ),
+      ),
+    );
+    expectParseFailure(() =>
+      page(edit(whole, (c) => c.replace("`anthropic.claude-opus-4-6-v1`", "`claude-opus-4-6-v1`"))),
+    );
+    // a Thinking row that names neither adaptive nor extended thinking says nothing of reasoning
+    const plain = page(edit(whole, (c) => c.replace("Adaptive (extended deprecated)", "—")));
+    expect(plain.model_facts?.[0]?.capabilities).toEqual({ vision: declared });
+  });
 });
