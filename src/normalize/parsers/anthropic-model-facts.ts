@@ -173,11 +173,14 @@ const MODEL_PAGE_PLATFORMS: ReadonlyArray<{ labels: readonly string[]; provider:
   },
 ];
 
-/** A `| Feature | Value |` table of the page's Specifications, by its heading: row label -> value. */
-function specTable(input: ParserInput, heading: string): Map<string, string> | null {
-  const table = markdownTables(input.content).find((t) => t.heading === heading);
-  if (!table) return null;
-  return new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), plainCell(r[1] ?? "")]));
+/** The two-column tables of a page's Specifications by heading (Model IDs, Capabilities): row label -> value. */
+function specTables(input: ParserInput): Map<string, Map<string, string>> {
+  return new Map(
+    markdownTables(input.content).map((t) => [
+      t.heading,
+      new Map(t.rows.map((r) => [rowLabel(r[0] ?? ""), plainCell(r[1] ?? "")])),
+    ]),
+  );
 }
 
 /**
@@ -206,7 +209,8 @@ export const parseAnthropicModelPage: Parser = (input) => {
   const inferred = evidenceFor(input.source, input.observedAt, "official_inferred");
 
   const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-  const capabilityRows = specTable(input, "Capabilities");
+  const tables = specTables(input);
+  const capabilityRows = tables.get("Capabilities");
   if (capabilityRows) {
     if (/\b(adaptive|extended)\b/i.test(capabilityRows.get("thinking") ?? ""))
       capabilities.reasoning = declaredCapability("supported");
@@ -224,9 +228,8 @@ export const parseAnthropicModelPage: Parser = (input) => {
     },
   ];
 
-  const idTable = markdownTables(input.content).find((t) => t.heading === "Model IDs");
-  if (idTable) {
-    const rows = new Map(idTable.rows.map((r) => [rowLabel(r[0] ?? ""), plainCell(r[1] ?? "")]));
+  const rows = tables.get("Model IDs");
+  if (rows) {
     const apiRow = rows.get("claude api");
     if (apiRow !== id)
       throw parseFailure(
