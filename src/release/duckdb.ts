@@ -23,7 +23,8 @@ export const DUCKDB_MEMORY_LIMIT = "256MB";
  */
 export const PARQUET_COPY_OPTIONS = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384";
 
-const STAGE_CHUNK_CHARS = 1 << 20;
+const STAGE_CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
 /** Threads for loading and querying (insertion order is preserved; every query result is ordered). */
 const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
@@ -190,24 +191,42 @@ export class ReleaseDatabase {
 
   /**
    * A staging file written line by line as the caller produces the lines (synchronously: a
-   * serializer hands them over as it goes); `close` gives the file, or null when no line came.
+   * serializer hands them over as it goes), as text or as UTF-8 bytes (a record the serializer
+   * has encoded already is copied, not encoded again); `close` gives the file, or null when no
+   * line came.
    */
-  lineWriter(name: string): { write: (line: string) => void; close: () => string | null } {
+  lineWriter(name: string): {
+    write: (line: string) => void;
+    writeBytes: (line: Uint8Array) => void;
+    close: () => string | null;
+  } {
     const file = join(this.workDir, `${name}.ndjson`);
     const fd = openSync(file, "w");
-    let chunk = "";
+    const chunk = Buffer.allocUnsafe(STAGE_CHUNK_BYTES);
+    let used = 0;
     let written = 0;
     let closed = false;
     const flush = () => {
-      if (chunk) writeSync(fd, chunk);
-      chunk = "";
+      let offset = 0;
+      while (offset < used) offset += writeSync(fd, chunk, offset, used - offset);
+      used = 0;
+    };
+    const writeBytes = (line: Uint8Array) => {
+      if (used + line.byteLength + 1 > chunk.byteLength) flush();
+      if (line.byteLength + 1 > chunk.byteLength) {
+        let offset = 0;
+        while (offset < line.byteLength) offset += writeSync(fd, line, offset, line.byteLength - offset);
+        chunk[used++] = NEWLINE;
+      } else {
+        chunk.set(line, used);
+        used += line.byteLength;
+        chunk[used++] = NEWLINE;
+      }
+      written++;
     };
     return {
-      write: (line) => {
-        chunk += `${line}\n`;
-        written++;
-        if (chunk.length >= STAGE_CHUNK_CHARS) flush();
-      },
+      write: (line) => writeBytes(Buffer.from(line, "utf8")),
+      writeBytes,
       close: () => {
         if (!closed) {
           closed = true;

@@ -9,7 +9,8 @@
  * equal bytes. The lines and that hash come from the very texts the release files are
  * assembled from (serialize.ts), so a build serializes each record once: `fingerprintLine`
  * turns a record's canonical JSON into its fingerprint line by nulling `last_checked_at` in
- * the text. That is exact on canonical
+ * the text (`fingerprintPieces` does the same on the text's UTF-8 bytes, without copying
+ * them: what the build hashes). That is exact on canonical
  * JSON: a quote inside a string is escaped, so `"last_checked_at":"` only ever starts that
  * member, and `coverage` is the only object with such a key (the schema test holds that).
  * A release stores its fingerprint in report.json (`content_fingerprint`), so the next build
@@ -33,9 +34,49 @@ export function fingerprintLine(canonical: string): string {
     : canonical;
 }
 
+const CHECK_KEY = Buffer.from('"last_checked_at":', "utf8");
+const QUOTE = 0x22;
+const NULL_BYTES = Buffer.from("null", "utf8");
+
+/**
+ * The fingerprint line of a record, given its canonical JSON as UTF-8 bytes, handed out piece
+ * by piece (views of `canonical`, and `null` where a check time was): the bytes of
+ * `fingerprintLine(text)` without a copy of the record. Like the text version, a check time is
+ * the string from `"last_checked_at":"` to the next quote.
+ */
+export function fingerprintPieces(canonical: Uint8Array, emit: (piece: Uint8Array) => void): void {
+  const bytes = Buffer.isBuffer(canonical)
+    ? canonical
+    : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
+  let from = 0;
+  let search = 0;
+  for (;;) {
+    const at = bytes.indexOf(CHECK_KEY, search);
+    if (at < 0) break;
+    const value = at + CHECK_KEY.length;
+    // `"last_checked_at":null` (or any value but a string) stays as it is
+    if (bytes[value] !== QUOTE) {
+      search = value;
+      continue;
+    }
+    const end = bytes.indexOf(QUOTE, value + 1);
+    if (end < 0) break;
+    emit(bytes.subarray(from, value));
+    emit(NULL_BYTES);
+    from = end + 1;
+    search = from;
+  }
+  emit(from === 0 ? bytes : bytes.subarray(from));
+}
+
+const NEWLINE = Buffer.from("\n", "utf8");
+
 /** The fingerprint hash, fed section by section with the records' canonical texts. */
 export class Fingerprint {
   private readonly hash: Hash = createHash("sha256");
+  private readonly update = (piece: Uint8Array) => {
+    this.hash.update(piece);
+  };
 
   section(name: string, count: number): void {
     this.hash.update(`${name} ${count}\n`);
@@ -43,7 +84,13 @@ export class Fingerprint {
 
   /** One record of a catalog section (deployments, lifecycle, events). */
   record(canonical: string): void {
-    this.hash.update(`${fingerprintLine(canonical)}\n`);
+    this.recordBytes(Buffer.from(canonical, "utf8"));
+  }
+
+  /** `record`, for the record's canonical JSON as UTF-8 bytes. */
+  recordBytes(canonical: Uint8Array): void {
+    fingerprintPieces(canonical, this.update);
+    this.hash.update(NEWLINE);
   }
 
   /** The facts, by the SHA-256 (hex) of their canonical JSON. */

@@ -213,14 +213,14 @@ function stageReleaseFiles(
   const catalogFile = new ObjectWriter(snapshotsDir);
   const factsFile = new ObjectWriter(snapshotsDir);
   const layout = new CatalogLayoutRecorder();
-  // the records' texts are DuckDB's staged lines too (tables.ts flattens them)
+  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them)
   const lines = recordLineWriters(db, "");
   try {
     const fingerprint = serializeRelease(catalog, facts, {
       catalog: (chunk) => catalogFile.write(chunk),
       facts: (chunk) => factsFile.write(chunk),
       layout,
-      records: { deployments: lines.deployments.write, lifecycle: lines.lifecycle.write },
+      records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
       // the catalog's texts are garbage once written: collected before the facts make more
       between: collectGarbage,
     });

@@ -20,32 +20,49 @@ import type { CatalogLayoutRecorder, SpannedList } from "../snapshot/index.js";
 import type { FactsFile } from "./facts.js";
 import { Fingerprint } from "./fingerprint.js";
 
-/** Receives a file's bytes, chunk by chunk, in order. */
+/**
+ * Receives a file's bytes, chunk by chunk, in order. A chunk is the sink's to keep: the
+ * writer never writes into it again.
+ */
 export type Sink = (chunk: Uint8Array) => void;
 
-const CHUNK_CHARS = 1 << 20;
+/** Text is encoded in pieces of about this many characters. */
+const PENDING_CHARS = 1 << 16;
+/** Bytes are handed to the sink in chunks of about a mebibyte. */
+const CHUNK_BYTES = 1 << 20;
 
 /**
- * Appends text and cuts it into encoded chunks of about CHUNK_CHARS characters; with a layout
- * recorder (catalog.json), every piece of text also goes to it, so the spans of the records
- * and members are known when the file is (serve-index.json is made from them).
+ * Assembles a file's bytes and hands them to its sink in chunks of about CHUNK_BYTES. Small
+ * pieces of text are gathered and encoded together; a record arrives already encoded (its
+ * canonical JSON's UTF-8 bytes, which the fingerprint and DuckDB's staging file get too), so
+ * each record is encoded once and copied, never re-encoded or measured again. With a layout
+ * recorder (catalog.json), every piece also goes to it, so the spans of the records and
+ * members are known when the file is (serve-index.json is made from them).
  */
 class ChunkWriter {
   private pending = "";
+  private chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
 
   constructor(
     private readonly sink: Sink,
     private readonly layout: CatalogLayoutRecorder | null = null,
   ) {}
 
-  /** `record`: the text is one whole record of that list (its span is recorded). */
-  write(text: string, record?: SpannedList): void {
-    if (this.layout) {
-      if (record) this.layout.record(record, text);
-      else this.layout.text(text);
-    }
+  write(text: string): void {
+    this.layout?.text(text);
     this.pending += text;
-    if (this.pending.length >= CHUNK_CHARS) this.flush();
+    if (this.pending.length >= PENDING_CHARS) this.encodePending();
+  }
+
+  /** One whole record's bytes (`record`: of that list, its span is recorded). */
+  writeBytes(bytes: Uint8Array, record?: SpannedList): void {
+    this.encodePending();
+    if (this.layout) {
+      if (record) this.layout.recordBytes(record, bytes.byteLength);
+      else this.layout.bytes(bytes.byteLength);
+    }
+    this.put(bytes);
   }
 
   /** Writes a top-level member's value, recording its span. */
@@ -56,13 +73,35 @@ class ChunkWriter {
   }
 
   end(): void {
+    this.encodePending();
     this.flush();
   }
 
-  private flush(): void {
+  private encodePending(): void {
     if (this.pending.length === 0) return;
-    this.sink(Buffer.from(this.pending, "utf8"));
+    const text = this.pending;
     this.pending = "";
+    // short text is written straight into the chunk when it surely fits (3 bytes per UTF-16 unit at most)
+    if (text.length * 3 <= this.chunk.byteLength - this.used)
+      this.used += this.chunk.write(text, this.used, "utf8");
+    else this.put(Buffer.from(text, "utf8"));
+  }
+
+  private put(bytes: Uint8Array): void {
+    if (this.used + bytes.byteLength > this.chunk.byteLength) this.flush();
+    if (bytes.byteLength >= this.chunk.byteLength) {
+      this.sink(bytes);
+      return;
+    }
+    this.chunk.set(bytes, this.used);
+    this.used += bytes.byteLength;
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.sink(this.chunk.subarray(0, this.used));
+    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
   }
 }
 
@@ -74,23 +113,26 @@ const sourceStateJson = canonicalSerializer(SourceState);
 // A source's facts can be the whole of a 100,000-deployment map: written piece by piece.
 const writeSourceFacts = canonicalWriter(SourceFacts);
 
-/** `"name":[r1,r2,...]`, each record's text handed to `each` on the way (`spanned`: each record's span recorded). */
+/**
+ * `"name":[r1,r2,...]`, each record's canonical JSON encoded once and its bytes handed to `each`
+ * on the way (`spanned`: each record's span recorded).
+ */
 function writeArray<T>(
   out: ChunkWriter,
   name: string,
   records: readonly T[],
   serialize: (record: T) => string,
-  each: (text: string) => void,
+  each: (bytes: Uint8Array) => void,
   spanned?: SpannedList,
 ): void {
   out.write(`${JSON.stringify(name)}:`);
   out.member(name, () => {
     out.write("[");
     for (let i = 0; i < records.length; i++) {
-      const text = serialize(records[i] as T);
-      each(text);
+      const bytes = Buffer.from(serialize(records[i] as T), "utf8");
+      each(bytes);
       if (i > 0) out.write(",");
-      out.write(text, spanned);
+      out.writeBytes(bytes, spanned);
     }
     out.write("]");
   });
@@ -111,16 +153,16 @@ export function serializeRelease(
     facts: Sink;
     layout?: CatalogLayoutRecorder;
     between?: () => void;
-    /** Each deployment's and lifecycle record's canonical JSON, as it is written. */
-    records?: Record<SpannedList, (text: string) => void>;
+    /** Each deployment's and lifecycle record's canonical JSON (UTF-8 bytes), as it is written. */
+    records?: Record<SpannedList, (bytes: Uint8Array) => void>;
   },
 ): string {
   const fingerprint = new Fingerprint();
   const record = (list: SpannedList) => {
     const each = sinks.records?.[list];
-    return (text: string) => {
-      fingerprint.record(text);
-      each?.(text);
+    return (bytes: Uint8Array) => {
+      fingerprint.recordBytes(bytes);
+      each?.(bytes);
     };
   };
   const cat = new ChunkWriter(sinks.catalog, sinks.layout ?? null);

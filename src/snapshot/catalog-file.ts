@@ -47,16 +47,25 @@ export class CatalogLayoutRecorder {
 
   /** Text outside any record; returns its length in bytes. */
   text(text: string): number {
-    const bytes = Buffer.byteLength(text, "utf8");
-    this.position += bytes;
-    return bytes;
+    return this.bytes(Buffer.byteLength(text, "utf8"));
+  }
+
+  /** `text`, for a piece already encoded: its length in bytes. */
+  bytes(length: number): number {
+    this.position += length;
+    return length;
   }
 
   /** One record of a spanned list (its canonical JSON, nothing else). */
   record(list: SpannedList, text: string): void {
+    this.recordBytes(list, Buffer.byteLength(text, "utf8"));
+  }
+
+  /** `record`, for a record already encoded: its length in bytes. */
+  recordBytes(list: SpannedList, length: number): void {
     const spans = this.layout[list];
     spans.offset.push(this.position);
-    spans.length.push(this.text(text));
+    spans.length.push(this.bytes(length));
   }
 
   /** Call right before the member's value is written. */

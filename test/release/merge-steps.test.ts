@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { canonicalJson } from "../../src/lib/canonical-json.js";
 import { gatherFacts } from "../../src/release/facts.js";
-import { contentFingerprint, fingerprintLine } from "../../src/release/fingerprint.js";
+import { contentFingerprint, fingerprintLine, fingerprintPieces } from "../../src/release/fingerprint.js";
 import {
   endOfLifeConflict,
   mergeCatalog,
@@ -293,6 +293,27 @@ describe("the release plan and its fingerprint", () => {
       };
       expect(fingerprintLine(canonicalJson(d))).toBe(canonicalJson(withoutCheckTime));
     }
+  });
+
+  test("the fingerprint line of a record's bytes is the bytes of its text's fingerprint line", () => {
+    const line = (text: string) => {
+      const pieces: Uint8Array[] = [];
+      fingerprintPieces(Buffer.from(text, "utf8"), (piece) => pieces.push(Buffer.from(piece)));
+      return Buffer.concat(pieces).toString("utf8");
+    };
+    for (const text of [
+      '{"a":1}',
+      '{"coverage":{"last_checked_at":"2026-11-23T00:00:00Z","status":"partial"},"id":"x"}',
+      // null stays, and a later check time is still nulled
+      '{"a":{"last_checked_at":null},"b":{"last_checked_at":"2026-11-23T00:00:00Z"},"c":"é"}',
+      '{"x":{"last_checked_at":"2026-01-01T00:00:00Z"},"y":{"last_checked_at":"2026-02-01T00:00:00Z"}}',
+      // non-ASCII before and after; a key that only ends like it is not the member
+      '{"name":"Ünïcödé ✓","not_last_checked_at":"kept","z":{"last_checked_at":"t"},"é":"漢字"}',
+      // a member at the very end and an unterminated one
+      '{"last_checked_at":"t"}',
+      '{"last_checked_at":"unterminated',
+    ])
+      expect(line(text)).toBe(fingerprintLine(text));
   });
 
   test("the fingerprint ignores when sources were checked but not what they say", () => {
