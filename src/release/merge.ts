@@ -95,6 +95,35 @@ export interface DeploymentFields {
   conflicts: FieldConflict[];
 }
 
+/** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
+function pricesCaching(card: RateCard): boolean {
+  return (
+    card.cached_input_micro_usd !== null ||
+    (card.cache_write_micro_usd ?? null) !== null ||
+    (card.tiers ?? []).some(
+      (t) => t.cached_input_micro_usd !== null || (t.cache_write_micro_usd ?? null) !== null,
+    )
+  );
+}
+
+/**
+ * `prompt_caching` from an official price: a deployment whose official rate card prices cached
+ * input (or cache writes) supports prompt caching, `official_inferred` (the price list's own
+ * row says so; its URL is the rate card's). A capability an official source states itself is
+ * kept as it is; a community one gives way.
+ */
+export function withPricedCaching(
+  capabilities: Deployment["capabilities"],
+  officialCard: RateCard | null,
+): Deployment["capabilities"] {
+  if (!officialCard || !pricesCaching(officialCard)) return capabilities;
+  if (capabilities.prompt_caching?.verification_status?.startsWith("official_")) return capabilities;
+  return {
+    ...capabilities,
+    prompt_caching: { status: "supported", verification_status: "official_inferred" },
+  };
+}
+
 /**
  * Merge deployment fields: the rate card from the best fact that speaks about it; limits and
  * capabilities from this deployment's facts and its provider model's facts (model-facts.ts);
@@ -131,7 +160,7 @@ export function mergeDeploymentFields(
     rate_card: rateFrom?.fact.rate_card ?? null,
     context_tokens: specs.context_tokens,
     max_output_tokens: specs.max_output_tokens,
-    capabilities: specs.capabilities,
+    capabilities: withPricedCaching(specs.capabilities, officialCard?.fact.rate_card ?? null),
     modelFactUrls: specs.modelFactUrls,
     conflicts,
   };

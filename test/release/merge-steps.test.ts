@@ -13,6 +13,7 @@ import {
   mergeCatalog,
   mergeDeploymentFields,
   summarize,
+  withPricedCaching,
 } from "../../src/release/merge.js";
 import { assertionsFor, gatherCandidates, indexIdentities } from "../../src/release/merge-candidates.js";
 import {
@@ -112,6 +113,65 @@ describe("merge deployment fields", () => {
         community: { source_id: community.source_id, value: 3_000_000 },
       },
     ]);
+  });
+
+  test("an official price of cached input makes prompt_caching supported, official_inferred; an official statement is kept", () => {
+    const { candidates, identities } = candidatesOf(standardWorld());
+    const fieldsOf = (id: string) => {
+      const identity = identities.identities.get(id);
+      if (!identity) throw new Error(`${id} is placed`);
+      return mergeDeploymentFields(identity, candidates.factsById.get(id) ?? [], candidates.modelFacts);
+    };
+    // gpt-4o's official card prices cached input; gpt-4-turbo's does not
+    expect(fieldsOf(GPT4O).capabilities.prompt_caching).toEqual({
+      status: "supported",
+      verification_status: "official_inferred",
+    });
+    expect(fieldsOf(TURBO).capabilities.prompt_caching).toBeUndefined();
+    const card = {
+      currency: "USD",
+      unit: "million_tokens",
+      input_micro_usd: 1,
+      cached_input_micro_usd: null,
+      output_micro_usd: 2,
+      source_url: "https://example.com/p",
+      observed_at: NOW,
+    } as const;
+    // a community statement gives way; an official one stays, whatever it says
+    expect(
+      withPricedCaching(
+        { prompt_caching: { status: "unsupported", verification_status: "community_reported" } },
+        { ...card, cached_input_micro_usd: 5 },
+      ),
+    ).toEqual({ prompt_caching: { status: "supported", verification_status: "official_inferred" } });
+    expect(
+      withPricedCaching(
+        { prompt_caching: { status: "conditional", verification_status: "official_declared" } },
+        { ...card, cached_input_micro_usd: 5 },
+      ),
+    ).toEqual({ prompt_caching: { status: "conditional", verification_status: "official_declared" } });
+    // cache writes, or a tier's cached price, count too; no official card, or no cached price, says nothing
+    expect(withPricedCaching({}, { ...card, cache_write_micro_usd: 7 }).prompt_caching?.status).toBe(
+      "supported",
+    );
+    expect(
+      withPricedCaching(
+        {},
+        {
+          ...card,
+          tiers: [
+            {
+              above_input_tokens: 200_000,
+              input_micro_usd: 2,
+              cached_input_micro_usd: 1,
+              output_micro_usd: 4,
+            },
+          ],
+        },
+      ).prompt_caching?.status,
+    ).toBe("supported");
+    expect(withPricedCaching({}, card)).toEqual({});
+    expect(withPricedCaching({}, null)).toEqual({});
   });
 
   test("an official and a community end of life on different days is a conflict, the same day is not", () => {
