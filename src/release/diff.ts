@@ -24,6 +24,7 @@ import type {
   DeploymentRef,
   LifecycleChange,
   LimitChange,
+  ModelChange,
   PriceChange,
   PriceComponent,
   ReleaseDiff,
@@ -115,6 +116,12 @@ export async function computeDiff(
     WHERE oc.status IS DISTINCT FROM nc.status
     ORDER BY common.provider_id, deployment_id, capability`);
 
+  const modelChanges = await db.all<ModelChange>(`
+    SELECT n.id AS deployment_id, n.provider_id, o.model_id AS old, n.model_id AS new
+    FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+    WHERE o.model_id IS DISTINCT FROM n.model_id
+    ORDER BY n.provider_id, n.id`);
+
   const statusChanges = await db.all<StatusChange>(`
     SELECT n.id AS deployment_id, n.provider_id, o.status AS old, n.status AS new
     FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
@@ -166,6 +173,7 @@ export async function computeDiff(
       price_increases: priceChanges.filter((p) => p.old !== null && p.new !== null && p.new > p.old).length,
       limit_changes: limitChanges.length,
       capability_changes: capabilityChanges.length,
+      model_changes: modelChanges.length,
       status_changes: statusChanges.length,
       lifecycle_changes: lifecycleChanges.length,
       end_of_life_earlier: lifecycleChanges.filter((c) => c.kind === "end_of_life_earlier").length,
@@ -176,6 +184,7 @@ export async function computeDiff(
     price_changes: priceChanges,
     limit_changes: limitChanges,
     capability_changes: capabilityChanges,
+    model_changes: modelChanges,
     status_changes: statusChanges,
     lifecycle_changes: lifecycleChanges,
     source_events: sourceEvents,
@@ -371,6 +380,7 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
         ["Status changes", c.status_changes],
         ["Limit changes", c.limit_changes],
         ["Capability changes", c.capability_changes],
+        ["Model changes", c.model_changes],
         ["Source events", c.source_events],
       ],
     ),
@@ -382,6 +392,7 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
     ...diff.price_changes,
     ...diff.limit_changes,
     ...diff.capability_changes,
+    ...diff.model_changes,
     ...diff.status_changes,
     ...diff.source_events,
   ])
@@ -455,6 +466,15 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
                 r.old,
                 r.new,
               ]),
+            ),
+          }
+        : null,
+      mine(diff.model_changes).length > 0
+        ? {
+            title: "Model changes",
+            body: table(
+              ["Deployment", "Old model", "New model"],
+              mine(diff.model_changes).map((r) => [`\`${r.deployment_id}\``, `\`${r.old}\``, `\`${r.new}\``]),
             ),
           }
         : null,

@@ -183,6 +183,14 @@ export interface CapabilityChange {
   new: string | null;
 }
 
+/** A deployment that stayed but is now attributed to another canonical model. */
+export interface ModelChange {
+  deployment_id: string;
+  provider_id: string;
+  old: string;
+  new: string;
+}
+
 export interface StatusChange {
   deployment_id: string;
   provider_id: string;
@@ -241,6 +249,7 @@ export interface ReleaseDiff {
     price_increases: number;
     limit_changes: number;
     capability_changes: number;
+    model_changes: number;
     status_changes: number;
     lifecycle_changes: number;
     end_of_life_earlier: number;
@@ -251,6 +260,7 @@ export interface ReleaseDiff {
   price_changes: PriceChange[];
   limit_changes: LimitChange[];
   capability_changes: CapabilityChange[];
+  model_changes: ModelChange[];
   status_changes: StatusChange[];
   lifecycle_changes: LifecycleChange[];
   source_events: SourceEventChange[];

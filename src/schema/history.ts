@@ -87,6 +87,11 @@ export const ReleaseDiff = z
       price_increases: z.int().nonnegative(),
       limit_changes: z.int().nonnegative(),
       capability_changes: z.int().nonnegative(),
+      model_changes: z
+        .int()
+        .nonnegative()
+        .optional()
+        .meta({ description: "Absent in the diff of a release published before it was counted." }),
       status_changes: z.int().nonnegative(),
       lifecycle_changes: z.int().nonnegative(),
       end_of_life_earlier: z.int().nonnegative(),
@@ -122,6 +127,20 @@ export const ReleaseDiff = z
         new: z.string().nullable(),
       }),
     ),
+    model_changes: z
+      .array(
+        z.strictObject({
+          deployment_id: z.string(),
+          provider_id: z.string(),
+          old: z.string().meta({ description: "The canonical model id the deployment had." }),
+          new: z.string().meta({ description: "The canonical model id it has now." }),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Deployments attributed to another canonical model (an identity fix: the same provider model id, a corrected `model_id`). Absent in the diff of a release published before it was reported.",
+      }),
     status_changes: z.array(
       z.strictObject({
         deployment_id: z.string(),

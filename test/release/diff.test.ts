@@ -100,6 +100,7 @@ describe("release diff", () => {
         },
       ]);
       expect(diff.limit_changes).toEqual([]);
+      expect(diff.model_changes).toEqual([]);
       expect(diff.capability_changes).toEqual([]);
       expect(diff.status_changes).toEqual([]);
       expect(diff.counts).toEqual({
@@ -109,6 +110,7 @@ describe("release diff", () => {
         price_increases: 1,
         limit_changes: 0,
         capability_changes: 0,
+        model_changes: 0,
         status_changes: 0,
         lifecycle_changes: 1,
         end_of_life_earlier: 1,
@@ -154,6 +156,9 @@ describe("release diff", () => {
         };
         gpt4oCommunity.max_output_tokens = 32_768;
       }
+      // an identity fix: gpt-4-turbo's deployment is now attributed to another canonical model
+      for (const f of [...world.pricing, ...world.community])
+        if (f.id === TURBO) f.model_id = "openai/gpt-4-turbo-2024-04-09";
       const second = await runRelease(releaseInput(dir, { world, now: LATER }));
       const { diff, markdown } = await diffReleases(
         dir,
@@ -177,6 +182,19 @@ describe("release diff", () => {
       expect(diff.limit_changes).toEqual([
         { deployment_id: GPT4O, provider_id: "openai", field: "max_output_tokens", old: 16_384, new: 32_768 },
       ]);
+      expect(diff.model_changes).toEqual([
+        {
+          deployment_id: TURBO,
+          provider_id: "openai",
+          old: "openai/gpt-4-turbo",
+          new: "openai/gpt-4-turbo-2024-04-09",
+        },
+      ]);
+      expect(diff.counts.model_changes).toBe(1);
+      expect(markdown).toContain("| Model changes | 1 |");
+      expect(markdown).toContain(
+        `| \`${TURBO}\` | \`openai/gpt-4-turbo\` | \`openai/gpt-4-turbo-2024-04-09\` |`,
+      );
       expect(markdown.indexOf("### New end-of-life schedules")).toBeLessThan(
         markdown.indexOf("### Status changes"),
       );
