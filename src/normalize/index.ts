@@ -82,5 +82,12 @@ export function normalizeSource(
       "parse_failed",
       `${input.source.name}: emitted a model fact about ${foreignModel.provider_id}/${foreignModel.provider_model_id}, another provider's model, without marking it official_inferred`,
     );
+  // An alias is the provider's own word about its own names: a source declares only its provider's.
+  const foreignAlias = (parsed.data.aliases ?? []).find((a) => a.provider_id !== input.source.provider_id);
+  if (foreignAlias)
+    throw new CatalogError(
+      "parse_failed",
+      `${input.source.name}: declared ${foreignAlias.provider_id}/${foreignAlias.alias} an alias, a name of another provider`,
+    );
   return parsed.data;
 }

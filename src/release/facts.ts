@@ -6,7 +6,7 @@
  * stores them as `facts.json` so the next build can carry a failed source forward.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
-import type { DeploymentFact, LifecycleAssertion, ModelFact } from "../schema/index.js";
+import type { DeploymentFact, LifecycleAssertion, ModelFact, ProviderAlias } from "../schema/index.js";
 import { FactsFile, type ParseOutput, SourceFacts } from "../schema/index.js";
 import type { SourceContribution } from "./contribution.js";
 
@@ -62,6 +62,8 @@ function sortedOutput(output: ParseOutput): ParseOutput {
       output.model_facts,
       (f) => `${f.provider_id}\u0000${f.provider_model_id}`,
     );
+  if (output.aliases)
+    sorted.aliases = sortByKey<ProviderAlias>(output.aliases, (a) => `${a.provider_id}\u0000${a.alias}`);
   return sorted;
 }
 

@@ -41,6 +41,7 @@ import {
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
+import { resolveDeclaredAliases } from "./declared-aliases.js";
 import {
   assertionsFor,
   type Candidates,
@@ -310,8 +311,13 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     previousByKey: new Map(input.previousLifecycle.map((r) => [`${r.resource_type}|${r.resource_id}`, r])),
   };
   // Step 0: community facts that name an Azure model without its version, resolved to the one
-  // version the official sources place (unversioned-names.ts).
-  const sources = resolveUnversionedNames(input.facts.sources, isOfficial);
+  // version the official sources place (unversioned-names.ts), and community facts named by an
+  // alias the provider's official source declares, resolved to the model it stands for
+  // (declared-aliases.ts).
+  const sources = resolveDeclaredAliases(
+    resolveUnversionedNames(input.facts.sources, isOfficial),
+    isOfficial,
+  );
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);

@@ -124,6 +124,29 @@ export const ModelFact = z
   .meta({ id: "ModelFact" });
 export type ModelFact = z.infer<typeof ModelFact>;
 
+/**
+ * A provider's own statement that one of its model names stands for another: Mistral's
+ * `codestral-latest` is an alias of the API model `codestral-2508` (a model card's
+ * `identifiers.apiNames` beyond the first, and its `identifiers.aliases`). It never creates a
+ * deployment; where an official source declares it, the release merge resolves community facts
+ * named by the alias to the aliased deployment (src/release/declared-aliases.ts).
+ */
+export const ProviderAlias = z
+  .strictObject({
+    provider_id: ProviderId,
+    /** The name the provider also accepts (`mistral-large-latest`). */
+    alias: z.string().min(1),
+    /** The provider model id it stands for (`mistral-large-2512`). */
+    provider_model_id: z.string().min(1),
+    evidence: Evidence,
+  })
+  .refine((a) => a.alias !== a.provider_model_id, {
+    path: ["alias"],
+    message: "an alias names another provider model id",
+  })
+  .meta({ id: "ProviderAlias" });
+export type ProviderAlias = z.infer<typeof ProviderAlias>;
+
 export const SkipCount = z.strictObject({
   reason: z.string().min(1),
   count: z.int().positive(),
@@ -138,6 +161,8 @@ export const ParseOutput = z
     lifecycle: z.array(LifecycleAssertion),
     /** Facts about provider models (limits, capabilities); absent = none. */
     model_facts: z.array(ModelFact).optional(),
+    /** Names the provider declares as aliases of its provider model ids; absent = none. */
+    aliases: z.array(ProviderAlias).optional(),
     skipped: z.array(SkipCount),
   })
   .meta({ id: "ParseOutput" });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { normalizeSource } from "../../src/normalize/index.js";
 import { mistralAliasTable, mistralCards, parsers } from "../../src/normalize/parsers/mistral-models.js";
 import { ParseOutput } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
@@ -29,7 +30,8 @@ describe("mistral model cards", () => {
     const skipped = Object.fromEntries(out.skipped.map((s) => [s.reason, s.count]));
     expect(skipped["no API model name (weights only, not served by the API)"]).toBe(4);
     expect(skipped["API model name owned by a newer card"]).toBe(2);
-    expect(skipped["alias of another API model name (not a deployment)"]).toBe(24);
+    expect(skipped["alias of another API model name (not a deployment)"]).toBeUndefined();
+    expect(out.aliases).toHaveLength(24);
     expect(skipped["price per Min (not a token price)"]).toBe(4);
   });
 
@@ -107,6 +109,78 @@ describe("mistral model cards", () => {
     expect(aliases.get("voxtral-mini-latest")).toBe("voxtral-mini-2602");
     expect(owners.get("open-mistral-7b")?.slug).toBe("mistral-7b-0-3");
     expect(owners.has("codestral-latest")).toBe(false);
+  });
+
+  it("declares the capture's aliases with the cards' evidence, each naming a deployment of the source", async () => {
+    const out = ParseOutput.parse(parse(await input()));
+    const declared = new Map((out.aliases ?? []).map((a) => [a.alias, a.provider_model_id]));
+    expect(declared.get("mistral-large-latest")).toBe("mistral-large-2512");
+    expect(declared.get("codestral-latest")).toBe("codestral-2508");
+    expect(declared.get("devstral-medium-latest")).toBe("devstral-2512");
+    expect(declared.get("open-mistral-nemo")).toBe("open-mistral-nemo-2407");
+    const own = new Set(out.deployments.map((d) => d.provider_model_id));
+    for (const a of out.aliases ?? []) {
+      expect(a.provider_id).toBe("mistral");
+      expect(own.has(a.provider_model_id)).toBe(true);
+      expect(own.has(a.alias)).toBe(false);
+      expect(a.evidence).toEqual(out.deployments[0]?.evidence);
+    }
+  });
+
+  it("declares a small inline card's other API names and aliases as aliases of its first API name", async () => {
+    const recorded = await input();
+    const card = (slug: string, release: string, identifiers: string) => `export default {
+  name: 'Model ${slug}',
+  slug: '${slug}',
+  releaseDate: '${release}',
+  status: 'GA',
+  contextLength: '128k',
+  pricing: { type: 'range', free: false, input: 0.3, output: 0.9, denominator: '/M Tokens' },
+  identifiers: ${identifiers},
+  capabilities: { input: ['text'], output: ['text'], features: [] },
+} as const;`;
+    const bundle = {
+      files: [
+        {
+          name: "src/schema/models/models/tiny-26-01.ts",
+          sha: null,
+          content: card(
+            "tiny-26-01",
+            "2026-01-15",
+            "{ apiNames: ['tiny-2601', 'tiny-latest'], aliases: ['tiny'] }",
+          ),
+        },
+        {
+          name: "src/schema/models/models/tiny-25-01.ts",
+          sha: null,
+          content: card("tiny-25-01", "2025-01-15", "{ apiNames: ['tiny-2501', 'tiny-latest'] }"),
+        },
+      ],
+    };
+    const out = ParseOutput.parse(parse({ ...recorded, content: JSON.stringify(bundle) }));
+    expect(out.deployments.map((d) => d.provider_model_id).sort()).toEqual(["tiny-2501", "tiny-2601"]);
+    const evidence = out.deployments[0]?.evidence;
+    expect(evidence?.verification_status).toBe("official_declared");
+    // the newest card owns the shared -latest name
+    expect(out.aliases).toEqual([
+      { provider_id: "mistral", alias: "tiny-latest", provider_model_id: "tiny-2601", evidence },
+      { provider_id: "mistral", alias: "tiny", provider_model_id: "tiny-2601", evidence },
+    ]);
+  });
+
+  it("passes the normalize stage only with aliases of its own provider, each naming another model", async () => {
+    const recorded = await input();
+    const out = parse(recorded);
+    const registry = (aliases: NonNullable<typeof out.aliases>) => ({
+      [recorded.source.parser]: () => ({ ...out, aliases }),
+    });
+    const [first] = out.aliases ?? [];
+    if (!first) throw new Error("no alias in the capture");
+    expect(normalizeSource(recorded, registry([first])).aliases).toEqual([first]);
+    expectParseFailure(() => normalizeSource(recorded, registry([{ ...first, provider_id: "xai" }])));
+    expectParseFailure(() =>
+      normalizeSource(recorded, registry([{ ...first, alias: first.provider_model_id }])),
+    );
   });
 
   it("fails on a card whose shape it does not understand", async () => {

@@ -8,9 +8,12 @@
  * - Deployments: one per API model name on Mistral's API (`api`, standard, global). The first
  *   name of a card's `identifiers.apiNames` is the model's own name; the others (`-latest`, and
  *   undated names such as `mistral-embed` or `mistral-medium-3`) are aliases of it, returned by
- *   `mistralAliasTable` and used to resolve replacements; they are not extra deployments. A
- *   card with no API name (open-weights only) gives no deployment. When several cards claim the
- *   same name (e.g. `open-mistral-7b` on Mistral 7B v0.2 and v0.3), the newest release wins.
+ *   `mistralAliasTable` and used to resolve replacements. They are not extra deployments: the
+ *   parser declares them (`aliases`, with the card's evidence), and the release merge makes a
+ *   community fact named by one a fact about the deployment it stands for
+ *   (src/release/declared-aliases.ts). A card with no API name (open-weights only) gives no
+ *   deployment. When several cards claim the same name (e.g. `open-mistral-7b` on Mistral 7B
+ *   v0.2 and v0.3), the newest release wins.
  * - Rate card: USD per million tokens only (`denominator: '/M Tokens'`): input (unlabelled or
  *   "Input"), cached input ("Cached input"), output. Per-minute, per-page and per-character
  *   prices have no place in the rate-card schema and are counted as skipped by reason. EUR
@@ -37,6 +40,7 @@ import type {
   DeploymentFact,
   LifecycleAssertion,
   LifecycleStatus,
+  ProviderAlias,
   RateCard,
 } from "../../schema/index.js";
 import {
@@ -363,10 +367,19 @@ export const parseMistralModelCards: Parser = (input) => {
       evidence,
     });
   }
-  for (const [alias, target] of aliases)
-    skipped.add("alias of another API model name (not a deployment)", `${alias} -> ${target}`);
+  const declared: ProviderAlias[] = [];
+  for (const [alias, target] of aliases) {
+    if (owners.has(target))
+      declared.push({ provider_id: PROVIDER_ID, alias, provider_model_id: target, evidence });
+    else skipped.add("alias of a name that is itself an alias (not declared)", `${alias} -> ${target}`);
+  }
   requireSome(input.source, deployments, "model cards with an API model name");
-  return { deployments, lifecycle, skipped: skipped.toArray() };
+  return {
+    deployments,
+    lifecycle,
+    ...(declared.length > 0 ? { aliases: declared } : {}),
+    skipped: skipped.toArray(),
+  };
 };
 
 export const parsers: Record<string, Parser> = {
