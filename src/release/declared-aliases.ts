@@ -17,14 +17,19 @@
  * surface, mode and region, the fact stays as it is: an alias is never guessed. A source that
  * names both the alias and the model it stands for keeps its own fact for the model, and the
  * alias one is dropped (as is a second alias of the same source for the same deployment: the
- * first in the source's fact order speaks). Community lifecycle assertions aimed at the alias
+ * first in the source's fact order speaks). An alias moves: a community fact that becomes the
+ * source's only fact about the deployment but disagrees with an official value there (a price of
+ * its rate card or a token limit both give, differently) describes an earlier target of the
+ * name, so it stays as it is rather than lend that deployment its stale values (LiteLLM's
+ * `mistral-small-latest` prices an older Mistral Small than the `mistral-small-2603` the card
+ * names today). Community lifecycle assertions aimed at the alias
  * on a surface and region (and, if they name one, a mode) where it resolves follow the same
  * rule.
  *
  * facts.json keeps what each source said; only the merge sees the resolved facts. Pure.
  */
 import { deploymentId } from "../lib/ids.js";
-import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import { type DeploymentFact, type LifecycleAssertion, TOKEN_PRICE_FIELDS } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 
 interface Target {
@@ -55,6 +60,20 @@ function declaredAliases(
   return declared;
 }
 
+/** Whether a community fact gives a price or a token limit that an official fact of the deployment gives differently. */
+function disagrees(fact: DeploymentFact, official: readonly DeploymentFact[]): boolean {
+  const differ = (a: number | null | undefined, b: number | null | undefined) =>
+    a !== null && a !== undefined && b !== null && b !== undefined && a !== b;
+  return official.some(
+    (o) =>
+      differ(fact.context_tokens, o.context_tokens) ||
+      differ(fact.max_output_tokens, o.max_output_tokens) ||
+      (fact.rate_card != null &&
+        o.rate_card != null &&
+        TOKEN_PRICE_FIELDS.some((field) => differ(fact.rate_card?.[field], o.rate_card?.[field]))),
+  );
+}
+
 export function resolveDeclaredAliases(
   sources: readonly SourceFacts[],
   isOfficial: (source: SourceFacts) => boolean,
@@ -63,10 +82,14 @@ export function resolveDeclaredAliases(
   if (declared.size === 0) return [...sources];
   const officialIds = new Set<string>();
   const places = new Map<string, Map<string, string>>();
+  const officialFacts = new Map<string, DeploymentFact[]>();
   for (const source of sources) {
     if (!isOfficial(source)) continue;
     for (const d of source.output.deployments) {
       officialIds.add(nameKey(d.provider_id, d.provider_model_id));
+      const facts = officialFacts.get(d.id) ?? [];
+      facts.push(d);
+      officialFacts.set(d.id, facts);
       const key = placeKey(d.provider_id, d.provider_model_id, d.api_surface, d.region);
       const modes = places.get(key) ?? new Map<string, string>();
       if (!modes.has(d.mode)) modes.set(d.mode, d.model_id);
@@ -99,6 +122,11 @@ export function resolveDeclaredAliases(
       const id = deploymentId(identity);
       // the source's own fact for that deployment speaks, or an alias of it met before
       if (ownIds.has(id) || taken.has(id)) continue;
+      // values of an earlier target of the name: the fact stays where it was
+      if (disagrees(d, officialFacts.get(id) ?? [])) {
+        deployments.push(d);
+        continue;
+      }
       taken.add(id);
       deployments.push({ ...identity, id });
     }

@@ -69,7 +69,7 @@ describe("community facts named by an alias the provider declares", () => {
     const w = standardWorld();
     w.community.push(
       fact(community, "gpt-4.1-latest", {
-        context_tokens: 1_000_000,
+        context_tokens: 1_047_576,
         max_output_tokens: 32_768,
         capabilities: { vision: { status: "supported" } },
       }),
@@ -91,26 +91,33 @@ describe("community facts named by an alias the provider declares", () => {
     expect(official?.output.aliases).toEqual([alias("gpt-4.1-latest", "gpt-4.1")]);
   });
 
-  test("a value the alias fact gives differently from the official fact is a reported conflict", () => {
+  test("an alias fact that gives a price or limit differently from the official facts describes an earlier target: it stays as it is", () => {
+    for (const differing of [
+      { context_tokens: 1_000_000, max_output_tokens: 32_768 },
+      { max_output_tokens: 32_768, rate_card: rateCard(community, 3, 0.75, 12) },
+    ]) {
+      const w = standardWorld();
+      w.community.push(fact(community, "gpt-4.1-latest", differing));
+      const { merged } = merge(w, { official: [alias("gpt-4.1-latest", "gpt-4.1")] });
+      // the alias keeps its own (community-only) deployment, and lends gpt-4.1 nothing
+      expect(merged.deployments.map((d) => d.id)).toContain(depId("gpt-4.1-latest"));
+      const d = find(merged.deployments, depId("gpt-4.1"));
+      expect(d.max_output_tokens).toBeNull();
+      expect(d.rate_card?.input_micro_usd).toBe(2_000_000);
+      expect(d.lifecycle.coverage.source_ids).not.toContain(COMMUNITY_ID);
+      expect(merged.conflicts.filter((c) => c.resource_id === depId("gpt-4.1"))).toEqual([]);
+    }
+    // the same values, agreeing with the official ones where both speak, fold
     const w = standardWorld();
     w.community.push(
       fact(community, "gpt-4.1-latest", {
-        context_tokens: 1_000_000,
-        rate_card: rateCard(community, 3, 0.75, 12),
+        max_output_tokens: 32_768,
+        rate_card: rateCard(community, 2, 0.5, 8),
       }),
     );
     const { merged } = merge(w, { official: [alias("gpt-4.1-latest", "gpt-4.1")] });
-    const d = find(merged.deployments, depId("gpt-4.1"));
-    expect(d.rate_card?.input_micro_usd).toBe(2_000_000);
-    expect(merged.conflicts).toContainEqual(
-      expect.objectContaining({
-        resource_id: depId("gpt-4.1"),
-        field: "context_tokens",
-        official: { source_id: PRICING_ID, value: 1_047_576 },
-        community: { source_id: COMMUNITY_ID, value: 1_000_000 },
-      }),
-    );
-    expect(merged.conflicts.filter((c) => c.resource_id === depId("gpt-4.1")).length).toBeGreaterThan(1);
+    expect(merged.deployments.map((d) => d.id)).not.toContain(depId("gpt-4.1-latest"));
+    expect(find(merged.deployments, depId("gpt-4.1")).max_output_tokens).toBe(32_768);
   });
 
   test("where the official facts place no deployment of the aliased model on that surface, mode or region, the fact stays as it is", () => {

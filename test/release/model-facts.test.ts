@@ -98,6 +98,10 @@ describe("model facts", () => {
       expect(d.max_output_tokens).toBe(16_384);
       expect(d.capabilities).toEqual({
         vision: { status: "supported", verification_status: "official_declared" },
+        // gpt-4o's official rate card prices cached input (its batch card does not)
+        ...(id === GPT4O
+          ? { prompt_caching: { status: "supported", verification_status: "official_inferred" } }
+          : {}),
       });
       expect(d.evidence_urls).toContain(modelsSource().url);
     }
