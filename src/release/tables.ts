@@ -496,12 +496,21 @@ export async function loadReleaseFiles(
   files: { deploymentsParquet: string; lifecycleParquet: string; events: readonly SourceEvent[] },
 ): Promise<void> {
   const days = [...DATE_COLUMNS].map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(", ");
-  await db.run(
-    `CREATE OR REPLACE TABLE ${prefix}deployments AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.deploymentsParquet)})`,
-  );
-  await db.run(
-    `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
-  );
+  // Only the checks and the diff read these tables, and every query of theirs orders its rows
+  // (or aggregates with its own ORDER BY), so the rows may land in any order: without
+  // insertion order DuckDB loads a 100,000-deployment file about three times faster (measured
+  // 1.16 s -> 0.38 s for the deployments table).
+  await db.run("SET preserve_insertion_order = false");
+  try {
+    await db.run(
+      `CREATE OR REPLACE TABLE ${prefix}deployments AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.deploymentsParquet)})`,
+    );
+    await db.run(
+      `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
+    );
+  } finally {
+    await db.run("SET preserve_insertion_order = true");
+  }
   await db.loadTable(`${prefix}events`, EVENT_COLUMNS, files.events);
 }
 
