@@ -126,6 +126,22 @@ export function withPricedCaching(
 }
 
 /**
+ * `batch` from an official batch price: where an official rate card prices a provider model in
+ * batch mode on an api_surface and region, the model is available through that batch API there,
+ * so that deployment and its other-mode twins on the same surface and region support `batch`,
+ * `official_inferred` (the price list's batch row says so). A capability an official source
+ * states itself is kept as it is; a community one gives way.
+ */
+export function withBatchPrice(capabilities: Deployment["capabilities"]): Deployment["capabilities"] {
+  if (capabilities.batch?.verification_status?.startsWith("official_")) return capabilities;
+  return { ...capabilities, batch: { status: "supported", verification_status: "official_inferred" } };
+}
+
+/** Where a deployment is offered, whatever its mode: provider, provider model, api_surface, region. */
+const offeredAt = (d: Pick<Deployment, "provider_id" | "provider_model_id" | "api_surface" | "region">) =>
+  `${d.provider_id}|${d.provider_model_id}|${d.api_surface}|${d.region}`;
+
+/**
  * Merge deployment fields: the rate card from the best fact that speaks about it; limits and
  * capabilities from this deployment's facts and its provider model's facts (model-facts.ts);
  * and the price and limit conflicts between official and community sources.
@@ -194,6 +210,8 @@ interface MergeContext {
 
 interface MergedDeployment {
   deployment: Deployment;
+  /** An official source prices it (its rate card may still be a community one's where the official card is null). */
+  officiallyPriced: boolean;
   sourceIds: string[];
   replacements: PickedLifecycle["replacements"];
   conflicts: FieldConflict[];
@@ -250,6 +268,7 @@ function mergeDeployment(
       evidence_urls: evidenceUrls,
     },
     sourceIds,
+    officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
     replacements: picked.replacements,
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
   };
@@ -334,6 +353,15 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     for (const conflict of one.conflicts)
       conflicts.push({ resource_id: id, provider_id: identity.provider_id, ...conflict });
   }
+  // Step 2b: `batch` where an official source prices the model in batch mode (withBatchPrice).
+  const batchPriced = new Set(
+    merged
+      .filter((m) => m.deployment.mode === "batch" && m.officiallyPriced)
+      .map((m) => offeredAt(m.deployment)),
+  );
+  for (const { deployment } of merged)
+    if (batchPriced.has(offeredAt(deployment)))
+      deployment.capabilities = withBatchPrice(deployment.capabilities);
   const deployments = merged.map((m) => m.deployment);
 
   // Step 3: replacements, which resolve to current models, so after every status is known.

@@ -128,12 +128,13 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(27);
   });
 
-  it("at least 44% of non-retired deployments have an official context window, 32% an official max output and 42% an official capability", () => {
-    // Measured 2026-11-25 on the offline build of the recorded captures: 44.8% / 32.9% / 42.1%
-    // of 1,147 (514 / 377 / 483; 44.4% / 32.6% / 37.3% of 1,158 before LiteLLM's Mistral entries
+  it("at least 44% of non-retired deployments have an official context window, 32% an official max output and 43% an official capability", () => {
+    // Measured 2026-11-25 on the offline build of the recorded captures: 44.8% / 32.9% / 43.9%
+    // of 1,147 (514 / 377 / 504; 44.4% / 32.6% / 37.3% of 1,158 before LiteLLM's Mistral entries
     // named by an alias the model cards declare were folded into the models they stand for,
     // src/release/declared-aliases.ts, and before an official price of cached input gave
-    // prompt_caching (withPricedCaching, src/release/merge.ts); 44.2% / 32.5% / 37.2% of 1,175 before Anthropic's partner-platform
+    // prompt_caching and an official batch price batch (withPricedCaching, withBatchPrice,
+    // src/release/merge.ts); 44.2% / 32.5% / 37.2% of 1,175 before Anthropic's partner-platform
     // tables and the Claude and Mistral spelling aliases; 43.0% / 31.7% / 36.2% of 1,206 before LiteLLM's bare
     // Azure names were resolved to their one official version, src/release/unversioned-names.ts;
     // 39.9% / 29.8% / 31.1% of 1,181 before the DeepSeek, Together AI,
@@ -144,7 +145,7 @@ describe("official limits and capabilities of non-retired deployments", () => {
     // the Vertex model pages, the Gemini per-model pages and the Claude overview's platform ids).
     expect(all.context / all.total).toBeGreaterThanOrEqual(0.44);
     expect(all.maxOutput / all.total).toBeGreaterThanOrEqual(0.32);
-    expect(all.capability / all.total).toBeGreaterThanOrEqual(0.42);
+    expect(all.capability / all.total).toBeGreaterThanOrEqual(0.43);
   });
 
   // The target. Not reached offline: only 20 OpenAI model pages, 8 Bedrock model cards

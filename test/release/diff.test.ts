@@ -101,7 +101,10 @@ describe("release diff", () => {
       ]);
       expect(diff.limit_changes).toEqual([]);
       expect(diff.model_changes).toEqual([]);
-      expect(diff.capability_changes).toEqual([]);
+      // with its official batch price gone, gpt-4o no longer has the batch capability it implied
+      expect(diff.capability_changes).toEqual([
+        { deployment_id: GPT4O, provider_id: "openai", capability: "batch", old: "supported", new: null },
+      ]);
       expect(diff.status_changes).toEqual([]);
       expect(diff.counts).toEqual({
         deployments_added: 0,
@@ -109,7 +112,7 @@ describe("release diff", () => {
         price_changes: 1,
         price_increases: 1,
         limit_changes: 0,
-        capability_changes: 0,
+        capability_changes: 1,
         model_changes: 0,
         status_changes: 0,
         lifecycle_changes: 1,

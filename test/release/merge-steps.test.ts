@@ -13,6 +13,7 @@ import {
   mergeCatalog,
   mergeDeploymentFields,
   summarize,
+  withBatchPrice,
   withPricedCaching,
 } from "../../src/release/merge.js";
 import { assertionsFor, gatherCandidates, indexIdentities } from "../../src/release/merge-candidates.js";
@@ -172,6 +173,26 @@ describe("merge deployment fields", () => {
     ).toBe("supported");
     expect(withPricedCaching({}, card)).toEqual({});
     expect(withPricedCaching({}, null)).toEqual({});
+  });
+
+  test("an official batch price makes the model's deployments on that surface and region support batch, official_inferred", () => {
+    const { facts, states } = gathered();
+    const merged = mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] });
+    const batchOf = (id: string) => merged.deployments.find((d) => d.id === id)?.capabilities.batch;
+    // gpt-4o is priced officially in batch mode: both its deployments; gpt-4-turbo is not
+    for (const id of [GPT4O, depId("gpt-4o", "batch")])
+      expect(batchOf(id)).toEqual({ status: "supported", verification_status: "official_inferred" });
+    expect(batchOf(TURBO)).toBeUndefined();
+    expect(
+      withBatchPrice({ batch: { status: "unsupported", verification_status: "community_reported" } }),
+    ).toEqual({
+      batch: { status: "supported", verification_status: "official_inferred" },
+    });
+    expect(
+      withBatchPrice({ batch: { status: "conditional", verification_status: "official_declared" } }),
+    ).toEqual({
+      batch: { status: "conditional", verification_status: "official_declared" },
+    });
   });
 
   test("an official and a community end of life on different days is a conflict, the same day is not", () => {

@@ -102,6 +102,8 @@ describe("model facts", () => {
         ...(id === GPT4O
           ? { prompt_caching: { status: "supported", verification_status: "official_inferred" } }
           : {}),
+        // and gpt-4o has an official batch price
+        batch: { status: "supported", verification_status: "official_inferred" },
       });
       expect(d.evidence_urls).toContain(modelsSource().url);
     }
