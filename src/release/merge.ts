@@ -30,6 +30,7 @@
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import {
+  type CapabilityName,
   type Deployment,
   type DeploymentFact,
   type FactsFile,
@@ -108,33 +109,39 @@ function pricesCaching(card: RateCard): boolean {
 }
 
 /**
+ * A capability an official price implies: `supported`, `official_inferred`, unless an official
+ * source states the capability itself (kept as it is); a community statement gives way.
+ */
+function withPriceImplied(
+  capabilities: Deployment["capabilities"],
+  name: CapabilityName,
+): Deployment["capabilities"] {
+  if (capabilities[name]?.verification_status?.startsWith("official_")) return capabilities;
+  return { ...capabilities, [name]: { status: "supported", verification_status: "official_inferred" } };
+}
+
+/**
  * `prompt_caching` from an official price: a deployment whose official rate card prices cached
- * input (or cache writes) supports prompt caching, `official_inferred` (the price list's own
- * row says so; its URL is the rate card's). A capability an official source states itself is
- * kept as it is; a community one gives way.
+ * input (or cache writes) supports prompt caching (the price list's own row says so; its URL is
+ * the rate card's), as withPriceImplied marks it.
  */
 export function withPricedCaching(
   capabilities: Deployment["capabilities"],
   officialCard: RateCard | null,
 ): Deployment["capabilities"] {
-  if (!officialCard || !pricesCaching(officialCard)) return capabilities;
-  if (capabilities.prompt_caching?.verification_status?.startsWith("official_")) return capabilities;
-  return {
-    ...capabilities,
-    prompt_caching: { status: "supported", verification_status: "official_inferred" },
-  };
+  return officialCard && pricesCaching(officialCard)
+    ? withPriceImplied(capabilities, "prompt_caching")
+    : capabilities;
 }
 
 /**
  * `batch` from an official batch price: where an official rate card prices a provider model in
  * batch mode on an api_surface and region, the model is available through that batch API there,
- * so that deployment and its other-mode twins on the same surface and region support `batch`,
- * `official_inferred` (the price list's batch row says so). A capability an official source
- * states itself is kept as it is; a community one gives way.
+ * so that deployment and its other-mode twins on the same surface and region support `batch`
+ * (the price list's batch row says so), as withPriceImplied marks it.
  */
 export function withBatchPrice(capabilities: Deployment["capabilities"]): Deployment["capabilities"] {
-  if (capabilities.batch?.verification_status?.startsWith("official_")) return capabilities;
-  return { ...capabilities, batch: { status: "supported", verification_status: "official_inferred" } };
+  return withPriceImplied(capabilities, "batch");
 }
 
 /** Where a deployment is offered, whatever its mode: provider, provider model, api_surface, region. */
