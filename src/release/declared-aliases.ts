@@ -22,9 +22,9 @@
  * its rate card or a token limit both give, differently) describes an earlier target of the
  * name, so it stays as it is rather than lend that deployment its stale values (LiteLLM's
  * `mistral-small-latest` prices an older Mistral Small than the `mistral-small-2603` the card
- * names today). Community lifecycle assertions aimed at the alias
- * on a surface and region (and, if they name one, a mode) where it resolves follow the same
- * rule.
+ * names today), and so do the source's lifecycle assertions aimed at it there. Community
+ * lifecycle assertions aimed at the alias on a surface and region (and, if they name one, a
+ * mode) where it resolves follow the same rule.
  *
  * facts.json keeps what each source said; only the merge sees the resolved facts. Pure.
  */
@@ -108,6 +108,8 @@ export function resolveDeclaredAliases(
     if (isOfficial(source)) return source;
     const ownIds = new Set(source.output.deployments.map((d) => d.id));
     const taken = new Set<string>();
+    /** Where this source's fact for an alias stayed apart (its values an earlier target's). */
+    const keptApart = new Set<string>();
     let changed = false;
     const deployments: DeploymentFact[] = [];
     for (const d of source.output.deployments) {
@@ -124,6 +126,7 @@ export function resolveDeclaredAliases(
       if (ownIds.has(id) || taken.has(id)) continue;
       // values of an earlier target of the name: the fact stays where it was
       if (disagrees(d, officialFacts.get(id) ?? [])) {
+        keptApart.add(placeKey(d.provider_id, d.provider_model_id, d.api_surface, d.region));
         deployments.push(d);
         continue;
       }
@@ -133,6 +136,7 @@ export function resolveDeclaredAliases(
     const lifecycle: LifecycleAssertion[] = source.output.lifecycle.map((a) => {
       const t = a.target;
       if (a.scope !== "deployment" || !t || t.api_surface === undefined || t.region === undefined) return a;
+      if (keptApart.has(placeKey(a.provider_id, t.provider_model_id, t.api_surface, t.region))) return a;
       const target = targetFor(a.provider_id, t.provider_model_id, t.api_surface, t.region);
       if (target === null) return a;
       const modelId = t.mode === undefined ? [...target.modes.values()][0] : target.modes.get(t.mode);

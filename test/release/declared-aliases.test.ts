@@ -233,5 +233,17 @@ describe("community facts named by an alias the provider declares", () => {
     expect(targets).toHaveLength(2);
     expect(targets).toContainEqual(["gpt-4.1", "global", "openai/gpt-4.1"]);
     expect(targets).toContainEqual(["gpt-4.1-latest", "eu", undefined]);
+
+    // where the alias fact stays apart (its values an earlier target's), its assertions stay with it
+    const stale = standardWorld();
+    stale.community.push(fact(community, "gpt-4.1-latest", { context_tokens: 1_000_000 }));
+    const kept = merge(stale, {
+      official: [alias("gpt-4.1-latest", "gpt-4.1")],
+      communityLifecycle: [eol],
+    });
+    expect(find(kept.merged.deployments, depId("gpt-4.1")).lifecycle.end_of_life.state).not.toBe("scheduled");
+    expect(find(kept.merged.deployments, depId("gpt-4.1-latest")).lifecycle.end_of_life.date).toBe(
+      "2027-03-01",
+    );
   });
 });
