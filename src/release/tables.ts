@@ -14,6 +14,7 @@ import {
   type CatalogContent,
   Deployment,
   LifecycleRecord,
+  PRICE_FIELDS,
   type SourceEvent,
   type SourceState,
 } from "../schema/index.js";
@@ -484,18 +485,52 @@ export function lifecycleCsvQuery(prefix = ""): string {
 }
 
 /**
+ * What a compared release's tables keep (loadReleaseFiles): the columns the diff and the
+ * checks read of the release they compare with (price-moved: prices; lifecycle-date-moved and
+ * the diff: milestones, replacements; the diff: status, model, limits, capabilities), and no
+ * other. A query that reads another one fails (the column is missing) instead of reading
+ * nothing. DuckDB reads only these columns of the Parquet files: at 100,000 deployments the
+ * deployments table loads in about 0.13 s instead of 0.34-0.89 s (measured).
+ */
+const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = [
+  "id",
+  "provider_id",
+  "model_id",
+  "status",
+  "context_tokens",
+  "max_output_tokens",
+  ...PRICE_FIELDS,
+  "capabilities",
+];
+const COMPARED_LIFECYCLE_COLUMNS: readonly string[] = [
+  "resource_type",
+  "resource_id",
+  "provider_id",
+  "model_id",
+  "deprecation_state",
+  "deprecation_date",
+  "end_of_life_state",
+  "end_of_life_date",
+  "replacement_ids",
+];
+
+/** A compared table's columns out of its Parquet file: milestone days back to ISO text. */
+function comparedColumns(names: readonly string[]): string {
+  return names.map((n) => (DATE_COLUMNS.has(n) ? `CAST(${n} AS VARCHAR) AS ${n}` : n)).join(", ");
+}
+
+/**
  * The tables the diff reads (<prefix>deployments, capabilities, lifecycle, events) from a
- * published release's own files instead of its catalog: DuckDB reads the Parquet exports
- * directly (milestone days back to ISO text, as loadCatalog holds them; instants stay
- * TIMESTAMP, which the diff does not read) and only the events are rows from JS. No
- * deployment becomes a JS object. The capabilities tables come from `loadChangedCapabilities`.
+ * published release's own files instead of its catalog: DuckDB reads the compared columns of
+ * the Parquet exports directly (milestone days back to ISO text, as loadCatalog holds them)
+ * and only the events are rows from JS. No deployment becomes a JS object. The capabilities
+ * tables come from `loadChangedCapabilities`.
  */
 export async function loadReleaseFiles(
   db: ReleaseDatabase,
   prefix: string,
   files: { deploymentsParquet: string; lifecycleParquet: string; events: readonly SourceEvent[] },
 ): Promise<void> {
-  const days = [...DATE_COLUMNS].map((n) => `CAST(${n} AS VARCHAR) AS ${n}`).join(", ");
   // Only the checks and the diff read these tables, and every query of theirs orders its rows
   // (or aggregates with its own ORDER BY), so the rows may land in any order: without
   // insertion order DuckDB loads a 100,000-deployment file about three times faster (measured
@@ -503,10 +538,10 @@ export async function loadReleaseFiles(
   await db.run("SET preserve_insertion_order = false");
   try {
     await db.run(
-      `CREATE OR REPLACE TABLE ${prefix}deployments AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.deploymentsParquet)})`,
+      `CREATE OR REPLACE TABLE ${prefix}deployments AS SELECT ${comparedColumns(COMPARED_DEPLOYMENT_COLUMNS)} FROM read_parquet(${sqlString(files.deploymentsParquet)})`,
     );
     await db.run(
-      `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT * REPLACE (${days}) FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
+      `CREATE OR REPLACE TABLE ${prefix}lifecycle AS SELECT ${comparedColumns(COMPARED_LIFECYCLE_COLUMNS)} FROM read_parquet(${sqlString(files.lifecycleParquet)})`,
     );
   } finally {
     await db.run("SET preserve_insertion_order = true");
@@ -518,10 +553,10 @@ export async function loadReleaseFiles(
  * A published release as the previous release of a build: the tables of loadCatalog (the
  * checks and the diff read them) from its Parquet files and the small parts of its catalog
  * (events, source states), so its deployments never become JS objects. The capabilities table
- * is made whole from the deployments' capabilities JSON. Not made: <prefix>rate_tiers (no
- * Parquet file holds the tiers; no check or diff reads the previous release's tiers) — a query
- * that needs it fails instead of reading an empty table. Instants stay TIMESTAMP (see
- * loadReleaseFiles); no check or diff reads them.
+ * is made whole from the deployments' capabilities JSON. Only the compared columns are loaded
+ * (see loadReleaseFiles), and not made are <prefix>rate_tiers (no Parquet file holds the
+ * tiers) and <prefix>lifecycle_all (the checks read only the new catalog's): no check or diff
+ * reads them, and a query that did would fail instead of reading nothing.
  */
 export async function loadPublishedRelease(
   db: ReleaseDatabase,
@@ -542,7 +577,6 @@ export async function loadPublishedRelease(
        FROM ${prefix}deployments d, json_each(d.capabilities) c`,
   );
   await db.loadTable(`${prefix}sources`, SOURCE_COLUMNS, files.sources.map(sourceRow));
-  await createLifecycleView(db, prefix);
 }
 
 /**
