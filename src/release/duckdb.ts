@@ -25,7 +25,11 @@ export const PARQUET_COPY_OPTIONS = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP
 
 const STAGE_CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
-/** Threads for loading and querying (insertion order is preserved; every query result is ordered). */
+/**
+ * Threads for loading and querying. Insertion order is not preserved: every query whose rows
+ * are read (checks, diff, exports, Parquet files) orders them itself, and without it DuckDB
+ * loads a 100,000-deployment catalog about 1.5x faster and its Parquet files about 3x faster.
+ */
 const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
 function* rowLines(rows: Iterable<Record<string, unknown>>): Generator<string> {
@@ -48,6 +52,19 @@ export interface StagedTable {
   read?: { columns: ColumnSpec; select: readonly string[] };
 }
 
+/** The statements that create a staged table and load its rows (see ReleaseDatabase.loadStaged). */
+export function loadStagedStatements(staged: StagedTable): string[] {
+  const { table, columns, file } = staged;
+  const create = `CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`;
+  if (file === null) return [create];
+  const read = staged.read ?? { columns, select: columns.map(([n]) => n) };
+  const spec = read.columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
+  return [
+    create,
+    `INSERT INTO ${table} SELECT ${read.select.join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216) AS r`,
+  ];
+}
+
 export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
@@ -63,11 +80,21 @@ function plainValue(value: unknown): unknown {
 }
 
 export class ReleaseDatabase {
+  /** Statements started by `begin`, each settled (never rejected) before the database closes. */
+  private readonly begun: Promise<unknown>[] = [];
+
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
+    /** The connections `begin` runs statements on. */
+    private readonly background: readonly DuckDBConnection[],
     private readonly workDir: string,
-  ) {}
+  ) {
+    this.idle = [...background];
+  }
+
+  /** Background connections not running a script. */
+  private readonly idle: DuckDBConnection[];
 
   static async open(): Promise<ReleaseDatabase> {
     try {
@@ -76,14 +103,15 @@ export class ReleaseDatabase {
       const { DuckDBInstance } = await import("@duckdb/node-api");
       const instance = await DuckDBInstance.create(":memory:", { threads: String(LOAD_THREADS) });
       const connection = await instance.connect();
-      await connection.run("SET preserve_insertion_order = true");
+      await connection.run("SET preserve_insertion_order = false");
       const workDir = await mkdtemp(join(tmpdir(), "catalog-release-"));
       // Bounded memory: beyond the limit DuckDB moves table and operator data to its work
       // directory instead of growing (a 100,000-deployment build holds two catalogs' tables and
       // writes Parquet from them).
       await connection.run(`SET temp_directory = ${sqlString(join(workDir, "spill"))}`);
       await connection.run(`SET memory_limit = ${sqlString(DUCKDB_MEMORY_LIMIT)}`);
-      return new ReleaseDatabase(instance, connection, workDir);
+      const background = [await instance.connect(), await instance.connect()];
+      return new ReleaseDatabase(instance, connection, background, workDir);
     } catch (error) {
       throw new CatalogError(
         "io_failed",
@@ -167,14 +195,7 @@ export class ReleaseDatabase {
 
   /** Create a staged table and load its rows (one read_json statement; the file is left for the caller). */
   async loadStaged(staged: StagedTable): Promise<void> {
-    const { table, columns, file } = staged;
-    await this.run(`CREATE OR REPLACE TABLE ${table} (${columns.map(([n, t]) => `${n} ${t}`).join(", ")})`);
-    if (file === null) return;
-    const read = staged.read ?? { columns, select: columns.map(([n]) => n) };
-    const spec = read.columns.map(([n, t]) => `${n}: ${sqlString(t)}`).join(", ");
-    await this.run(
-      `INSERT INTO ${table} SELECT ${read.select.join(", ")} FROM read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${spec}}, maximum_object_size = 16777216) AS r`,
-    );
+    for (const statement of loadStagedStatements(staged)) await this.run(statement);
   }
 
   /** Write lines (one JSON value each) to a staging file in the work directory; null when there are none. */
@@ -260,7 +281,49 @@ export class ReleaseDatabase {
     return new Uint8Array(bytes);
   }
 
+  /**
+   * Hand statements to DuckDB now, on a connection of their own, and return at once: they are
+   * given to DuckDB synchronously, as one script, so its threads run them while the caller's JS
+   * goes on, even through long synchronous work that never yields to the event loop (a build
+   * writing facts.json while DuckDB loads its records). Two scripts may run at once (a build's
+   * previous release and its new records: different tables). The caller awaits the promise
+   * before it reads what the statements made; a failure is that promise's to report, never an
+   * unhandled rejection; the database closes only after every script has settled.
+   */
+  begin(statements: readonly string[]): Promise<void> {
+    const connection = this.idle.pop();
+    if (!connection) throw new Error("ReleaseDatabase.begin: both background connections are busy");
+    const sql = statements.join(";\n");
+    const done = connection.run(sql).then(
+      () => {
+        this.idle.push(connection);
+      },
+      (error: unknown) => {
+        this.idle.push(connection);
+        throw new CatalogError(
+          "io_failed",
+          `DuckDB statement failed: ${(error as Error).message}`,
+          { sql },
+          { cause: error },
+        );
+      },
+    );
+    return this.settleBeforeClose(done);
+  }
+
+  /**
+   * Work on this database that the caller does not await at once (it goes on with JS work):
+   * the database closes only after it has settled, and its failure is the returned promise's
+   * to report, never an unhandled rejection.
+   */
+  settleBeforeClose<T>(work: Promise<T>): Promise<T> {
+    this.begun.push(work.catch(() => undefined));
+    return work;
+  }
+
   async close(): Promise<void> {
+    await Promise.all(this.begun);
+    for (const connection of this.background) connection.closeSync();
     this.connection.closeSync();
     this.instance.closeSync();
     await rm(this.workDir, { recursive: true, force: true });

@@ -16,7 +16,6 @@ import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import { catalogParts } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
-  type CatalogLayout,
   CatalogLayoutRecorder,
   DEPLOYMENTS_PARQUET,
   DIFF_JSON,
@@ -36,20 +35,21 @@ import {
   serveIndexFor,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
-import { type ReleaseDatabase, withDatabase } from "./duckdb.js";
+import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
+import type { Fingerprint } from "./fingerprint.js";
 import { planRelease } from "./plan.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
-import { serializeRelease } from "./serialize.js";
+import { serializeCatalog, serializeFacts } from "./serialize.js";
 import {
   deploymentsParquetQuery,
   lifecycleParquetQuery,
   loadCatalog,
   loadFacts,
   loadPublishedRelease,
-  loadStagedCatalog,
+  loadStagedRecords,
+  loadStagedTables,
   recordLineWriters,
-  type StagedCatalog,
   stageCatalogRows,
   stageFacts,
 } from "./tables.js";
@@ -194,56 +194,14 @@ export async function readPreviousRelease(snapshotsDir: string): Promise<Previou
   return releaseId ? readPrevious(snapshotsDir, releaseId) : null;
 }
 
-/**
- * catalog.json and facts.json written to staged object files, the content fingerprint, and
- * the layout of catalog.json (its record spans, for serve-index.json).
- */
-function stageReleaseFiles(
-  db: ReleaseDatabase,
-  snapshotsDir: string,
-  catalog: CatalogContent,
-  facts: FactsFile,
-): {
-  catalog: StagedObject;
-  facts: StagedObject;
-  fingerprint: string;
-  layout: CatalogLayout;
-  records: { deployments: string | null; lifecycle: string | null };
-} {
-  const catalogFile = new ObjectWriter(snapshotsDir);
-  const factsFile = new ObjectWriter(snapshotsDir);
-  const layout = new CatalogLayoutRecorder();
-  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them)
-  const lines = recordLineWriters(db, "");
-  try {
-    const fingerprint = serializeRelease(catalog, facts, {
-      catalog: (chunk) => catalogFile.write(chunk),
-      facts: (chunk) => factsFile.write(chunk),
-      layout,
-      records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
-      // the catalog's texts are garbage once written: collected before the facts make more
-      between: collectGarbage,
-    });
-    return {
-      catalog: catalogFile.close(),
-      facts: factsFile.close(),
-      fingerprint,
-      layout: layout.finish(),
-      records: { deployments: lines.deployments.close(), lifecycle: lines.lifecycle.close() },
-    };
-  } catch (error) {
-    catalogFile.abort();
-    factsFile.abort();
-    lines.deployments.close();
-    lines.lifecycle.close();
-    throw error;
-  }
-}
-
 /** What the JS phase of a release leaves for the DuckDB phase and publishing: no catalog values. */
 interface StagedRelease {
-  /** The catalog's staged tables, the facts table among its small ones. */
-  tables: StagedCatalog;
+  /** The previous release's tables (prev_), loading into DuckDB since the merge (stageCatalogHalf). */
+  previousLoaded: Promise<void>;
+  /** The catalog's records, loading into DuckDB since catalog.json was written (stageCatalogHalf). */
+  recordsLoaded: Promise<void>;
+  /** The catalog's small staged tables (events, sources, facts). */
+  tables: StagedTable[];
   schema: CheckResult;
   report: BuildReport;
   files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
@@ -252,11 +210,21 @@ interface StagedRelease {
   counts: Record<string, number>;
 }
 
+/** The catalog's half of the JS phase (stageCatalogHalf): everything but facts.json. */
+interface StagedCatalogHalf extends Omit<StagedRelease, "files"> {
+  facts: FactsFile;
+  catalogFile: StagedObject;
+  /** The content fingerprint so far: serializeFacts finishes it. */
+  fingerprint: Fingerprint;
+}
+
 /**
  * The JS phase: merge, validate every record through its schema, summarize, and write
  * everything out (catalog.json and facts.json to staged objects; the records' texts and the
- * small tables' rows to DuckDB staging files). Only what it returns survives it, so the catalog's values can be collected
- * before DuckDB loads the tables.
+ * small tables' rows to DuckDB staging files). Each record is serialized once: the same texts
+ * make catalog.json and facts.json and the fingerprint that decides whether anything changed.
+ * Only what it returns survives it, and the catalog's values are unreachable (collected)
+ * before facts.json is written, while DuckDB loads the records on its own threads.
  */
 async function stageRelease(
   db: ReleaseDatabase,
@@ -264,6 +232,37 @@ async function stageRelease(
   previous: PreviousRelease | null,
   previousReleaseId: string | null,
 ): Promise<StagedRelease> {
+  const { facts, catalogFile, fingerprint, ...half } = await stageCatalogHalf(
+    db,
+    input,
+    previous,
+    previousReleaseId,
+  );
+  // the catalog (and the texts made writing it) is garbage now: collected before the facts make more
+  collectGarbage();
+  const factsFile = new ObjectWriter(input.snapshotsDir);
+  try {
+    const digest = serializeFacts(facts, (chunk) => factsFile.write(chunk), fingerprint);
+    return { ...half, files: { catalog: catalogFile, facts: factsFile.close(), fingerprint: digest } };
+  } catch (error) {
+    factsFile.abort();
+    await discardStaged(catalogFile);
+    throw error;
+  }
+}
+
+/**
+ * Merge, validate, summarize, write catalog.json to a staged object and its records to
+ * DuckDB's staging files, and hand those to DuckDB (`recordsLoaded`: its threads load them
+ * while the caller writes facts.json; at 100,000 deployments each takes about 2 s). Returns no
+ * catalog value.
+ */
+async function stageCatalogHalf(
+  db: ReleaseDatabase,
+  input: ReleaseInput,
+  previous: PreviousRelease | null,
+  previousReleaseId: string | null,
+): Promise<StagedCatalogHalf> {
   // The previous facts only matter to a source that failed or was skipped (carried forward).
   const needsFacts = input.contributions.some((c) => c.failed || !c.output);
   const { gathered, merged, catalog } = planRelease({
@@ -295,15 +294,47 @@ async function stageRelease(
   const schema = schemaCheck(catalog);
   // the schema pass's parsed copies of every record are garbage
   collectGarbage();
-  // Each record is serialized once: the same texts make catalog.json and facts.json (written
-  // straight to staged object files) and the fingerprint that decides whether anything changed.
-  const { layout, records, ...files } = stageReleaseFiles(db, input.snapshotsDir, catalog, gathered.facts);
+  const catalogFile = new ObjectWriter(input.snapshotsDir);
+  const layout = new CatalogLayoutRecorder();
+  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them)
+  const lines = recordLineWriters(db, "");
+  let fingerprint: Fingerprint;
+  try {
+    fingerprint = serializeCatalog(catalog, {
+      catalog: (chunk) => catalogFile.write(chunk),
+      layout,
+      records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
+    });
+  } catch (error) {
+    catalogFile.abort();
+    lines.deployments.close();
+    lines.lifecycle.close();
+    throw error;
+  }
+  // handed to DuckDB now (synchronously), so its threads load them while facts.json is written
+  // DuckDB loads the previous release's tables and these records now, on its own threads,
+  // while the caller writes facts.json. Not earlier: with the catalog's values and the
+  // merge's, DuckDB's tables would add up to the build's peak memory.
+  const previousLoaded = db.settleBeforeClose(
+    previous ? previous.load(db, "prev_") : loadCatalog(db, "prev_", EMPTY_CATALOG),
+  );
+  const recordsLoaded = db.settleBeforeClose(
+    loadStagedRecords(db, {
+      prefix: "",
+      deployments: lines.deployments.close(),
+      lifecycle: lines.lifecycle.close(),
+    }),
+  );
   return {
-    tables: { prefix: "", ...records, tables: [...rows, facts] },
+    previousLoaded,
+    facts: gathered.facts,
+    catalogFile: catalogFile.close(),
+    fingerprint,
+    recordsLoaded,
+    tables: [...rows, facts],
     schema,
     report,
-    files,
-    serveIndex: encoder.encode(canonicalJson(serveIndexFor(catalog, layout))),
+    serveIndex: encoder.encode(canonicalJson(serveIndexFor(catalog, layout.finish()))),
     counts: {
       deployments: catalog.deployments.length,
       priced_deployments: report.totals.priced,
@@ -319,10 +350,13 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   const { snapshotsDir, now } = input;
   const given = input.previous;
   const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
-  // Two phases, so the JS values and the DuckDB tables never hold memory at once: the JS phase
-  // (stageRelease) writes everything out, its garbage is collected, then DuckDB loads the staged
-  // tables (and the previous release's), runs the checks, the diff and the Parquet exports. The
-  // caller's `previous` is only read, never emptied (the caller decides how long it keeps it).
+  // Two phases: the JS phase (stageRelease) merges and writes everything out, then DuckDB runs
+  // the checks, the diff and the Parquet exports. DuckDB's loads overlap the JS phase on the
+  // other core: the previous release's compared columns from the start, the new records once
+  // catalog.json is written (while facts.json is). Its memory is bounded by its limit
+  // (DUCKDB_MEMORY_LIMIT; beyond it, it spills), and the JS phase's garbage is collected
+  // between the steps. The caller's `previous` is only read, never emptied (the caller decides
+  // how long it keeps it).
   const holder: { staged?: StagedRelease } = {};
   try {
     const analysed = await withDatabase(async (db) => {
@@ -335,9 +369,9 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       const staged = await stageRelease(db, input, previous, previousReleaseId);
       holder.staged = staged;
       collectGarbage();
-      if (previous) await previous.load(db, "prev_");
-      else await loadCatalog(db, "prev_", EMPTY_CATALOG);
-      await loadStagedCatalog(db, staged.tables);
+      await staged.previousLoaded;
+      await staged.recordsLoaded;
+      await loadStagedTables(db, { prefix: "", tables: staged.tables });
       const checks = [staged.schema, ...(await runSqlChecks(db, context))];
       const diff = await computeDiff(db, "prev_", "", {
         fromReleaseId: previousReleaseId,

@@ -157,6 +157,24 @@ export function serializeRelease(
     records?: Record<SpannedList, (bytes: Uint8Array) => void>;
   },
 ): string {
+  const fingerprint = serializeCatalog(catalog, sinks);
+  sinks.between?.();
+  return serializeFacts(facts, sinks.facts, fingerprint);
+}
+
+/**
+ * The first half of serializeRelease: catalog.json to `sinks.catalog` (with its layout and
+ * records, as there). Returns the fingerprint so far, for serializeFacts to finish: a build
+ * lets go of the catalog in between.
+ */
+export function serializeCatalog(
+  catalog: CatalogContent,
+  sinks: {
+    catalog: Sink;
+    layout?: CatalogLayoutRecorder;
+    records?: Record<SpannedList, (bytes: Uint8Array) => void>;
+  },
+): Fingerprint {
   const fingerprint = new Fingerprint();
   const record = (list: SpannedList) => {
     const each = sinks.records?.[list];
@@ -183,13 +201,16 @@ export function serializeRelease(
   cat.write(",");
   writeArray(cat, "sources", catalog.sources, sourceStateJson, () => {});
   cat.write("}");
-
   cat.end();
-  sinks.between?.();
+  return fingerprint;
+}
+
+/** The second half of serializeRelease: facts.json to `sink`; returns the content fingerprint. */
+export function serializeFacts(facts: FactsFile, sink: Sink, fingerprint: Fingerprint): string {
   const factsHash = createHash("sha256");
   const out = new ChunkWriter((chunk) => {
     factsHash.update(chunk);
-    sinks.facts(chunk);
+    sink(chunk);
   });
   out.write(`{"format":${JSON.stringify(facts.format)},"sources":[`);
   const emit = (piece: string) => out.write(piece);
