@@ -268,17 +268,38 @@ export class ReleaseDatabase {
 
   /** Run `COPY (query) TO ... (FORMAT parquet)` and return the file's bytes. */
   async parquet(name: string, query: string): Promise<Uint8Array> {
-    const file = join(this.workDir, `${name}.parquet`);
-    // one thread writes the file, so its bytes are the same from run to run
+    const files = await this.parquetFiles({ [name]: query });
+    return files[name] as Uint8Array;
+  }
+
+  /**
+   * parquet() for several files at once: each COPY on a background connection of its own, so
+   * the files are written side by side (at most two). With `threads = 1` each COPY runs on the
+   * one thread that called it, so each file's bytes are the same from run to run while two
+   * files use two cores (a 100,000-deployment build's two files took 0.6 s + 0.4 s one after
+   * the other).
+   */
+  async parquetFiles(queries: Readonly<Record<string, string>>): Promise<Record<string, Uint8Array>> {
+    const names = Object.keys(queries);
+    if (names.length > this.background.length)
+      throw new Error(`ReleaseDatabase.parquetFiles: at most ${this.background.length} files at once`);
+    const file = (name: string) => join(this.workDir, `${name}.parquet`);
     await this.run("SET threads = 1");
     try {
-      await this.run(`COPY (${query}) TO ${sqlString(file)} (${PARQUET_COPY_OPTIONS})`);
+      await Promise.all(
+        names.map((name) =>
+          this.begin([`COPY (${queries[name]}) TO ${sqlString(file(name))} (${PARQUET_COPY_OPTIONS})`]),
+        ),
+      );
     } finally {
       await this.run(`SET threads = ${LOAD_THREADS}`);
     }
-    const bytes = await readFile(file);
-    await rm(file, { force: true });
-    return new Uint8Array(bytes);
+    const out: Record<string, Uint8Array> = {};
+    for (const name of names) {
+      out[name] = new Uint8Array(await readFile(file(name)));
+      await rm(file(name), { force: true });
+    }
+    return out;
   }
 
   /**

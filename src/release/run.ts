@@ -40,7 +40,7 @@ import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
 import { planRelease } from "./plan.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
-import { serializeCatalog, serializeFacts } from "./serialize.js";
+import { writeCatalogJson, writeFactsJson } from "./serialize.js";
 import {
   deploymentsParquetQuery,
   lifecycleParquetQuery,
@@ -214,7 +214,7 @@ interface StagedRelease {
 interface StagedCatalogHalf extends Omit<StagedRelease, "files"> {
   facts: FactsFile;
   catalogFile: StagedObject;
-  /** The content fingerprint so far: serializeFacts finishes it. */
+  /** The content fingerprint so far: writeFactsJson finishes it. */
   fingerprint: Fingerprint;
 }
 
@@ -242,7 +242,7 @@ async function stageRelease(
   collectGarbage();
   const factsFile = new ObjectWriter(input.snapshotsDir);
   try {
-    const digest = serializeFacts(facts, (chunk) => factsFile.write(chunk), fingerprint);
+    const digest = writeFactsJson(facts, (chunk) => factsFile.write(chunk), fingerprint);
     return { ...half, files: { catalog: catalogFile, facts: factsFile.close(), fingerprint: digest } };
   } catch (error) {
     factsFile.abort();
@@ -300,7 +300,7 @@ async function stageCatalogHalf(
   const lines = recordLineWriters(db, "");
   let fingerprint: Fingerprint;
   try {
-    fingerprint = serializeCatalog(catalog, {
+    fingerprint = writeCatalogJson(catalog, {
       catalog: (chunk) => catalogFile.write(chunk),
       layout,
       records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
@@ -378,12 +378,13 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
         toReleaseId: null,
       });
       const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
+      // the two files written side by side (ReleaseDatabase.parquetFiles)
       const parquet = failed
         ? null
-        : {
-            [DEPLOYMENTS_PARQUET]: await db.parquet("deployments", deploymentsParquetQuery()),
-            [LIFECYCLE_PARQUET]: await db.parquet("lifecycle", lifecycleParquetQuery()),
-          };
+        : await db.parquetFiles({
+            [DEPLOYMENTS_PARQUET]: deploymentsParquetQuery(),
+            [LIFECYCLE_PARQUET]: lifecycleParquetQuery(),
+          });
       return {
         checks,
         diff,

@@ -21,8 +21,10 @@ import type { FactsFile } from "./facts.js";
 import { Fingerprint } from "./fingerprint.js";
 
 /**
- * Receives a file's bytes, chunk by chunk, in order. A chunk is the sink's to keep: the
- * writer never writes into it again.
+ * Receives a file's bytes, chunk by chunk, in order, and consumes each chunk before it
+ * returns (writes it to a file, hashes it): the writer reuses the chunk's memory afterwards.
+ * A sink that keeps chunks copies them. (At 100,000 deployments the files are about 350 MB:
+ * a fresh mebibyte per chunk cost about 0.3 s of page faults on the build machine.)
  */
 export type Sink = (chunk: Uint8Array) => void;
 
@@ -32,12 +34,13 @@ const PENDING_CHARS = 1 << 16;
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Assembles a file's bytes and hands them to its sink in chunks of about CHUNK_BYTES. Small
- * pieces of text are gathered and encoded together; a record arrives already encoded (its
- * canonical JSON's UTF-8 bytes, which the fingerprint and DuckDB's staging file get too), so
- * each record is encoded once and copied, never re-encoded or measured again. With a layout
- * recorder (catalog.json), every piece also goes to it, so the spans of the records and
- * members are known when the file is (serve-index.json is made from them).
+ * Assembles a file's bytes in one reused chunk of CHUNK_BYTES and hands it to its sink when
+ * full. Small pieces of text are gathered and encoded together; a record's canonical JSON is
+ * encoded straight into the chunk (writeRecord), and that view of its bytes is what the
+ * fingerprint and DuckDB's staging file get too, so each record is encoded once and never
+ * copied to a buffer of its own. With a layout recorder (catalog.json), every piece also goes
+ * to it, so the spans of the records and members are known when the file is
+ * (serve-index.json is made from them).
  */
 class ChunkWriter {
   private pending = "";
@@ -55,14 +58,28 @@ class ChunkWriter {
     if (this.pending.length >= PENDING_CHARS) this.encodePending();
   }
 
-  /** One whole record's bytes (`record`: of that list, its span is recorded). */
-  writeBytes(bytes: Uint8Array, record?: SpannedList): void {
+  /**
+   * One whole record's canonical JSON, encoded into the chunk (`record`: of that list, its
+   * span is recorded). Returns the view of its bytes, valid until the next write.
+   */
+  writeRecord(text: string, record?: SpannedList): Uint8Array {
     this.encodePending();
+    let bytes: Uint8Array;
+    if (text.length * 3 <= this.chunk.byteLength) {
+      // a UTF-16 unit is 3 UTF-8 bytes at most: room is made first, then it is encoded in place
+      if (text.length * 3 > this.chunk.byteLength - this.used) this.flush();
+      const length = this.chunk.write(text, this.used, "utf8");
+      bytes = this.chunk.subarray(this.used, this.used + length);
+      this.used += length;
+    } else {
+      bytes = Buffer.from(text, "utf8");
+      this.put(bytes);
+    }
     if (this.layout) {
       if (record) this.layout.recordBytes(record, bytes.byteLength);
       else this.layout.bytes(bytes.byteLength);
     }
-    this.put(bytes);
+    return bytes;
   }
 
   /** Writes a top-level member's value, recording its span. */
@@ -100,7 +117,6 @@ class ChunkWriter {
   private flush(): void {
     if (this.used === 0) return;
     this.sink(this.chunk.subarray(0, this.used));
-    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     this.used = 0;
   }
 }
@@ -129,10 +145,8 @@ function writeArray<T>(
   out.member(name, () => {
     out.write("[");
     for (let i = 0; i < records.length; i++) {
-      const bytes = Buffer.from(serialize(records[i] as T), "utf8");
-      each(bytes);
       if (i > 0) out.write(",");
-      out.writeBytes(bytes, spanned);
+      each(out.writeRecord(serialize(records[i] as T), spanned));
     }
     out.write("]");
   });
@@ -157,17 +171,17 @@ export function serializeRelease(
     records?: Record<SpannedList, (bytes: Uint8Array) => void>;
   },
 ): string {
-  const fingerprint = serializeCatalog(catalog, sinks);
+  const fingerprint = writeCatalogJson(catalog, sinks);
   sinks.between?.();
-  return serializeFacts(facts, sinks.facts, fingerprint);
+  return writeFactsJson(facts, sinks.facts, fingerprint);
 }
 
 /**
  * The first half of serializeRelease: catalog.json to `sinks.catalog` (with its layout and
- * records, as there). Returns the fingerprint so far, for serializeFacts to finish: a build
+ * records, as there). Returns the fingerprint so far, for writeFactsJson to finish: a build
  * lets go of the catalog in between.
  */
-export function serializeCatalog(
+export function writeCatalogJson(
   catalog: CatalogContent,
   sinks: {
     catalog: Sink;
@@ -206,7 +220,7 @@ export function serializeCatalog(
 }
 
 /** The second half of serializeRelease: facts.json to `sink`; returns the content fingerprint. */
-export function serializeFacts(facts: FactsFile, sink: Sink, fingerprint: Fingerprint): string {
+export function writeFactsJson(facts: FactsFile, sink: Sink, fingerprint: Fingerprint): string {
   const factsHash = createHash("sha256");
   const out = new ChunkWriter((chunk) => {
     factsHash.update(chunk);

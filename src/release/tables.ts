@@ -383,7 +383,10 @@ export async function loadStagedRecords(
       table: `${prefix}lifecycle`,
       columns: LIFECYCLE_RECORD_COLUMNS,
       file: staged.lifecycle,
-      read: { columns: LIFECYCLE_RECORD, select: selectFor(LIFECYCLE_RECORD_COLUMNS, LIFECYCLE_RECORD_SELECT) },
+      read: {
+        columns: LIFECYCLE_RECORD,
+        select: selectFor(LIFECYCLE_RECORD_COLUMNS, LIFECYCLE_RECORD_SELECT),
+      },
     }),
   );
   await db.begin(statements);

@@ -95,7 +95,7 @@ describe("the build's streaming writer", () => {
       serializeRelease(
         catalog,
         { format: 1, sources: [] },
-        { catalog: (c) => chunks.push(c), facts: () => {}, layout },
+        { catalog: (c) => chunks.push(Buffer.from(c)), facts: () => {}, layout },
       );
       const expected = serializeCatalog(catalog);
       expect(Buffer.concat(chunks).equals(expected.bytes)).toBe(true);

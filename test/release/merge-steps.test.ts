@@ -335,8 +335,8 @@ describe("the release plan and its fingerprint", () => {
     const catalog: Uint8Array[] = [];
     const facts: Uint8Array[] = [];
     const fingerprint = serializeRelease(plan.catalog, plan.gathered.facts, {
-      catalog: (chunk) => catalog.push(chunk),
-      facts: (chunk) => facts.push(chunk),
+      catalog: (chunk) => catalog.push(Buffer.from(chunk)),
+      facts: (chunk) => facts.push(Buffer.from(chunk)),
     });
     const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("utf8");
     expect(text(catalog)).toBe(canonicalJson(plan.catalog));
@@ -348,7 +348,10 @@ describe("the release plan and its fingerprint", () => {
       ).flat(),
     };
     const bigChunks: Uint8Array[] = [];
-    serializeRelease(big, plan.gathered.facts, { catalog: (c) => bigChunks.push(c), facts: () => {} });
+    serializeRelease(big, plan.gathered.facts, {
+      catalog: (c) => bigChunks.push(Buffer.from(c)),
+      facts: () => {},
+    });
     expect(bigChunks.length).toBeGreaterThan(2);
     expect(text(bigChunks)).toBe(canonicalJson(big));
     expect(text(facts)).toBe(canonicalJson(plan.gathered.facts));
