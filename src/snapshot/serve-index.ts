@@ -50,8 +50,15 @@ export function byTypeAndId(a: LifecycleRecord, b: LifecycleRecord): number {
   );
 }
 
-/** Catalog positions in the served order (stable: equal keys keep their catalog order). */
-function servedOrder<T>(items: readonly T[], compare: (a: T, b: T) => number): number[] {
+/**
+ * Catalog positions in the served order (stable: equal keys keep their catalog order), or null
+ * when that is the catalog's own order (a build writes its records sorted so): one pass to
+ * see it, no sort and no reordered copies.
+ */
+function servedOrder<T>(items: readonly T[], compare: (a: T, b: T) => number): number[] | null {
+  let sorted = true;
+  for (let i = 1; i < items.length && sorted; i++) sorted = compare(items[i - 1] as T, items[i] as T) <= 0;
+  if (sorted) return null;
   return items.map((_, i) => i).sort((a, b) => compare(items[a] as T, items[b] as T) || a - b);
 }
 
@@ -64,23 +71,27 @@ const NO_SPANS: Spans = { offset: [], length: [] };
  */
 export function serveIndexFor(catalog: CatalogContent, layout?: CatalogLayout): ServeIndexFile {
   const depOrder = servedOrder(catalog.deployments, byDeploymentId);
-  const deployments = depOrder.map((i) => catalog.deployments[i] as Deployment);
+  const deployments = depOrder
+    ? depOrder.map((i) => catalog.deployments[i] as Deployment)
+    : catalog.deployments;
   const lcOrder = servedOrder(catalog.lifecycle, byTypeAndId);
-  const lifecycle = lcOrder.map((i) => catalog.lifecycle[i] as LifecycleRecord);
-  const pick = (spans: Spans, order: number[]): Spans =>
-    layout
-      ? {
-          offset: order.map((i) => spans.offset[i] as number),
-          length: order.map((i) => spans.length[i] as number),
-        }
-      : NO_SPANS;
+  const lifecycle = lcOrder ? lcOrder.map((i) => catalog.lifecycle[i] as LifecycleRecord) : catalog.lifecycle;
+  const pick = (spans: Spans, order: number[] | null): Spans =>
+    !layout
+      ? NO_SPANS
+      : order
+        ? {
+            offset: order.map((i) => spans.offset[i] as number),
+            length: order.map((i) => spans.length[i] as number),
+          }
+        : spans;
   const depSpans = pick(layout?.deployments ?? NO_SPANS, depOrder);
   const lcSpans = pick(layout?.lifecycle ?? NO_SPANS, lcOrder);
 
   const supported: Partial<Record<CapabilityName, number[]>> = {};
   deployments.forEach((d, i) => {
-    for (const [name, entry] of Object.entries(d.capabilities)) {
-      if (entry?.status !== "supported") continue;
+    for (const name in d.capabilities) {
+      if (d.capabilities[name as CapabilityName]?.status !== "supported") continue;
       const list = supported[name as CapabilityName];
       if (list) list.push(i);
       else supported[name as CapabilityName] = [i];

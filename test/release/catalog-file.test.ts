@@ -190,4 +190,24 @@ describe("serve-index.json", () => {
     expect(without.lifecycle).toEqual(withSpans.lifecycle);
     expect([without.catalog_bytes, without.members]).toEqual([0, {}]);
   });
+
+  it("serves records in id order whatever the catalog's order: a shuffled catalog indexes like the sorted one", async () => {
+    const catalog = await committedCatalog();
+    const reversed = {
+      ...catalog,
+      deployments: [...catalog.deployments].reverse(),
+      lifecycle: [...catalog.lifecycle].reverse(),
+    };
+    const sorted = serveIndexFor(catalog);
+    const shuffled = serveIndexFor(reversed);
+    expect(shuffled.deployments.id).toEqual(sorted.deployments.id);
+    expect(shuffled.deployments.id).toEqual([...sorted.deployments.id].sort());
+    expect(shuffled.lifecycle.resource_id).toEqual(sorted.lifecycle.resource_id);
+    // spans follow their records into the served order
+    const { layout } = serializeCatalog(reversed);
+    const spanned = serveIndexFor(reversed, layout);
+    const last = reversed.deployments.length - 1;
+    expect(spanned.deployments.offset[0]).toBe(layout.deployments.offset[last]);
+    expect(spanned.deployments.offset[last]).toBe(layout.deployments.offset[0]);
+  });
 });
