@@ -715,11 +715,18 @@ describe("token counts", () => {
 });
 
 describe("Claude model reference pages", () => {
+  const evidenceOf = (
+    input: { source: { url: string }; observedAt: string },
+    verification_status: string,
+  ) => ({
+    source_url: input.source.url,
+    source_type: "official_docs",
+    observed_at: input.observedAt,
+    verification_status,
+  });
+
+  // recorded copies of the page's opening only: the Claude API id's limits, nothing more
   it.each([
-    ["model-opus-4-6", "claude-opus-4-6", 1_000_000, 128_000],
-    ["model-opus-4-8", "claude-opus-4-8", 1_000_000, 128_000],
-    ["model-sonnet-4-6", "claude-sonnet-4-6", 1_000_000, 128_000],
-    ["model-opus-4-5", "claude-opus-4-5-20251101", 200_000, 64_000],
     ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
     ["model-fable-5-1", "claude-fable-5-1", 1_000_000, 128_000],
   ])("%s gives %s its context window and max output", async (name, id, context, output) => {
@@ -732,15 +739,85 @@ describe("Claude model reference pages", () => {
         provider_model_id: id,
         context_tokens: context,
         max_output_tokens: output,
-        evidence: {
-          source_url: input.source.url,
-          source_type: "official_docs",
-          observed_at: input.observedAt,
-          verification_status: "official_declared",
-        },
+        evidence: evidenceOf(input, "official_declared"),
       },
     ]);
   });
+
+  // recorded copies with the Specifications' Model IDs and Capabilities tables (excerpts of the
+  // English pages in the public mirror gpambrozio/ClaudeDocs, see each CURRENT.json): the Claude
+  // API id's limits, thinking and vision, and the same, official_inferred, for the model's
+  // Amazon Bedrock and Google Cloud ids
+  it.each([
+    ["model-opus-4-8", "claude-opus-4-8", "anthropic.claude-opus-4-8", "claude-opus-4-8", 1_000_000, 128_000],
+    [
+      "model-opus-4-6",
+      "claude-opus-4-6",
+      "anthropic.claude-opus-4-6-v1",
+      "claude-opus-4-6",
+      1_000_000,
+      128_000,
+    ],
+    [
+      "model-opus-4-5",
+      "claude-opus-4-5-20251101",
+      "anthropic.claude-opus-4-5-20251101-v1:0",
+      "claude-opus-4-5@20251101",
+      200_000,
+      64_000,
+    ],
+    [
+      "model-sonnet-4-6",
+      "claude-sonnet-4-6",
+      "anthropic.claude-sonnet-4-6",
+      "claude-sonnet-4-6",
+      1_000_000,
+      128_000,
+    ],
+    ["model-opus-4-7", "claude-opus-4-7", "anthropic.claude-opus-4-7", "claude-opus-4-7", 1_000_000, 128_000],
+    ["model-opus-5-5", "claude-opus-5-5", "anthropic.claude-opus-5-5", "claude-opus-5-5", 1_000_000, 128_000],
+    [
+      "model-mythos-5-1",
+      "claude-mythos-5-1",
+      "anthropic.claude-mythos-5-1",
+      "claude-mythos-5-1",
+      1_000_000,
+      128_000,
+    ],
+  ])(
+    "%s gives %s, Bedrock's %s and Google Cloud's %s their limits, thinking and vision",
+    async (name, id, bedrockId, vertexId, context, output) => {
+      const input = await recordedInput("anthropic", name);
+      const out = normalizeSource(input);
+      const declared = { status: "supported", verification_status: "official_declared" };
+      const inferred = { status: "supported", verification_status: "official_inferred" };
+      const limits = { context_tokens: context, max_output_tokens: output };
+      expect(out.deployments).toEqual([]);
+      expect(out.model_facts).toEqual([
+        {
+          provider_id: "anthropic",
+          provider_model_id: id,
+          ...limits,
+          capabilities: { reasoning: declared, vision: declared },
+          evidence: evidenceOf(input, "official_declared"),
+        },
+        {
+          provider_id: "amazon-bedrock",
+          provider_model_id: bedrockId,
+          ...limits,
+          capabilities: { reasoning: inferred, vision: inferred },
+          evidence: evidenceOf(input, "official_inferred"),
+        },
+        {
+          provider_id: "google-vertex",
+          provider_model_id: vertexId,
+          ...limits,
+          capabilities: { reasoning: inferred, vision: inferred },
+          evidence: evidenceOf(input, "official_inferred"),
+        },
+      ]);
+    },
+  );
 
   it("fails without a Model ID line or with a specs line that gives no sizes", async () => {
     const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
@@ -751,74 +828,10 @@ describe("Claude model reference pages", () => {
     );
   });
 
-  // The Specifications of the whole page, as published: an excerpt of
-  // docs-md/api/models/opus-4-6/overview.md in the public mirror gpambrozio/ClaudeDocs at
-  // 0476f4c2 (its Model IDs and Capabilities tables; the recorded copy is the page's opening).
-  const SPECIFICATIONS = [
-    "## Specifications",
-    "",
-    "### Model IDs",
-    "",
-    "| Platform                                                                                                              | Model ID                       |",
-    "| :-------------------------------------------------------------------------------------------------------------------- | :----------------------------- |",
-    "| Claude API                                                                                                            | `claude-opus-4-6`              |",
-    "| [Amazon Bedrock (InvokeModel)](../../build-with-claude/claude-on-amazon-bedrock-legacy.md) | `anthropic.claude-opus-4-6-v1` |",
-    "| [Google Cloud](../../build-with-claude/claude-on-vertex-ai.md)                             | `claude-opus-4-6`              |",
-    "| [Microsoft Foundry](../../build-with-claude/claude-in-microsoft-foundry.md)                | `claude-opus-4-6`              |",
-    "| [Claude Platform on AWS](../../build-with-claude/claude-platform-on-aws.md)                | `claude-opus-4-6`              |",
-    "",
-    "### Capabilities",
-    "",
-    "| Feature                                                                                                                     | Value                          |",
-    "| :-------------------------------------------------------------------------------------------------------------------------- | :----------------------------- |",
-    "| [Context window](../../build-with-claude/context-windows.md)                                     | 1M tokens                      |",
-    "| Max output                                                                                                                  | 128K tokens                    |",
-    "| [Max output (Batch API, beta)](../../build-with-claude/batch-processing.md#extended-output-beta) | 300K tokens                    |",
-    "| [Thinking](../../build-with-claude/thinking.md)                                                  | Adaptive (extended deprecated) |",
-    "| [Default effort](../../build-with-claude/effort.md)                                              | `high`                         |",
-    "| Input → output                                                                                                              | Text and images → text         |",
-    "| Reliable knowledge cutoff                                                                                                   | May 2025                       |",
-    "",
-  ].join("\n");
-
-  it("a whole page gives its thinking and vision, and the same limits and capabilities, official_inferred, to the model's Bedrock and Google Cloud ids", async () => {
+  it("fails on a Model IDs table whose Claude API row is another model or whose Bedrock id has another form; reads no reasoning from a Thinking row that names no thinking", async () => {
     const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
-    const input = await recordedInput("anthropic", "model-opus-4-6");
-    const whole = { ...input, content: `${input.content}\n${SPECIFICATIONS}` };
-    const out = normalizeSource(whole, { [input.source.parser]: page });
-    const evidence = (verification_status: string) => ({
-      source_url: input.source.url,
-      source_type: "official_docs",
-      observed_at: input.observedAt,
-      verification_status,
-    });
+    const whole = await recordedInput("anthropic", "model-opus-4-6");
     const declared = { status: "supported", verification_status: "official_declared" };
-    const inferred = { status: "supported", verification_status: "official_inferred" };
-    const limits = { context_tokens: 1_000_000, max_output_tokens: 128_000 };
-    expect(out.deployments).toEqual([]);
-    expect(out.model_facts).toEqual([
-      {
-        provider_id: "anthropic",
-        provider_model_id: "claude-opus-4-6",
-        ...limits,
-        capabilities: { reasoning: declared, vision: declared },
-        evidence: evidence("official_declared"),
-      },
-      {
-        provider_id: "amazon-bedrock",
-        provider_model_id: "anthropic.claude-opus-4-6-v1",
-        ...limits,
-        capabilities: { reasoning: inferred, vision: inferred },
-        evidence: evidence("official_inferred"),
-      },
-      {
-        provider_id: "google-vertex",
-        provider_model_id: "claude-opus-4-6",
-        ...limits,
-        capabilities: { reasoning: inferred, vision: inferred },
-        evidence: evidence("official_inferred"),
-      },
-    ]);
     // the Claude API row must be the page's model; a Bedrock id must have Bedrock's form
     expectParseFailure(() =>
       page(
@@ -833,5 +846,10 @@ describe("Claude model reference pages", () => {
     // a Thinking row that names neither adaptive nor extended thinking says nothing of reasoning
     const plain = page(edit(whole, (c) => c.replace("Adaptive (extended deprecated)", "—")));
     expect(plain.model_facts?.[0]?.capabilities).toEqual({ vision: declared });
+    // without the Specifications (a copy of the opening only): the Claude API id alone
+    const opening = page(edit(whole, (c) => c.slice(0, c.indexOf("## Specifications"))));
+    expect(opening.model_facts?.map((f) => [f.provider_id, f.provider_model_id])).toEqual([
+      ["anthropic", "claude-opus-4-6"],
+    ]);
   });
 });
