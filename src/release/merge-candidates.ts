@@ -139,7 +139,9 @@ export interface CatalogIdentities {
 }
 
 export function indexIdentities(candidates: Candidates): CatalogIdentities {
-  const ids = [...candidates.factsById.keys()].sort(compareCodePoints);
+  // the default sort's order is compareCodePoints' (both compare UTF-16 code units), without a
+  // call into JS per comparison
+  const ids = [...candidates.factsById.keys()].sort();
   const identities = new Map<string, DeploymentFact>();
   const modelByProviderModel = new Map<string, string>();
   const modelIds = new Set<string>();

@@ -58,6 +58,7 @@ import {
 import {
   coverageFor,
   deploymentStatus,
+  type LifecycleCore,
   lastChangedAt,
   type PickedLifecycle,
   pickLifecycle,
@@ -212,7 +213,25 @@ interface MergeContext {
   now: string;
   stateById: ReadonlyMap<string, SourceState>;
   sourceById: ReadonlyMap<string, FactsFile["sources"][number]>;
-  previousByKey: ReadonlyMap<string, LifecycleRecord>;
+  /** The previous release's lifecycle records by resource type, then resource id. */
+  previousRecords: ReadonlyMap<string, ReadonlyMap<string, LifecycleRecord>>;
+}
+
+/** The previous release's lifecycle record of a resource (for its last_changed_at), if any. */
+function previousRecord(context: MergeContext, type: string, id: string): LifecycleRecord | undefined {
+  return context.previousRecords.get(type)?.get(id);
+}
+
+function recordsByTypeAndId(
+  records: readonly LifecycleRecord[],
+): Map<string, Map<string, LifecycleRecord>> {
+  const byType = new Map<string, Map<string, LifecycleRecord>>();
+  for (const r of records) {
+    let byId = byType.get(r.resource_type);
+    if (byId === undefined) byType.set(r.resource_type, (byId = new Map()));
+    byId.set(r.resource_id, r);
+  }
+  return byType;
 }
 
 interface MergedDeployment {
@@ -317,7 +336,7 @@ function mergeScopeRecord(
         ...core,
         coverage: coverageFor(sourceIds, context.stateById, context.sourceById),
         last_changed_at: lastChangedAt(
-          context.previousByKey.get(`${resourceType}|${resourceId}`),
+          previousRecord(context, resourceType, resourceId),
           core,
           context.now,
         ),
@@ -334,7 +353,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     now: input.now,
     stateById: new Map(input.states.map((s) => [s.source_id, s])),
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
-    previousByKey: new Map(input.previousLifecycle.map((r) => [`${r.resource_type}|${r.resource_id}`, r])),
+    previousRecords: recordsByTypeAndId(input.previousLifecycle),
   };
   // Step 0: community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
@@ -374,19 +393,28 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // Step 3: replacements, which resolve to current models, so after every status is known.
   const replacements = replacementIndex(identities, deployments);
   for (const { deployment: d, replacements: picked } of merged) {
-    const { coverage, last_changed_at: _unset, ...rest } = d.lifecycle;
+    const l = d.lifecycle;
     const resolved = resolveReplacements(replacements, "deployment", d.id, d.model_id, picked);
-    unresolved.push(...resolved.unresolved);
-    const core = { ...rest, replacement_ids: resolved.ids };
+    for (const u of resolved.unresolved) unresolved.push(u);
+    // every member named (the type holds that none is missed), as mergeScopeRecord builds its
+    // records: a rest-destructuring and two spreads per deployment were a tenth of the merge
+    const core: LifecycleCore = {
+      status: l.status,
+      announced_at: l.announced_at,
+      deprecation: l.deprecation,
+      end_of_life: l.end_of_life,
+      replacement_ids: resolved.ids,
+    };
     d.lifecycle = {
       ...core,
-      coverage,
-      last_changed_at: lastChangedAt(context.previousByKey.get(`deployment|${d.id}`), core, context.now),
+      coverage: l.coverage,
+      last_changed_at: lastChangedAt(previousRecord(context, "deployment", d.id), core, context.now),
     };
   }
 
   // Step 4: provider and model records, with summaries.
-  const sourcesOf = new Map(merged.map((m) => [m.deployment.id, m.sourceIds]));
+  const sourcesOf = new Map<string, string[]>();
+  for (const m of merged) sourcesOf.set(m.deployment.id, m.sourceIds);
   const memberSourceIds = (d: Deployment) => sourcesOf.get(d.id) ?? [];
   const byProvider = new Map<string, Deployment[]>();
   const byModel = new Map<string, Deployment[]>();
