@@ -81,44 +81,155 @@ function patternOf(check: Check): RegExp | null {
   return PATTERN_CHECKS.some((trait) => check._zod.traits.has(trait)) ? def.pattern : null;
 }
 
+/** Constants of a generated acceptor, named `c[i]` in its code. */
+type Constants = unknown[];
+
+function constant(constants: Constants, value: unknown): string {
+  constants.push(value);
+  return `c[${constants.length - 1}]`;
+}
+
 /**
- * The node's checks, run as zod runs them once its value has no issue: the node itself first
- * when it is a check (string and number formats), then `def.checks`, each skipped when its
- * `when` says so; an issue, or a check that is asynchronous, is "not sure".
+ * A number check whose whole work is one comparison, as an expression over `x`: `z.int()` (a
+ * safe integer, zod's "safeint" format, whose range is the safe range itself) and `.min`,
+ * `.max`, `.positive()`, `.nonnegative()` on a number. Null for any other check.
  */
-function withChecks(schema: z.ZodType, base: Accept): Accept {
-  const zod = internals(schema);
-  const checks: Check[] = [
-    ...(zod.traits.has("$ZodCheck") ? [schema as unknown as Check] : []),
-    ...(zod.def.checks ?? []),
-  ];
-  if (checks.length === 0) return base;
-  const steps: Accept[] = checks.map((check) => {
-    const pattern = patternOf(check);
-    if (pattern !== null)
-      return (value) => {
-        pattern.lastIndex = 0;
-        return typeof value === "string" && pattern.test(value);
-      };
-    const when = check._zod.def.when;
-    return (value) => {
-      const payload: Payload = { value, issues: [] };
-      if (when && !when(payload)) return true;
-      if (check._zod.check(payload) instanceof Promise) return false;
-      return payload.issues.length === 0;
-    };
-  });
-  return (value) => {
-    if (!base(value)) return false;
-    for (const step of steps) if (!step(value)) return false;
-    return true;
+function numberCheck(check: Check, x: string, constants: Constants): string | null {
+  const def = check._zod.def as { when?: unknown; format?: unknown; value?: unknown; inclusive?: unknown };
+  if (def.when !== undefined) return null;
+  const traits = check._zod.traits;
+  if (traits.has("$ZodCheckNumberFormat") && def.format === "safeint") return `Number.isSafeInteger(${x})`;
+  if (typeof def.value !== "number") return null;
+  const bound = constant(constants, def.value);
+  const or = def.inclusive === true ? "=" : "";
+  if (traits.has("$ZodCheckGreaterThan")) return `(typeof ${x} === "number" && ${x} >${or} ${bound})`;
+  if (traits.has("$ZodCheckLessThan")) return `(typeof ${x} === "number" && ${x} <${or} ${bound})`;
+  return null;
+}
+
+/** Strings whose answer a check remembers, at most (then it starts afresh). */
+const MEMO_STRINGS = 4096;
+
+/**
+ * A check run through zod's own function: it passes when it adds no issue and leaves the value
+ * as it was (a URL check, for one, gives back the URL without surrounding whitespace: that
+ * value is zod's, not the input, so "not sure"). A built-in check's answer depends on the
+ * string alone, so it is remembered per string (a catalog repeats its URLs across thousands of
+ * records, and a URL check parses each with `new URL`); a `.refine`/`.superRefine` runs every time.
+ */
+function zodStep(check: Check): Accept {
+  const when = check._zod.def.when;
+  const run: Accept = (value) => {
+    const payload: Payload = { value, issues: [] };
+    if (when && !when(payload)) return true;
+    if (check._zod.check(payload) instanceof Promise) return false;
+    return payload.issues.length === 0 && Object.is(payload.value, value);
   };
+  if (check._zod.traits.has("$ZodCustom")) return run;
+  const memo = new Map<string, boolean>();
+  return (value) => {
+    if (typeof value !== "string") return run(value);
+    let known = memo.get(value);
+    if (known === undefined) {
+      known = run(value);
+      if (memo.size >= MEMO_STRINGS) memo.clear();
+      memo.set(value, known);
+    }
+    return known;
+  };
+}
+
+/** One check of a node as an expression over `x` (see withChecks). */
+function checkExpression(check: Check, x: string, constants: Constants): string {
+  const pattern = patternOf(check);
+  if (pattern !== null) {
+    const p = constant(constants, pattern);
+    return `(typeof ${x} === "string" && (${p}.lastIndex = 0, ${p}.test(${x})))`;
+  }
+  return numberCheck(check, x, constants) ?? `${constant(constants, zodStep(check))}(${x})`;
+}
+
+/**
+ * The node's checks, in the order zod runs them once its value has no issue: the node itself
+ * first when it is a check (string and number formats), then `def.checks`, each skipped when
+ * its `when` says so; an issue, a changed value, or a check that is asynchronous, is "not sure".
+ */
+function checksOf(schema: z.ZodType): Check[] {
+  const zod = internals(schema);
+  return [...(zod.traits.has("$ZodCheck") ? [schema as unknown as Check] : []), ...(zod.def.checks ?? [])];
+}
+
+function withChecks(schema: z.ZodType, base: Accept): Accept {
+  const checks = checksOf(schema);
+  if (checks.length === 0) return base;
+  const constants: Constants = [];
+  const body = ["base(x)", ...checks.map((check) => checkExpression(check, "x", constants))].join(" && ");
+  return new Function("c", "base", `return function (x) { return ${body}; };`)(constants, base) as Accept;
+}
+
+/**
+ * The acceptor of `schema` as an expression over the variable `x`, for generated code: a
+ * scalar, an enum, and nullable, optional and default wrappers of them are written out with
+ * their checks; an object, record, array or union is a call of its compiled acceptor.
+ */
+function expression(schema: z.ZodType, x: string, constants: Constants): string {
+  const zod = internals(schema);
+  const { def } = zod;
+  let base: string | null;
+  switch (def.coerce === true ? "coerce" : def.type) {
+    case "coerce":
+      base = "false";
+      break;
+    case "string":
+      base = `typeof ${x} === "string"`;
+      break;
+    case "number":
+      base = `(typeof ${x} === "number" && Number.isFinite(${x}))`;
+      break;
+    case "boolean":
+      base = `typeof ${x} === "boolean"`;
+      break;
+    case "null":
+      base = `${x} === null`;
+      break;
+    case "unknown":
+    case "any":
+      base = "true";
+      break;
+    case "enum":
+    case "literal":
+      base = zod.values ? `${constant(constants, zod.values)}.has(${x})` : "false";
+      break;
+    case "nullable":
+      base = `(${x} === null || ${expression(def.innerType as z.ZodType, x, constants)})`;
+      break;
+    case "optional":
+      base = `(${x} === undefined ? ${undefinedPasses(schema)} : ${expression(def.innerType as z.ZodType, x, constants)})`;
+      break;
+    case "default":
+      base = `(${x} !== undefined && ${expression(def.innerType as z.ZodType, x, constants)})`;
+      break;
+    default:
+      base = null;
+  }
+  if (base === null) return `${constant(constants, compile(schema))}(${x})`;
+  const checks = checksOf(schema).map((check) => checkExpression(check, x, constants));
+  return checks.length === 0 ? base : `(${[base, ...checks].join(" && ")})`;
+}
+
+/** Whether an `.optional()` takes undefined: not when its inner schema would put a default in its place, nor when it is an exact optional (absence, not an undefined value). */
+function undefinedPasses(schema: z.ZodType): boolean {
+  const zod = internals(schema);
+  return (
+    internals(zod.def.innerType as z.ZodType).optin !== "defaulted" && !zod.traits.has("$ZodExactOptional")
+  );
 }
 
 /**
  * An object's acceptor as generated code: each declared member read by name (a fast property
- * load where a loop over names would be a slow keyed one), and every key of the value checked
- * against the declared names by a string switch.
+ * load where a loop over names would be a slow keyed one) and tested by its expression (a
+ * scalar member inline, no call), and every key of the value checked against the declared
+ * names by a string switch.
  */
 function compileObject(zod: Internals): Accept {
   const shape = zod.def.shape ?? {};
@@ -128,18 +239,19 @@ function compileObject(zod: Internals): Accept {
   const keys = Object.keys(shape);
   // zod skips a declared __proto__ (and reads symbol keys): not sure
   if (keys.includes("__proto__") || Object.getOwnPropertySymbols(shape).length > 0) return never;
-  const accepts = keys.map((key) => compile(shape[key] as z.ZodType));
+  const constants: Constants = [];
   const lines = ["if (!plainObject(value)) return false;"];
-  keys.forEach((key, i) => {
-    const member = internals(shape[key] as z.ZodType);
+  for (const key of keys) {
+    const schema = shape[key] as z.ZodType;
+    const member = internals(schema);
     // zod skips an absent member only when it is an `.optional()` without a default inside
     const mayBeAbsent = member.optin === "optional" && member.optout === "optional";
     const name = JSON.stringify(key);
     lines.push(
-      `if (${name} in value) { if (!accepts[${i}](value[${name}])) return false; }`,
+      `if (${name} in value) { const x = value[${name}]; if (!${expression(schema, "x", constants)}) return false; }`,
       mayBeAbsent ? "" : "else return false;",
     );
-  });
+  }
   // every enumerable key declared: nothing for zod to strip or reject
   lines.push(
     "for (const key in value) switch (key) {",
@@ -149,8 +261,8 @@ function compileObject(zod: Internals): Accept {
     "}",
     "return true;",
   );
-  const make = new Function("plainObject", "accepts", `return function (value) {\n${lines.join("\n")}\n};`);
-  return make(plainObject, accepts) as Accept;
+  const make = new Function("plainObject", "c", `return function (value) {\n${lines.join("\n")}\n};`);
+  return make(plainObject, constants) as Accept;
 }
 
 function compileRecord(zod: Internals): Accept {
@@ -212,10 +324,8 @@ function compileBase(schema: z.ZodType): Accept {
     case "optional": {
       // undefined passes unless the inner schema would put a default in its place
       const inner = compile(def.innerType as z.ZodType);
-      // (an exact optional takes absence, not an undefined value)
-      const undefinedPasses =
-        internals(def.innerType as z.ZodType).optin !== "defaulted" && !zod.traits.has("$ZodExactOptional");
-      return (value) => (value === undefined ? undefinedPasses : inner(value));
+      const passes = undefinedPasses(schema);
+      return (value) => (value === undefined ? passes : inner(value));
     }
     case "default": {
       // a value in place: the inner schema decides (undefined would be replaced by the default)
