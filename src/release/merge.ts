@@ -222,13 +222,14 @@ function previousRecord(context: MergeContext, type: string, id: string): Lifecy
   return context.previousRecords.get(type)?.get(id);
 }
 
-function recordsByTypeAndId(
-  records: readonly LifecycleRecord[],
-): Map<string, Map<string, LifecycleRecord>> {
+function recordsByTypeAndId(records: readonly LifecycleRecord[]): Map<string, Map<string, LifecycleRecord>> {
   const byType = new Map<string, Map<string, LifecycleRecord>>();
   for (const r of records) {
     let byId = byType.get(r.resource_type);
-    if (byId === undefined) byType.set(r.resource_type, (byId = new Map()));
+    if (byId === undefined) {
+      byId = new Map();
+      byType.set(r.resource_type, byId);
+    }
     byId.set(r.resource_id, r);
   }
   return byType;
@@ -335,11 +336,7 @@ function mergeScopeRecord(
       lifecycle: {
         ...core,
         coverage: coverageFor(sourceIds, context.stateById, context.sourceById),
-        last_changed_at: lastChangedAt(
-          previousRecord(context, resourceType, resourceId),
-          core,
-          context.now,
-        ),
+        last_changed_at: lastChangedAt(previousRecord(context, resourceType, resourceId), core, context.now),
       },
       summary: summarize(members, context.today),
     },

@@ -292,7 +292,9 @@ async function stageCatalogHalf(
     corrections: input.corrections ?? [],
   });
   const schema = schemaCheck(catalog);
-  // the schema pass's parsed copies of every record are garbage
+  // A full collection here frees little (the schema pass's copies die young), but without it
+  // V8 lets the heap grow through catalog.json's writing: a second 100,000-deployment build
+  // peaked at 1,076 MiB without it, 949 MiB with it.
   collectGarbage();
   const catalogFile = new ObjectWriter(input.snapshotsDir);
   const layout = new CatalogLayoutRecorder();
@@ -369,7 +371,6 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
             : null;
       const staged = await stageRelease(db, input, previous, previousReleaseId);
       holder.staged = staged;
-      collectGarbage();
       await staged.previousLoaded;
       await staged.recordsLoaded;
       await loadStagedTables(db, { prefix: "", tables: staged.tables });
