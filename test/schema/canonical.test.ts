@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/lib/canonical-json.js";
-import { canonicalSerializer } from "../../src/schema/canonical.js";
+import { canonicalSerializer, canonicalWriter } from "../../src/schema/canonical.js";
 import { Deployment, LifecycleRecord, SourceFacts, SourceState } from "../../src/schema/index.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
@@ -38,6 +38,23 @@ describe("compiled canonical serializers", () => {
       }
     }
     expect(compared).toBeGreaterThan(3000);
+    // the piecewise writer gives the same text, an array item at most per piece
+    const write = canonicalWriter(SourceFacts);
+    for (const source of facts.sources) {
+      const pieces: string[] = [];
+      write(source, (piece) => pieces.push(piece));
+      expect(pieces.join("")).toBe(canonicalJson(source));
+      const longest = Math.max(...pieces.map((p) => p.length));
+      const { output } = source;
+      const items = [
+        ...output.deployments,
+        ...output.lifecycle,
+        ...(output.model_facts ?? []),
+        ...(output.aliases ?? []),
+        ...output.skipped,
+      ];
+      expect(longest).toBeLessThanOrEqual(Math.max(200, ...items.map((item) => canonicalJson(item).length)));
+    }
   });
 
   it("take the general path for what the schema does not describe, with the same bytes", async () => {
@@ -52,6 +69,13 @@ describe("compiled canonical serializers", () => {
       { ...d, rate_card: { ...d.rate_card, observed_at: new Date("2026-11-23T00:00:00Z") } },
       { ...d, capabilities: { zeta: { status: "supported" }, alpha: null } },
       { ...d, evidence_urls: ["b", undefined, "a"] },
+      // strings JSON.stringify escapes: quotes, backslashes, control characters, lone surrogates
+      { ...d, provider_model_id: 'a"b\\c\u0001\n\ud800x\udc00 \u{1F600} \u2028' },
+      { ...d, evidence_urls: ["\u007f", '"', ""] },
+      // an enum member that is none of its values, or of another type
+      { ...d, status: "nonexistent" },
+      { ...d, mode: 5 },
+      { ...d, capabilities: { vision: { status: "maybe", verification_status: null } } },
       null,
       "text",
       [d],
