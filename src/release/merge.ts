@@ -58,7 +58,6 @@ import {
 import {
   coverageFor,
   deploymentStatus,
-  type LifecycleCore,
   lastChangedAt,
   type PickedLifecycle,
   pickLifecycle,
@@ -247,12 +246,12 @@ interface MergedDeployment {
 /** One deployment from its facts and assertions, its replacements still unresolved. */
 function mergeDeployment(
   id: string,
+  ranked: readonly RankedFact[],
   identity: DeploymentFact,
   candidates: Candidates,
   identities: CatalogIdentities,
   context: MergeContext,
 ): MergedDeployment {
-  const ranked = candidates.factsById.get(id) ?? [];
   const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
   const fields = mergeDeploymentFields(identity, ranked, candidates.modelFacts);
   const picked = pickLifecycle(assertions);
@@ -368,14 +367,15 @@ export function mergeCatalog(input: MergeInput): MergeResult {
 
   // Step 2: deployments (fields, lifecycle, status).
   const merged: MergedDeployment[] = [];
-  for (const id of identities.ids) {
-    const identity = identities.identities.get(id);
-    if (identity === undefined) continue;
-    const one = mergeDeployment(id, identity, candidates, identities, context);
+  identities.ids.forEach((id, i) => {
+    const ranked = identities.ranked[i] ?? [];
+    const identity = ranked[0]?.fact;
+    if (identity === undefined) return;
+    const one = mergeDeployment(id, ranked, identity, candidates, identities, context);
     merged.push(one);
     for (const conflict of one.conflicts)
       conflicts.push({ resource_id: id, provider_id: identity.provider_id, ...conflict });
-  }
+  });
   // Step 2b: `batch` where an official source prices the model in batch mode (withBatchPrice).
   const batchPriced = new Set(
     merged
@@ -390,29 +390,21 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // Step 3: replacements, which resolve to current models, so after every status is known.
   const replacements = replacementIndex(identities, deployments);
   for (const { deployment: d, replacements: picked } of merged) {
-    const l = d.lifecycle;
     const resolved = resolveReplacements(replacements, "deployment", d.id, d.model_id, picked);
     for (const u of resolved.unresolved) unresolved.push(u);
-    // every member named (the type holds that none is missed), as mergeScopeRecord builds its
-    // records: a rest-destructuring and two spreads per deployment were a tenth of the merge
-    const core: LifecycleCore = {
-      status: l.status,
-      announced_at: l.announced_at,
-      deprecation: l.deprecation,
-      end_of_life: l.end_of_life,
-      replacement_ids: resolved.ids,
-    };
-    d.lifecycle = {
-      ...core,
-      coverage: l.coverage,
-      last_changed_at: lastChangedAt(previousRecord(context, "deployment", d.id), core, context.now),
-    };
+    // completed in place: the lifecycle mergeDeployment made for this deployment alone, every
+    // member already there in order (a new object per deployment, by spreads, was a tenth of
+    // the merge; nothing holds the lifecycle before this)
+    const l = d.lifecycle;
+    l.replacement_ids = resolved.ids;
+    l.last_changed_at = lastChangedAt(previousRecord(context, "deployment", d.id), l, context.now);
   }
 
   // Step 4: provider and model records, with summaries.
-  const sourcesOf = new Map<string, string[]>();
-  for (const m of merged) sourcesOf.set(m.deployment.id, m.sourceIds);
-  const memberSourceIds = (d: Deployment) => sourcesOf.get(d.id) ?? [];
+  // by the deployment itself: its id's string would be hashed again
+  const sourcesOf = new Map<Deployment, string[]>();
+  for (const m of merged) sourcesOf.set(m.deployment, m.sourceIds);
+  const memberSourceIds = (d: Deployment) => sourcesOf.get(d) ?? [];
   const byProvider = new Map<string, Deployment[]>();
   const byModel = new Map<string, Deployment[]>();
   for (const deployment of deployments) {

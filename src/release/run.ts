@@ -380,24 +380,27 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
         toReleaseId: null,
       });
       const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
-      // the two files written side by side (ReleaseDatabase.parquetFiles)
-      const parquet = failed
+      // the two files written side by side (ReleaseDatabase.parquetFiles), while the diff is rendered
+      const parquetWritten = failed
         ? null
-        : await db.parquetFiles({
+        : db.parquetFiles({
             [DEPLOYMENTS_PARQUET]: deploymentsParquetQuery(),
             [LIFECYCLE_PARQUET]: lifecycleParquetQuery(),
           });
+      const markdownDiff = renderDiffMarkdown(diff);
+      const diffJson = encoder.encode(canonicalJson(diff));
       return {
         checks,
         diff,
+        diffJson,
+        markdownDiff,
         failed,
-        parquet,
+        parquet: parquetWritten ? await parquetWritten : null,
         release: staged,
         previousFingerprint: previous?.fingerprint ?? null,
       };
     });
-    const { checks, diff, previousFingerprint, release } = analysed;
-    const markdownDiff = renderDiffMarkdown(diff);
+    const { checks, diff, markdownDiff, previousFingerprint, release } = analysed;
     const report = withCheckResults(release.report, checks);
     const outcome = (
       status: ReleaseOutcome["status"],
@@ -422,7 +425,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       [SERVE_INDEX_FILE]: release.serveIndex,
       [FACTS_FILE]: release.files.facts,
       ...analysed.parquet,
-      [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
+      [DIFF_JSON]: analysed.diffJson,
       [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
       [REPORT_FILE]: encoder.encode(
         canonicalJson({ ...report, content_fingerprint: release.files.fingerprint }),

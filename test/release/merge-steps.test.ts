@@ -16,7 +16,12 @@ import {
   withBatchPrice,
   withPricedCaching,
 } from "../../src/release/merge.js";
-import { assertionsFor, gatherCandidates, indexIdentities } from "../../src/release/merge-candidates.js";
+import {
+  assertionsFor,
+  type CatalogIdentities,
+  gatherCandidates,
+  indexIdentities,
+} from "../../src/release/merge-candidates.js";
 import {
   coverageFor,
   deploymentStatus,
@@ -27,7 +32,8 @@ import {
 import { planRelease } from "../../src/release/plan.js";
 import { replacementIndex, resolveReplacement, resolveReplacements } from "../../src/release/replacements.js";
 import { serializeRelease } from "../../src/release/serialize.js";
-import { CatalogContent } from "../../src/schema/index.js";
+import { CatalogContent, type DeploymentFact } from "../../src/schema/index.js";
+import { committedRelease } from "../helpers/committed-release.js";
 import {
   assertion,
   COMMUNITY_ID,
@@ -50,6 +56,11 @@ const GPT4O = depId("gpt-4o");
 function gathered(world = standardWorld(), failed: string[] = []) {
   const { contributions, states } = contributionsFor(world, failed, NOW);
   return { facts: gatherFacts(contributions, null).facts, states, contributions };
+}
+
+/** A deployment's identity: its best fact. */
+function identityOf(identities: CatalogIdentities, id: string): DeploymentFact | undefined {
+  return identities.ranked[identities.ids.indexOf(id)]?.[0]?.fact;
 }
 
 function candidatesOf(world = standardWorld()) {
@@ -98,7 +109,7 @@ describe("merge deployment fields", () => {
     if (!card) throw new Error("the standard world has a community rate card for gpt-4o");
     card.input_micro_usd = 3_000_000;
     const { candidates, identities } = candidatesOf(world);
-    const identity = identities.identities.get(GPT4O);
+    const identity = identityOf(identities, GPT4O);
     if (!identity) throw new Error("gpt-4o is placed");
     const fields = mergeDeploymentFields(
       identity,
@@ -119,7 +130,7 @@ describe("merge deployment fields", () => {
   test("an official price of cached input makes prompt_caching supported, official_inferred; an official statement is kept", () => {
     const { candidates, identities } = candidatesOf(standardWorld());
     const fieldsOf = (id: string) => {
-      const identity = identities.identities.get(id);
+      const identity = identityOf(identities, id);
       if (!identity) throw new Error(`${id} is placed`);
       return mergeDeploymentFields(identity, candidates.factsById.get(id) ?? [], candidates.modelFacts);
     };
@@ -204,7 +215,7 @@ describe("merge deployment fields", () => {
       );
     const candidates = gatherCandidates(gatherFacts(contributions, null).facts.sources);
     const identities = indexIdentities(candidates);
-    const identity = identities.identities.get(TURBO);
+    const identity = identityOf(identities, TURBO);
     if (!identity) throw new Error("gpt-4-turbo is placed");
     const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
     expect(endOfLifeConflict(assertions)).toEqual({
@@ -219,7 +230,7 @@ describe("merge deployment fields", () => {
 describe("merge lifecycle and derive status", () => {
   test("each field comes from the best assertion that speaks about it, and the status follows from it", () => {
     const { candidates, identities } = candidatesOf();
-    const identity = identities.identities.get(TURBO);
+    const identity = identityOf(identities, TURBO);
     if (!identity) throw new Error("gpt-4-turbo is placed");
     const picked = pickLifecycle(assertionsFor(identity, candidates, identities.modelAssertions));
     expect(picked.status).toBe("deprecated");
@@ -427,4 +438,30 @@ describe("the release plan and its fingerprint", () => {
     facts.sources.pop();
     expect(contentFingerprint(first.catalog, facts)).not.toBe(fingerprint(first));
   });
+});
+
+describe("the merge and its facts", () => {
+  /** The value, every object and array in it frozen (an assignment to it throws: modules are strict). */
+  function deepFreeze<T>(value: T): T {
+    if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+      for (const item of Object.values(value)) deepFreeze(item);
+      Object.freeze(value);
+    }
+    return value;
+  }
+
+  test("reads the committed release's facts and never changes them (deployments share a fact's rate card and capabilities)", async () => {
+    const { facts, catalog } = await committedRelease();
+    const now = "2026-11-23T00:00:00Z";
+    const states = catalog.sources;
+    const expected = canonicalJson(
+      mergeCatalog({ now, facts: structuredClone(facts), states, previousLifecycle: [] }),
+    );
+    const frozen = deepFreeze(structuredClone(facts));
+    const merged = mergeCatalog({ now, facts: frozen, states, previousLifecycle: [] });
+    expect(canonicalJson(merged)).toBe(expected);
+    // some capabilities are a fact's own object, not a copy
+    const shared = new Set(frozen.sources.flatMap((s) => s.output.deployments.map((d) => d.capabilities)));
+    expect(merged.deployments.some((d) => shared.has(d.capabilities))).toBe(true);
+  }, 60_000);
 });
