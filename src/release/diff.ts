@@ -257,7 +257,20 @@ export function formatMicroUsd(value: number | null): string {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "—";
-  return String(value).replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const text = String(value);
+  return /[|\n]/.test(text) ? text.replace(/\|/g, "\\|").replace(/\n/g, " ") : text;
+}
+
+/** Rows grouped by a key, each group in the rows' order (one pass, for rendering per provider). */
+function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
 }
 
 function table(headers: string[], rows: unknown[][]): string {
@@ -402,15 +415,29 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
     out.push("", "No changes.");
     return `${out.join("\n")}\n`;
   }
+  // each list grouped by provider once (a first release lists every deployment as added)
+  const ofProvider = (r: { provider_id: string }) => r.provider_id;
+  const lifecycleBy = groupedBy(diff.lifecycle_changes, (r) => groupKey(r.provider_id));
+  const pricesBy = groupedBy(diff.price_changes, ofProvider);
+  const eventsBy = groupedBy(diff.source_events, ofProvider);
+  const grouped = new Map<unknown[], Map<string, unknown[]>>();
+  const mineOf = (provider: string) => <T extends { provider_id: string }>(rows: T[]): T[] => {
+    let groups = grouped.get(rows);
+    if (groups === undefined) {
+      groups = groupedBy(rows, ofProvider);
+      grouped.set(rows, groups);
+    }
+    return (groups.get(provider) ?? []) as T[];
+  };
   for (const provider of [...providers].sort(compareCodePoints)) {
-    const lifecycle = diff.lifecycle_changes.filter((r) => groupKey(r.provider_id) === provider);
+    const lifecycle = lifecycleBy.get(provider) ?? [];
     const kind = (...kinds: string[]) => lifecycle.filter((r) => kinds.includes(r.kind));
-    const prices = diff.price_changes.filter((r) => r.provider_id === provider);
+    const prices = pricesBy.get(provider) ?? [];
     const increases = prices.filter((p) => p.old !== null && p.new !== null && p.new > p.old);
-    const otherPrices = prices.filter((p) => !increases.includes(p));
-    const events = diff.source_events.filter((r) => r.provider_id === provider);
-    const mine = <T extends { provider_id: string }>(rows: T[]) =>
-      rows.filter((r) => r.provider_id === provider);
+    const increased = new Set(increases);
+    const otherPrices = prices.filter((p) => !increased.has(p));
+    const events = eventsBy.get(provider) ?? [];
+    const mine = mineOf(provider);
     const sections = [
       lifecycleSection("End of life moved earlier", kind("end_of_life_earlier"), true),
       lifecycleSection("New end-of-life schedules", kind("end_of_life_scheduled"), false),
