@@ -421,14 +421,16 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
   const pricesBy = groupedBy(diff.price_changes, ofProvider);
   const eventsBy = groupedBy(diff.source_events, ofProvider);
   const grouped = new Map<unknown[], Map<string, unknown[]>>();
-  const mineOf = (provider: string) => <T extends { provider_id: string }>(rows: T[]): T[] => {
-    let groups = grouped.get(rows);
-    if (groups === undefined) {
-      groups = groupedBy(rows, ofProvider);
-      grouped.set(rows, groups);
-    }
-    return (groups.get(provider) ?? []) as T[];
-  };
+  const mineOf =
+    (provider: string) =>
+    <T extends { provider_id: string }>(rows: T[]): T[] => {
+      let groups = grouped.get(rows);
+      if (groups === undefined) {
+        groups = groupedBy(rows, ofProvider);
+        grouped.set(rows, groups);
+      }
+      return (groups.get(provider) ?? []) as T[];
+    };
   for (const provider of [...providers].sort(compareCodePoints)) {
     const lifecycle = lifecycleBy.get(provider) ?? [];
     const kind = (...kinds: string[]) => lifecycle.filter((r) => kinds.includes(r.kind));

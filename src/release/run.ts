@@ -8,12 +8,13 @@
  * (flat tables, explicitly ordered, written by one DuckDB thread so the bytes are
  * reproducible), diff.json / diff.md (against the previous release) and report.json.
  */
+import { readFile } from "node:fs/promises";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { collectGarbage } from "../lib/gc.js";
 import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
-import { catalogParts } from "../snapshot/catalog-parts.js";
+import { catalogParts, readCatalogTail } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
   CatalogLayoutRecorder,
@@ -33,6 +34,7 @@ import {
   SERVE_INDEX_FILE,
   type StagedObject,
   serveIndexFor,
+  verifyReleaseFileLater,
 } from "./artifact.js";
 import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
@@ -137,18 +139,31 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     })();
     return factsRead;
   };
-  const catalogData = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
+  // catalog.json's hash is verified on another thread (which reads the file itself) while the
+  // build goes on (PreviousRelease.verified): only its end is read here, or all of it for a
+  // release without Parquet files
+  const verified = verifyReleaseFileLater(snapshotsDir, manifest, CATALOG_FILE);
+  const catalogFile = manifest.files[CATALOG_FILE];
   const deployments = manifest.files[DEPLOYMENTS_PARQUET];
   const lifecycle = manifest.files[LIFECYCLE_PARQUET];
   let catalog: PreviousRelease["catalog"];
   let load: PreviousRelease["load"];
   let stored: string | null;
   try {
+    if (!catalogFile) throw new Error(`it has no ${CATALOG_FILE}`);
+    const catalogPath = objectPath(snapshotsDir, catalogFile.sha256);
     if (deployments && lifecycle) {
       // Its deployments are read by DuckDB from its Parquet files, never parsed here.
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      const parts = catalogParts(catalogData, ["events", "lifecycle", "sources"]);
+      const names = ["events", "lifecycle", "sources"] as const;
+      let parts: Pick<CatalogContent, (typeof names)[number]>;
+      try {
+        parts = catalogParts(await readCatalogTail(catalogPath), names);
+      } catch {
+        // not in the shape the tail is cut at: read whole
+        parts = catalogParts(await readFile(catalogPath), names);
+      }
       catalog = parts;
       load = (db, prefix) =>
         loadPublishedRelease(db, prefix, {
@@ -158,7 +173,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
           sources: parts.sources,
         });
     } else {
-      const whole = JSON.parse(catalogData.toString("utf8")) as CatalogContent;
+      const whole = JSON.parse((await readFile(catalogPath)).toString("utf8")) as CatalogContent;
       if (
         !Array.isArray(whole.deployments) ||
         !Array.isArray(whole.lifecycle) ||
@@ -170,6 +185,8 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     }
     stored = await storedFingerprint(snapshotsDir, manifest);
   } catch (error) {
+    // a damaged catalog.json is reported as such, not as whatever parsing it did
+    await verified;
     if (error instanceof CatalogError) throw error;
     throw damaged(error);
   }
@@ -181,6 +198,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     load,
     facts,
     fingerprint: stored,
+    verified,
   };
 }
 
@@ -389,6 +407,8 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
           });
       const markdownDiff = renderDiffMarkdown(diff);
       const diffJson = encoder.encode(canonicalJson(diff));
+      // nothing is published from a previous release whose catalog.json is damaged
+      await previous?.verified;
       return {
         checks,
         diff,

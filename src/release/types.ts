@@ -50,6 +50,11 @@ export interface PreviousRelease {
   facts: () => Promise<FactsFile | null>;
   /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json. */
   fingerprint: string | null;
+  /**
+   * Settles once catalog.json's hash is verified (on another thread, while the build goes on);
+   * rejects with release_damaged when it does not match. Awaited before anything is published.
+   */
+  verified: Promise<void>;
 }
 
 export type CheckSeverity = "error" | "warning";

@@ -40,6 +40,7 @@ export {
   type StagedObject,
   storeStaged,
   tempName,
+  verifyReleaseFileLater,
   writeAtomically,
   writeObject,
 } from "./objects.js";

@@ -1,0 +1,93 @@
+/**
+ * How a build reads the previous release: only the end of its catalog.json (events, lifecycle,
+ * sources), with the file's hash verified on another thread, and nothing published when that
+ * hash does not match.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256FileInBackground, sha256Hex } from "../../src/lib/hash.js";
+import { CATALOG_FILE, objectPath, readLatest, readManifest, runRelease } from "../../src/release/index.js";
+import { catalogParts, readCatalogTail } from "../../src/snapshot/catalog-parts.js";
+import { COMMITTED_SNAPSHOTS } from "../helpers/committed-release.js";
+import { LATER, releaseInput, standardWorld, tempSnapshots } from "./fixtures.js";
+
+const NAMES = ["events", "lifecycle", "sources"] as const;
+let work: string;
+let catalogPath: string;
+let whole: Buffer;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "previous-release-"));
+  const latest = await readLatest(COMMITTED_SNAPSHOTS);
+  if (!latest) throw new Error("the committed snapshots have a release");
+  const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
+  catalogPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files[CATALOG_FILE]?.sha256 ?? "");
+  whole = await readFile(catalogPath);
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("the end of catalog.json", () => {
+  it("holds the parts a build reads, and less than the whole file", async () => {
+    const expected = catalogParts(whole, NAMES);
+    const events = whole.lastIndexOf('],"events":[');
+    expect(events).toBeGreaterThan(0);
+    // steps of every kind: smaller than the parts, one whose seam cuts the events marker, the whole file
+    for (const step of [4096, whole.length - events - 5, whole.length - events + 3, whole.length * 2]) {
+      const tail = await readCatalogTail(catalogPath, step);
+      expect(tail.length, `step ${step}`).toBeLessThanOrEqual(whole.length);
+      if (step < whole.length) expect(tail.length).toBeLessThan(whole.length);
+      expect(whole.subarray(whole.length - tail.length).equals(tail)).toBe(true);
+      expect(catalogParts(tail, NAMES)).toEqual(expected);
+    }
+  });
+
+  it("is the whole file for a catalog not in the canonical shape", async () => {
+    const path = join(work, "pretty.json");
+    const pretty = Buffer.from(JSON.stringify(JSON.parse(whole.toString("utf8")), null, 2));
+    await writeFile(path, pretty);
+    const tail = await readCatalogTail(path, 4096);
+    expect(tail.equals(pretty)).toBe(true);
+    const parts = catalogParts(tail, NAMES);
+    const expected = catalogParts(whole, NAMES);
+    for (const name of NAMES) expect(parts[name]).toEqual(expected[name]);
+  });
+
+  it("its file's hash comes from another thread, the same as here", async () => {
+    expect(await sha256FileInBackground(catalogPath)).toBe(sha256Hex(whole));
+    await expect(sha256FileInBackground(join(work, "absent"))).rejects.toThrow(/cannot hash/);
+  });
+});
+
+describe("a build on a previous release whose catalog.json is damaged", () => {
+  it("fails with release_damaged and publishes nothing", async () => {
+    const { dir, cleanup } = await tempSnapshots();
+    try {
+      const first = await runRelease(releaseInput(dir));
+      const firstId = first.releaseId as string;
+      const manifest = await readManifest(dir, firstId);
+      const path = objectPath(dir, manifest.files[CATALOG_FILE]?.sha256 ?? "");
+      // one byte of a deployment's text changed: still JSON, and the tail still parses
+      const bytes = await readFile(path);
+      const at = bytes.indexOf('"provider_id":"openai"') + '"provider_id":"open'.length;
+      bytes[at] = "A".charCodeAt(0);
+      await writeFile(path, bytes);
+
+      const world = standardWorld();
+      const card = world.pricing[0]?.rate_card;
+      if (card) card.output_micro_usd = 12_000_000;
+      await expect(runRelease(releaseInput(dir, { world, now: LATER }))).rejects.toMatchObject({
+        code: "release_damaged",
+        message: expect.stringMatching(/catalog\.json does not match its sha256/),
+      });
+      expect(await readLatest(dir)).toBe(firstId);
+      expect((await readdir(join(dir, "releases"))).filter((n) => !n.startsWith("."))).toEqual([firstId]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
