@@ -71,15 +71,38 @@ export function fingerprintPieces(canonical: Uint8Array, emit: (piece: Uint8Arra
 
 const NEWLINE = Buffer.from("\n", "utf8");
 
-/** The fingerprint hash, fed section by section with the records' canonical texts. */
+/** Bytes gathered before they are handed to the hash in one call. */
+const BATCH_BYTES = 1 << 16;
+
+/**
+ * The fingerprint hash, fed section by section with the records' canonical texts. The bytes
+ * are gathered in a batch and hashed a batch at a time (a hash call per piece of a record was
+ * about three calls per record, 600,000 at 100,000 deployments); the digest is the same.
+ */
 export class Fingerprint {
   private readonly hash: Hash = createHash("sha256");
+  private readonly batch = Buffer.allocUnsafe(BATCH_BYTES);
+  private used = 0;
   private readonly update = (piece: Uint8Array) => {
-    this.hash.update(piece);
+    if (piece.byteLength > BATCH_BYTES - this.used) {
+      this.flush();
+      if (piece.byteLength > BATCH_BYTES) {
+        this.hash.update(piece);
+        return;
+      }
+    }
+    this.batch.set(piece, this.used);
+    this.used += piece.byteLength;
   };
 
+  private flush(): void {
+    if (this.used === 0) return;
+    this.hash.update(this.batch.subarray(0, this.used));
+    this.used = 0;
+  }
+
   section(name: string, count: number): void {
-    this.hash.update(`${name} ${count}\n`);
+    this.update(Buffer.from(`${name} ${count}\n`, "utf8"));
   }
 
   /** One record of a catalog section (deployments, lifecycle, events). */
@@ -90,15 +113,16 @@ export class Fingerprint {
   /** `record`, for the record's canonical JSON as UTF-8 bytes. */
   recordBytes(canonical: Uint8Array): void {
     fingerprintPieces(canonical, this.update);
-    this.hash.update(NEWLINE);
+    this.update(NEWLINE);
   }
 
   /** The facts, by the SHA-256 (hex) of their canonical JSON. */
   facts(sha256: string): void {
-    this.hash.update(`facts ${sha256}\n`);
+    this.update(Buffer.from(`facts ${sha256}\n`, "utf8"));
   }
 
   digest(): string {
+    this.flush();
     return this.hash.digest("hex");
   }
 }
