@@ -32,7 +32,7 @@ import {
 import { planRelease } from "../../src/release/plan.js";
 import { replacementIndex, resolveReplacement, resolveReplacements } from "../../src/release/replacements.js";
 import { serializeRelease } from "../../src/release/serialize.js";
-import { CatalogContent, type DeploymentFact } from "../../src/schema/index.js";
+import { CatalogContent, type DeploymentFact, type LifecycleRecord } from "../../src/schema/index.js";
 import { committedRelease } from "../helpers/committed-release.js";
 import {
   assertion,
@@ -463,5 +463,69 @@ describe("the merge and its facts", () => {
     // some capabilities are a fact's own object, not a copy
     const shared = new Set(frozen.sources.flatMap((s) => s.output.deployments.map((d) => d.capabilities)));
     expect(merged.deployments.some((d) => shared.has(d.capabilities))).toBe(true);
+  }, 60_000);
+});
+
+describe("last_changed_at against the previous release", () => {
+  /** The core as the build compares it: its canonical JSON (an absent value is null there). */
+  function coreText(l: LifecycleRecord["lifecycle"]): string {
+    const milestone = (m: LifecycleRecord["lifecycle"]["deprecation"]) => [
+      m.state,
+      m.date,
+      m.precision,
+      m.date_type,
+    ];
+    return canonicalJson([
+      l.status,
+      l.announced_at,
+      milestone(l.deprecation),
+      milestone(l.end_of_life),
+      l.replacement_ids,
+    ]);
+  }
+
+  test("keeps the previous time exactly when the core's canonical text is the same, on every record of the committed release and changes of each value", async () => {
+    const { catalog } = await committedRelease();
+    const later = "2030-01-01T00:00:00Z";
+    const changes: Array<(l: LifecycleRecord["lifecycle"]) => LifecycleRecord["lifecycle"]> = [
+      (l) => l,
+      (l) => ({ ...l, status: l.status === "retired" ? "available" : "retired" }),
+      (l) => ({ ...l, announced_at: l.announced_at === null ? "2026-01-01" : null }),
+      (l) => ({ ...l, announced_at: l.announced_at ?? undefined }) as LifecycleRecord["lifecycle"],
+      (l) => ({
+        ...l,
+        deprecation: { ...l.deprecation, date: l.deprecation.date === null ? "2027-01-01" : null },
+      }),
+      (l) => ({
+        ...l,
+        end_of_life: { ...l.end_of_life, precision: l.end_of_life.precision === "day" ? "month" : "day" },
+      }),
+      (l) =>
+        ({
+          ...l,
+          end_of_life: { ...l.end_of_life, date_type: undefined },
+        }) as unknown as LifecycleRecord["lifecycle"],
+      (l) => ({ ...l, replacement_ids: [...l.replacement_ids, "openai/gpt-5"] }),
+      (l) => ({ ...l, replacement_ids: l.replacement_ids.slice(1) }),
+    ];
+    let kept = 0;
+    let moved = 0;
+    for (const record of catalog.lifecycle)
+      for (const change of changes) {
+        const core = change(record.lifecycle);
+        const got = lastChangedAt(record, core, later);
+        const unknown =
+          core.status === "unknown" &&
+          core.announced_at === null &&
+          core.deprecation.state === "unknown" &&
+          core.end_of_life.state === "unknown" &&
+          core.replacement_ids.length === 0;
+        const same = coreText(record.lifecycle) === coreText(core);
+        expect(got).toBe(unknown ? null : same ? (record.lifecycle.last_changed_at ?? later) : later);
+        if (!unknown && same) kept++;
+        if (!unknown && !same) moved++;
+      }
+    expect(kept).toBeGreaterThan(1000);
+    expect(moved).toBeGreaterThan(1000);
   }, 60_000);
 });
