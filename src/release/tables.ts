@@ -127,14 +127,15 @@ const SOURCE_COLUMNS: ColumnSpec = [
   ["last_ok_at", "VARCHAR"],
 ];
 
+/** The facts of a build: a row per source, with how many facts of each kind it gave. */
 const FACT_COLUMNS: ColumnSpec = [
   ["source_id", "VARCHAR"],
   ["provider_id", "VARCHAR"],
   ["source_type", "VARCHAR"],
   ["carried_forward", "BOOLEAN"],
-  ["kind", "VARCHAR"],
-  ["record_key", "VARCHAR"],
   ["observed_at", "VARCHAR"],
+  ["deployment_facts", "INTEGER"],
+  ["lifecycle_assertions", "INTEGER"],
 ];
 
 function sourceRow(s: SourceState): Record<string, unknown> {
@@ -427,35 +428,21 @@ async function createLifecycleView(db: ReleaseDatabase, prefix: string): Promise
 }
 
 /**
- * The facts of a build as a table (one row per fact, for the reference checks), as the JSON
- * lines DuckDB loads: each source's own columns serialized once and every fact's appended to
- * them (at 100,000 facts about five times faster than a row object per fact).
+ * The facts of a build as a table, as the JSON lines DuckDB loads: a row per source (the
+ * reference checks ask which sources gave facts; a row per fact was 100,000 lines to write and
+ * load at 100,000 deployments, for nothing more).
  */
 function* factLines(facts: FactsFile | null): Generator<string> {
-  for (const source of facts?.sources ?? []) {
-    const base = JSON.stringify({
+  for (const source of facts?.sources ?? [])
+    yield JSON.stringify({
       source_id: source.source_id,
       provider_id: source.provider_id,
       source_type: source.source_type,
       carried_forward: source.carried_forward,
-    }).slice(0, -1);
-    const line = (kind: string, recordKey: string | null, observedAt: string | null) =>
-      `${base},"kind":${JSON.stringify(kind)},"record_key":${JSON.stringify(recordKey)},"observed_at":${JSON.stringify(observedAt)}}`;
-    for (const fact of source.output.deployments)
-      yield line("deployment", fact.id, fact.evidence.observed_at);
-    for (const assertion of source.output.lifecycle)
-      yield line(
-        `lifecycle_${assertion.scope}`,
-        assertion.scope === "deployment"
-          ? (assertion.target?.provider_model_id ?? null)
-          : assertion.scope === "model"
-            ? (assertion.model_id ?? null)
-            : assertion.provider_id,
-        assertion.evidence.observed_at,
-      );
-    if (source.output.deployments.length === 0 && source.output.lifecycle.length === 0)
-      yield line("source", null, source.observed_at);
-  }
+      observed_at: source.observed_at,
+      deployment_facts: source.output.deployments.length,
+      lifecycle_assertions: source.output.lifecycle.length,
+    });
 }
 
 /** The facts table's rows, staged (see stageCatalog). */

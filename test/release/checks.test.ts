@@ -119,6 +119,25 @@ describe("validation checks", () => {
     ]);
   });
 
+  test("a coverage source known only from this build's facts resolves (a failed source without a state)", async () => {
+    const catalog = clone(base);
+    const only = "9e107d9d-3724-4b9a-8c5e-0f1e2d3c4b5a";
+    deployment(catalog, GPT4O).lifecycle.coverage.source_ids = [only];
+    const fromFacts = {
+      source_id: only,
+      provider_id: "openai",
+      source_type: "official_docs" as const,
+      source_url: "https://platform.openai.com/docs/models",
+      observed_at: null,
+      carried_forward: true,
+      output: { deployments: [], lifecycle: [], skipped: [] },
+    };
+    const checked = async (sources: (typeof fromFacts)[]) =>
+      check(await checkCatalog({ catalog, now: NOW, facts: { format: 1, sources } }), "references_resolve");
+    expect((await checked([fromFacts])).violations).toBe(0);
+    expect((await checked([])).rows.map((r) => [r.reference, r.ref])).toEqual([["coverage_source_id", only]]);
+  });
+
   test("a scheduled end of life without a date fails milestone_rules", async () => {
     const catalog = clone(base);
     record(catalog, TURBO).lifecycle.end_of_life.date = null;
