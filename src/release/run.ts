@@ -260,8 +260,21 @@ async function stageRelease(
   collectGarbage();
   const factsFile = new ObjectWriter(input.snapshotsDir);
   try {
-    const digest = writeFactsJson(facts, (chunk) => factsFile.write(chunk), fingerprint);
-    return { ...half, files: { catalog: catalogFile, facts: factsFile.close(), fingerprint: digest } };
+    // the staged object's own hash is the facts' hash in the fingerprint
+    let factsObject: StagedObject | null = null;
+    const digest = writeFactsJson(
+      facts,
+      (chunk) => factsFile.write(chunk),
+      fingerprint,
+      () => {
+        factsObject = factsFile.close();
+        return factsObject.sha256;
+      },
+    );
+    return {
+      ...half,
+      files: { catalog: catalogFile, facts: factsObject ?? factsFile.close(), fingerprint: digest },
+    };
   } catch (error) {
     factsFile.abort();
     await discardStaged(catalogFile);

@@ -219,13 +219,26 @@ export function writeCatalogJson(
   return fingerprint;
 }
 
-/** The second half of serializeRelease: facts.json to `sink`; returns the content fingerprint. */
-export function writeFactsJson(facts: FactsFile, sink: Sink, fingerprint: Fingerprint): string {
-  const factsHash = createHash("sha256");
-  const out = new ChunkWriter((chunk) => {
-    factsHash.update(chunk);
-    sink(chunk);
-  });
+/**
+ * The second half of serializeRelease: facts.json to `sink`; returns the content fingerprint.
+ * `sinkDigest`: the SHA-256 (hex) of the bytes the sink was given, called once they all were,
+ * for a sink that hashes them itself (a staged object does): they are not hashed twice.
+ */
+export function writeFactsJson(
+  facts: FactsFile,
+  sink: Sink,
+  fingerprint: Fingerprint,
+  sinkDigest?: () => string,
+): string {
+  const factsHash = sinkDigest ? null : createHash("sha256");
+  const out = new ChunkWriter(
+    factsHash
+      ? (chunk) => {
+          factsHash.update(chunk);
+          sink(chunk);
+        }
+      : sink,
+  );
   out.write(`{"format":${JSON.stringify(facts.format)},"sources":[`);
   const emit = (piece: string) => out.write(piece);
   facts.sources.forEach((source, i) => {
@@ -234,6 +247,6 @@ export function writeFactsJson(facts: FactsFile, sink: Sink, fingerprint: Finger
   });
   out.write("]}");
   out.end();
-  fingerprint.facts(factsHash.digest("hex"));
+  fingerprint.facts(factsHash ? factsHash.digest("hex") : (sinkDigest as () => string)());
   return fingerprint.digest();
 }
