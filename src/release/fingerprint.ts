@@ -34,7 +34,8 @@ export function fingerprintLine(canonical: string): string {
     : canonical;
 }
 
-const CHECK_KEY = Buffer.from('"last_checked_at":', "utf8");
+const CHECK_KEY_TEXT = '"last_checked_at":';
+const CHECK_KEY = Buffer.from(CHECK_KEY_TEXT, "utf8");
 const QUOTE = 0x22;
 const NULL_BYTES = Buffer.from("null", "utf8");
 
@@ -44,14 +45,21 @@ const NULL_BYTES = Buffer.from("null", "utf8");
  * `fingerprintLine(text)` without a copy of the record. Like the text version, a check time is
  * the string from `"last_checked_at":"` to the next quote.
  */
-export function fingerprintPieces(canonical: Uint8Array, emit: (piece: Uint8Array) => void): void {
+export function fingerprintPieces(
+  canonical: Uint8Array,
+  emit: (piece: Uint8Array) => void,
+  text?: string,
+): void {
   const bytes = Buffer.isBuffer(canonical)
     ? canonical
     : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
+  // `text`, the same JSON as a string: when it is ASCII (as many UTF-16 units as bytes), its
+  // offsets are the bytes' and the string is searched (no call into the buffer per record)
+  const ascii = text !== undefined && text.length === bytes.byteLength;
   let from = 0;
   let search = 0;
   for (;;) {
-    const at = bytes.indexOf(CHECK_KEY, search);
+    const at = ascii ? (text as string).indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
     if (at < 0) break;
     const value = at + CHECK_KEY.length;
     // `"last_checked_at":null` (or any value but a string) stays as it is
@@ -59,7 +67,7 @@ export function fingerprintPieces(canonical: Uint8Array, emit: (piece: Uint8Arra
       search = value;
       continue;
     }
-    const end = bytes.indexOf(QUOTE, value + 1);
+    const end = ascii ? (text as string).indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
     if (end < 0) break;
     emit(bytes.subarray(from, value));
     emit(NULL_BYTES);
@@ -110,9 +118,9 @@ export class Fingerprint {
     this.recordBytes(Buffer.from(canonical, "utf8"));
   }
 
-  /** `record`, for the record's canonical JSON as UTF-8 bytes. */
-  recordBytes(canonical: Uint8Array): void {
-    fingerprintPieces(canonical, this.update);
+  /** `record`, for the record's canonical JSON as UTF-8 bytes (and as text, when the caller has it). */
+  recordBytes(canonical: Uint8Array, text?: string): void {
+    fingerprintPieces(canonical, this.update, text);
     this.update(NEWLINE);
   }
 

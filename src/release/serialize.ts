@@ -138,7 +138,7 @@ function writeArray<T>(
   name: string,
   records: readonly T[],
   serialize: (record: T) => string,
-  each: (bytes: Uint8Array) => void,
+  each: (bytes: Uint8Array, text: string) => void,
   spanned?: SpannedList,
 ): void {
   out.write(`${JSON.stringify(name)}:`);
@@ -146,7 +146,8 @@ function writeArray<T>(
     out.write("[");
     for (let i = 0; i < records.length; i++) {
       if (i > 0) out.write(",");
-      each(out.writeRecord(serialize(records[i] as T), spanned));
+      const text = serialize(records[i] as T);
+      each(out.writeRecord(text, spanned), text);
     }
     out.write("]");
   });
@@ -192,8 +193,8 @@ export function writeCatalogJson(
   const fingerprint = new Fingerprint();
   const record = (list: SpannedList) => {
     const each = sinks.records?.[list];
-    return (bytes: Uint8Array) => {
-      fingerprint.recordBytes(bytes);
+    return (bytes: Uint8Array, text: string) => {
+      fingerprint.recordBytes(bytes, text);
       each?.(bytes);
     };
   };
