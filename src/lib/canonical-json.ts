@@ -46,6 +46,16 @@ function canonicalValue(value: unknown): unknown {
         let copy: unknown[] | null = null;
         for (let i = 0; i < value.length; i++) {
           const item = value[i] as unknown;
+          // a string, null or finite number is its own canonical value: no call per item (the
+          // columns of a serving index and a diff hold millions of them)
+          if (
+            typeof item === "string" ||
+            item === null ||
+            (typeof item === "number" && Number.isFinite(item))
+          ) {
+            if (copy !== null) copy.push(item);
+            continue;
+          }
           const done = canonicalValue(item);
           if (done !== item && copy === null) copy = value.slice(0, i);
           if (copy !== null) copy.push(done);
