@@ -147,7 +147,9 @@ export class ReleaseDatabase {
       const rows: T[] = [];
       for (let i = 0; i < reader.currentRowCount; i++) {
         const plain: Record<string, unknown> = {};
-        for (let j = 0; j < names.length; j++) plain[names[j] as string] = plainValue(columns[j]?.[i]);
+        names.forEach((name, j) => {
+          plain[name] = plainValue(columns[j]?.[i]);
+        });
         rows.push(plain as T);
       }
       return rows;

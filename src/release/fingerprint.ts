@@ -55,11 +55,11 @@ export function fingerprintPieces(
     : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
   // `text`, the same JSON as a string: when it is ASCII (as many UTF-16 units as bytes), its
   // offsets are the bytes' and the string is searched (no call into the buffer per record)
-  const ascii = text !== undefined && text.length === bytes.byteLength;
+  const ascii = text !== undefined && text.length === bytes.byteLength ? text : null;
   let from = 0;
   let search = 0;
   for (;;) {
-    const at = ascii ? (text as string).indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
+    const at = ascii !== null ? ascii.indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
     if (at < 0) break;
     const value = at + CHECK_KEY.length;
     // `"last_checked_at":null` (or any value but a string) stays as it is
@@ -67,7 +67,7 @@ export function fingerprintPieces(
       search = value;
       continue;
     }
-    const end = ascii ? (text as string).indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
+    const end = ascii !== null ? ascii.indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
     if (end < 0) break;
     emit(bytes.subarray(from, value));
     emit(NULL_BYTES);
