@@ -420,17 +420,12 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
   const lifecycleBy = groupedBy(diff.lifecycle_changes, (r) => groupKey(r.provider_id));
   const pricesBy = groupedBy(diff.price_changes, ofProvider);
   const eventsBy = groupedBy(diff.source_events, ofProvider);
-  const grouped = new Map<unknown[], Map<string, unknown[]>>();
-  const mineOf =
-    (provider: string) =>
-    <T extends { provider_id: string }>(rows: T[]): T[] => {
-      let groups = grouped.get(rows);
-      if (groups === undefined) {
-        groups = groupedBy(rows, ofProvider);
-        grouped.set(rows, groups);
-      }
-      return (groups.get(provider) ?? []) as T[];
-    };
+  const removedBy = groupedBy(diff.deployments_removed, ofProvider);
+  const addedBy = groupedBy(diff.deployments_added, ofProvider);
+  const statusBy = groupedBy(diff.status_changes, ofProvider);
+  const limitsBy = groupedBy(diff.limit_changes, ofProvider);
+  const capabilitiesBy = groupedBy(diff.capability_changes, ofProvider);
+  const modelsBy = groupedBy(diff.model_changes, ofProvider);
   for (const provider of [...providers].sort(compareCodePoints)) {
     const lifecycle = lifecycleBy.get(provider) ?? [];
     const kind = (...kinds: string[]) => lifecycle.filter((r) => kinds.includes(r.kind));
@@ -439,12 +434,15 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
     const increased = new Set(increases);
     const otherPrices = prices.filter((p) => !increased.has(p));
     const events = eventsBy.get(provider) ?? [];
-    const mine = mineOf(provider);
+    const statuses = statusBy.get(provider) ?? [];
+    const limits = limitsBy.get(provider) ?? [];
+    const capabilities = capabilitiesBy.get(provider) ?? [];
+    const models = modelsBy.get(provider) ?? [];
     const sections = [
       lifecycleSection("End of life moved earlier", kind("end_of_life_earlier"), true),
       lifecycleSection("New end-of-life schedules", kind("end_of_life_scheduled"), false),
       priceSection("Price increases", increases),
-      deploymentSection("Removed deployments", mine(diff.deployments_removed)),
+      deploymentSection("Removed deployments", removedBy.get(provider) ?? []),
       eventSection(
         "Sources failed",
         events.filter((e) => e.event_type === "lifecycle.source_failed"),
@@ -465,49 +463,44 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
         true,
       ),
       priceSection("Other price changes", otherPrices),
-      mine(diff.status_changes).length > 0
+      statuses.length > 0
         ? {
             title: "Status changes",
             body: table(
               ["Deployment", "Old", "New"],
-              mine(diff.status_changes).map((r) => [`\`${r.deployment_id}\``, r.old, r.new]),
+              statuses.map((r) => [`\`${r.deployment_id}\``, r.old, r.new]),
             ),
           }
         : null,
       lifecycleSection("Replacements", kind("replacement_added", "replacement_removed"), false),
-      mine(diff.limit_changes).length > 0
+      limits.length > 0
         ? {
             title: "Limit changes",
             body: table(
               ["Deployment", "Limit", "Old", "New"],
-              mine(diff.limit_changes).map((r) => [`\`${r.deployment_id}\``, r.field, r.old, r.new]),
+              limits.map((r) => [`\`${r.deployment_id}\``, r.field, r.old, r.new]),
             ),
           }
         : null,
-      mine(diff.capability_changes).length > 0
+      capabilities.length > 0
         ? {
             title: "Capability changes",
             body: table(
               ["Deployment", "Capability", "Old", "New"],
-              mine(diff.capability_changes).map((r) => [
-                `\`${r.deployment_id}\``,
-                r.capability,
-                r.old,
-                r.new,
-              ]),
+              capabilities.map((r) => [`\`${r.deployment_id}\``, r.capability, r.old, r.new]),
             ),
           }
         : null,
-      mine(diff.model_changes).length > 0
+      models.length > 0
         ? {
             title: "Model changes",
             body: table(
               ["Deployment", "Old model", "New model"],
-              mine(diff.model_changes).map((r) => [`\`${r.deployment_id}\``, `\`${r.old}\``, `\`${r.new}\``]),
+              models.map((r) => [`\`${r.deployment_id}\``, `\`${r.old}\``, `\`${r.new}\``]),
             ),
           }
         : null,
-      deploymentSection("Added deployments", mine(diff.deployments_added)),
+      deploymentSection("Added deployments", addedBy.get(provider) ?? []),
       eventSection(
         "Sources recovered",
         events.filter((e) => e.event_type === "lifecycle.source_recovered"),

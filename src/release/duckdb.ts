@@ -142,14 +142,12 @@ export class ReleaseDatabase {
       const reader = await this.connection.runAndReadAll(sql);
       // read by column, each row built by name (the reader's row objects, copied, cost about
       // twice as much: a first build's diff reads 100,000 added deployments)
-      const names = reader.columnNames();
       const columns = reader.getColumnsJS();
+      const fields = reader.columnNames().map((name, j) => ({ name, values: columns[j] ?? [] }));
       const rows: T[] = [];
       for (let i = 0; i < reader.currentRowCount; i++) {
         const plain: Record<string, unknown> = {};
-        names.forEach((name, j) => {
-          plain[name] = plainValue(columns[j]?.[i]);
-        });
+        for (const { name, values } of fields) plain[name] = plainValue(values[i]);
         rows.push(plain as T);
       }
       return rows;
