@@ -17,6 +17,7 @@
  * almost every record is valid.
  */
 import type { z } from "zod";
+import { problemsFunction } from "./refine.js";
 
 type Accept = (value: unknown) => boolean;
 
@@ -146,7 +147,44 @@ function checkExpression(check: Check, x: string, constants: Constants): string 
     const p = constant(constants, pattern);
     return `(typeof ${x} === "string" && (${p}.lastIndex = 0, ${p}.test(${x})))`;
   }
-  return numberCheck(check, x, constants) ?? `${constant(constants, zodStep(check))}(${x})`;
+  const step = `${constant(constants, zodStep(check))}(${x})`;
+  const sure = surelyLongEnough(check, x);
+  return (
+    numberCheck(check, x, constants) ??
+    ruleCheck(check, x, constants) ??
+    (sure === null ? step : `(${sure} || ${step})`)
+  );
+}
+
+/**
+ * A string length that passes a `.min` or `.max` whatever zod counts (it counts code points,
+ * one or two UTF-16 units each): at least twice the minimum in units, or at most the maximum.
+ * Any other length goes to zod's check. Null for other checks.
+ */
+function surelyLongEnough(check: Check, x: string): string | null {
+  const def = check._zod.def as { minimum?: unknown; maximum?: unknown };
+  const traits = check._zod.traits;
+  if (traits.has("$ZodCheckMinLength") && typeof def.minimum === "number")
+    return `(typeof ${x} === "string" && ${x}.length >= ${2 * def.minimum})`;
+  if (traits.has("$ZodCheckMaxLength") && typeof def.maximum === "number")
+    return `(typeof ${x} === "string" && ${x}.length <= ${def.maximum})`;
+  return null;
+}
+
+/**
+ * A rule check called without zod's payload, as an expression over `x`: a `withProblems` rule
+ * (src/schema/refine.ts) passes when its function lists no problem, a `.refine(fn)` when `fn`
+ * returns true (zod takes any truthy value that is not a promise; anything but true is "not
+ * sure" here). Null for any other check, or one with a `when`.
+ */
+function ruleCheck(check: Check, x: string, constants: Constants): string | null {
+  const def = check._zod.def as { when?: unknown; fn?: unknown };
+  if (def.when !== undefined) return null;
+  const problems = problemsFunction(check);
+  if (problems) return `(${constant(constants, problems)}(${x}).length === 0)`;
+  if (check._zod.traits.has("$ZodCustom") && typeof def.fn === "function")
+    return `(${constant(constants, def.fn)}(${x}) === true)`;
+  return null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DeploymentId, IdPart, IsoDateTime, MicroUsd, ModelId, ProviderId, Url } from "./common.js";
 import { VerificationStatus } from "./evidence.js";
 import { Lifecycle, LifecycleStatus } from "./lifecycle.js";
+import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js";
 
 /**
  * The capability names the catalog knows; a `capability` filter outside this list is a 400.
@@ -78,8 +79,8 @@ export type RateTier = z.infer<typeof RateTier>;
  * `cached_input_micro_usd` / `output_micro_usd` are null when the provider publishes no such
  * price (unknown, never zero). `cache_write_*` and `tiers` are optional extensions.
  */
-export const RateCard = z
-  .strictObject({
+export const RateCard = withProblems(
+  z.strictObject({
     currency: z.literal("USD"),
     unit: z.literal("million_tokens"),
     input_micro_usd: MicroUsd,
@@ -90,19 +91,20 @@ export const RateCard = z
     tiers: z.array(RateTier).optional(),
     source_url: Url,
     observed_at: IsoDateTime,
-  })
-  .superRefine((card, ctx) => {
-    const thresholds = (card.tiers ?? []).map((t) => t.above_input_tokens);
-    for (let i = 1; i < thresholds.length; i++) {
-      if ((thresholds[i] as number) <= (thresholds[i - 1] as number))
-        ctx.addIssue({
-          code: "custom",
-          path: ["tiers", i],
-          message: "tiers must be in strictly increasing order",
-        });
+  }),
+  (card) => {
+    // tiers by strictly increasing input-token threshold
+    let found: Problem[] | undefined;
+    const tiers = card.tiers;
+    for (let i = 1; tiers && i < tiers.length; i++) {
+      const before = tiers[i - 1];
+      const tier = tiers[i];
+      if (before && tier && tier.above_input_tokens <= before.above_input_tokens)
+        found = addProblem(found, ["tiers", i], "tiers must be in strictly increasing order");
     }
-  })
-  .meta({ id: "RateCard" });
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "RateCard" });
 export type RateCard = z.infer<typeof RateCard>;
 
 export const Deployment = z

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DeploymentId, IsoDate, IsoDateTime, ModelId, ProviderId } from "./common.js";
 import { Evidence } from "./evidence.js";
+import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js";
 
 export const LifecycleStatus = z.enum(["preview", "available", "legacy", "deprecated", "retired", "unknown"]);
 export type LifecycleStatus = z.infer<typeof LifecycleStatus>;
@@ -21,52 +22,33 @@ export type DatePrecision = z.infer<typeof DatePrecision>;
 export const DateType = z.enum(["on", "not_before", "not_after", "unknown"]);
 export type DateType = z.infer<typeof DateType>;
 
-export const LifecycleMilestone = z
-  .strictObject({
+export const LifecycleMilestone = withProblems(
+  z.strictObject({
     state: MilestoneState,
     date: IsoDate.nullable(),
     precision: DatePrecision,
     date_type: DateType,
     evidence: z.array(Evidence),
-  })
-  .superRefine((milestone, ctx) => {
+  }),
+  (milestone) => {
+    let found: Problem[] | undefined;
     if (milestone.state === "scheduled") {
-      if (milestone.date === null)
-        ctx.addIssue({ code: "custom", path: ["date"], message: "a scheduled milestone needs a date" });
+      if (milestone.date === null) found = addProblem(found, ["date"], "a scheduled milestone needs a date");
       if (milestone.precision === "unknown")
-        ctx.addIssue({
-          code: "custom",
-          path: ["precision"],
-          message: "a scheduled milestone needs a known precision",
-        });
+        found = addProblem(found, ["precision"], "a scheduled milestone needs a known precision");
       if (milestone.date_type === "unknown")
-        ctx.addIssue({
-          code: "custom",
-          path: ["date_type"],
-          message: "a scheduled milestone needs a known date_type",
-        });
+        found = addProblem(found, ["date_type"], "a scheduled milestone needs a known date_type");
     } else {
       if (milestone.date !== null)
-        ctx.addIssue({
-          code: "custom",
-          path: ["date"],
-          message: `a ${milestone.state} milestone has a null date`,
-        });
+        found = addProblem(found, ["date"], `a ${milestone.state} milestone has a null date`);
       if (milestone.precision !== "unknown")
-        ctx.addIssue({
-          code: "custom",
-          path: ["precision"],
-          message: `a ${milestone.state} milestone has precision unknown`,
-        });
+        found = addProblem(found, ["precision"], `a ${milestone.state} milestone has precision unknown`);
       if (milestone.date_type !== "unknown")
-        ctx.addIssue({
-          code: "custom",
-          path: ["date_type"],
-          message: `a ${milestone.state} milestone has date_type unknown`,
-        });
+        found = addProblem(found, ["date_type"], `a ${milestone.state} milestone has date_type unknown`);
     }
-  })
-  .meta({ id: "LifecycleMilestone" });
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "LifecycleMilestone" });
 export type LifecycleMilestone = z.infer<typeof LifecycleMilestone>;
 
 export const UNKNOWN_MILESTONE: LifecycleMilestone = Object.freeze({
@@ -134,30 +116,24 @@ export const LifecycleSummary = z
   .meta({ id: "LifecycleSummary" });
 export type LifecycleSummary = z.infer<typeof LifecycleSummary>;
 
-export const LifecycleRecord = z
-  .strictObject({
+export const LifecycleRecord = withProblems(
+  z.strictObject({
     resource_type: ResourceType,
     resource_id: z.string().min(1),
     provider_id: ProviderId.optional(),
     model_id: ModelId.optional(),
     lifecycle: Lifecycle,
     summary: LifecycleSummary.optional(),
-  })
-  .superRefine((record, ctx) => {
+  }),
+  (record) => {
+    let found: Problem[] | undefined;
     if (record.resource_type === "deployment" && record.summary !== undefined)
-      ctx.addIssue({ code: "custom", path: ["summary"], message: "deployment records carry no summary" });
+      found = addProblem(found, ["summary"], "deployment records carry no summary");
     if (record.resource_type !== "deployment" && record.summary === undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["summary"],
-        message: "provider and model records carry a summary",
-      });
+      found = addProblem(found, ["summary"], "provider and model records carry a summary");
     if (record.resource_type === "deployment" && (!record.provider_id || !record.model_id))
-      ctx.addIssue({
-        code: "custom",
-        path: ["model_id"],
-        message: "deployment records carry provider_id and model_id",
-      });
-  })
-  .meta({ id: "LifecycleRecord" });
+      found = addProblem(found, ["model_id"], "deployment records carry provider_id and model_id");
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "LifecycleRecord" });
 export type LifecycleRecord = z.infer<typeof LifecycleRecord>;

@@ -8,6 +8,7 @@ import { DeploymentId, IdPart, IsoDateTime, ModelId, ProviderId } from "./common
 import { Capabilities, RateCard } from "./deployment.js";
 import { Evidence } from "./evidence.js";
 import { LifecycleMilestone, LifecycleStatus } from "./lifecycle.js";
+import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js";
 
 export const DeploymentFact = z
   .strictObject({
@@ -49,8 +50,8 @@ export const LifecycleTarget = z.strictObject({
 });
 export type LifecycleTarget = z.infer<typeof LifecycleTarget>;
 
-export const LifecycleAssertion = z
-  .strictObject({
+export const LifecycleAssertion = withProblems(
+  z.strictObject({
     scope: z.enum(["provider", "model", "deployment"]),
     provider_id: ProviderId,
     /**
@@ -78,18 +79,16 @@ export const LifecycleAssertion = z
     /** Replacements as the provider names them (provider model ids); the release stage resolves them to catalog ids. */
     replacements: z.array(z.string().min(1)).optional(),
     evidence: Evidence,
-  })
-  .superRefine((a, ctx) => {
+  }),
+  (a) => {
+    let found: Problem[] | undefined;
     if (a.scope === "deployment" && !a.target)
-      ctx.addIssue({
-        code: "custom",
-        path: ["target"],
-        message: "a deployment-scope assertion needs a target",
-      });
+      found = addProblem(found, ["target"], "a deployment-scope assertion needs a target");
     if (a.scope === "model" && !a.model_id)
-      ctx.addIssue({ code: "custom", path: ["model_id"], message: "a model-scope assertion needs model_id" });
-  })
-  .meta({ id: "LifecycleAssertion" });
+      found = addProblem(found, ["model_id"], "a model-scope assertion needs model_id");
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "LifecycleAssertion" });
 export type LifecycleAssertion = z.infer<typeof LifecycleAssertion>;
 
 /**

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { acceptor, parseAccepted, safeParseAccepted } from "../../src/schema/accept.js";
+import { NO_PROBLEMS, withProblems } from "../../src/schema/refine.js";
 import { Deployment, LifecycleRecord, ParseOutput, SourceEvent } from "../../src/schema/index.js";
 import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
 
@@ -164,6 +165,54 @@ describe("the acceptor compiled from a schema", () => {
     ]) {
       expect(accept(bad)).toBe(false);
       expect(Checked.safeParse(bad).success).toBe(false);
+    }
+  });
+
+  it("calls a rule's problems function and a refinement itself, taking only what zod takes", () => {
+    const seen: unknown[] = [];
+    const Ordered = withProblems(z.strictObject({ lo: z.int(), hi: z.int() }), (v) => {
+      seen.push(v);
+      return v.lo <= v.hi ? NO_PROBLEMS : [{ path: ["hi"], message: "hi below lo" }];
+    });
+    const accept = acceptor(Ordered);
+    const value = { lo: 1, hi: 2 };
+    expect(accept(value)).toBe(true);
+    // the acceptor asked the function itself, with the value as it is (zod hands it its own copy)
+    expect(seen.at(-1)).toBe(value);
+    expect(Ordered.safeParse(value).success).toBe(true);
+    expect(seen.at(-1)).not.toBe(value);
+    expect(accept({ lo: 3, hi: 2 })).toBe(false);
+    // zod words each listed problem as a custom issue at its path
+    const issues = Ordered.safeParse({ lo: 3, hi: 2 }).error?.issues;
+    expect(issues?.map((i) => [i.code, i.path, i.message])).toStrictEqual([["custom", ["hi"], "hi below lo"]]);
+    // a refinement that answers anything but true is left to zod, which takes any truthy value
+    const Truthy = z.string().refine((s) => (s.length > 0 ? 1 : 0) as unknown as boolean);
+    expect(acceptor(Truthy)("a")).toBe(false);
+    expect(Truthy.safeParse("a").success).toBe(true);
+    const Async = z.string().refine(async () => true);
+    expect(acceptor(Async)("a")).toBe(false);
+    expect(acceptor(z.string().refine((s) => s !== "b"))("a")).toBe(true);
+    expect(acceptor(z.string().refine((s) => s !== "b"))("b")).toBe(false);
+  });
+
+  it("counts string lengths as zod does (code points), passing only lengths that are sure", () => {
+    const face = "\u{1F600}"; // one code point, two UTF-16 units
+    const cases: Array<[z.ZodType, unknown]> = [
+      [z.string().min(1), "a"],
+      [z.string().min(1), ""],
+      [z.string().min(2), face],
+      [z.string().min(2), `${face}${face}`],
+      [z.string().min(2), "ab"],
+      [z.string().max(1), face],
+      [z.string().max(1), "ab"],
+      [z.string().max(2), `${face}a`],
+      [z.array(z.int()).min(1), []],
+      [z.array(z.int()).min(1), [1]],
+    ];
+    for (const [schema, value] of cases) {
+      const zodSays = schema.safeParse(value).success;
+      // the acceptor takes nothing zod rejects, and everything here that zod takes
+      expect([value, acceptor(schema)(value)]).toStrictEqual([value, zodSays]);
     }
   });
 
