@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { acceptor, parseAccepted, safeParseAccepted } from "../../src/schema/accept.js";
-import { NO_PROBLEMS, withProblems } from "../../src/schema/refine.js";
 import { Deployment, LifecycleRecord, ParseOutput, SourceEvent } from "../../src/schema/index.js";
+import { NO_PROBLEMS, withProblems } from "../../src/schema/refine.js";
 import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
 
 let release: CommittedRelease;
@@ -184,7 +184,9 @@ describe("the acceptor compiled from a schema", () => {
     expect(accept({ lo: 3, hi: 2 })).toBe(false);
     // zod words each listed problem as a custom issue at its path
     const issues = Ordered.safeParse({ lo: 3, hi: 2 }).error?.issues;
-    expect(issues?.map((i) => [i.code, i.path, i.message])).toStrictEqual([["custom", ["hi"], "hi below lo"]]);
+    expect(issues?.map((i) => [i.code, i.path, i.message])).toStrictEqual([
+      ["custom", ["hi"], "hi below lo"],
+    ]);
     // a refinement that answers anything but true is left to zod, which takes any truthy value
     const Truthy = z.string().refine((s) => (s.length > 0 ? 1 : 0) as unknown as boolean);
     expect(acceptor(Truthy)("a")).toBe(false);
