@@ -273,9 +273,28 @@ function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, 
   return groups;
 }
 
-function table(headers: string[], rows: unknown[][]): string {
+/**
+ * The most rows a Markdown table lists; the rest are counted under it. The Markdown is for
+ * people (and GitHub's job summary, which takes at most 1 MiB): diff.json lists every change.
+ */
+export const MAX_MARKDOWN_ROWS = 500;
+
+/** A Markdown table of at most MAX_MARKDOWN_ROWS rows, each made into cells only when listed. */
+function table<T>(headers: string[], rows: readonly T[], cells: (row: T) => unknown[]): string {
   const lines = [`| ${headers.join(" | ")} |`, `|${headers.map(() => "---").join("|")}|`];
-  for (const row of rows) lines.push(`| ${row.map(cell).join(" | ")} |`);
+  const listed = Math.min(rows.length, MAX_MARKDOWN_ROWS);
+  for (let i = 0; i < listed; i++)
+    lines.push(
+      `| ${cells(rows[i] as T)
+        .map(cell)
+        .join(" | ")} |`,
+    );
+  const more = rows.length - listed;
+  if (more > 0)
+    lines.push(
+      "",
+      `_…and ${more.toLocaleString("en-US")} more ${more === 1 ? "row" : "rows"}: \`diff.json\` lists every change._`,
+    );
   return lines.join("\n");
 }
 
@@ -303,17 +322,14 @@ function lifecycleSection(title: string, rows: LifecycleChange[], withDays: bool
   const headers = withDays ? ["Resource", "Old", "New", "Moved"] : ["Resource", "Old", "New"];
   return {
     title,
-    body: table(
-      headers,
-      rows.map((r) => {
-        const base = [
-          `${r.resource_type === "deployment" ? "" : `${r.resource_type} `}\`${r.resource_id}\``,
-          r.old,
-          r.new,
-        ];
-        return withDays ? [...base, signedDays(r.days)] : base;
-      }),
-    ),
+    body: table(headers, rows, (r) => {
+      const base = [
+        `${r.resource_type === "deployment" ? "" : `${r.resource_type} `}\`${r.resource_id}\``,
+        r.old,
+        r.new,
+      ];
+      return withDays ? [...base, signedDays(r.days)] : base;
+    }),
   };
 }
 
@@ -323,13 +339,14 @@ function priceSection(title: string, rows: PriceChange[]): Section | null {
     title,
     body: table(
       ["Deployment", "Component", "Old (per 1M tokens)", "New (per 1M tokens)", "Change"],
-      rows.map((r) => [
+      rows,
+      (r) => [
         `\`${r.deployment_id}\``,
         r.component,
         formatMicroUsd(r.old),
         formatMicroUsd(r.new),
         signedPercent(r.percent),
-      ]),
+      ],
     ),
   };
 }
@@ -338,10 +355,11 @@ function deploymentSection(title: string, rows: DeploymentRef[]): Section | null
   if (rows.length === 0) return null;
   return {
     title,
-    body: table(
-      ["Deployment", "Model", "Status"],
-      rows.map((r) => [`\`${r.id}\``, `\`${r.model_id}\``, r.status]),
-    ),
+    body: table(["Deployment", "Model", "Status"], rows, (r) => [
+      `\`${r.id}\``,
+      `\`${r.model_id}\``,
+      r.status,
+    ]),
   };
 }
 
@@ -352,24 +370,18 @@ function eventSection(title: string, rows: SourceEventChange[]): Section | null 
   return {
     title,
     body: failed
-      ? table(
-          ["Source", "Detected", "Error", "Event"],
-          rows.map((r) => [
-            r.source_url,
-            r.detected_at,
-            (r.error ?? "").replace(/[|\n]/g, " "),
-            `\`${r.event_id}\``,
-          ]),
-        )
-      : table(
-          ["Source", "Detected", "Hash before → after", "Event"],
-          rows.map((r) => [
-            r.source_url,
-            r.detected_at,
-            `${hash(r.previous_sha256)} → ${hash(r.current_sha256)}`,
-            `\`${r.event_id}\``,
-          ]),
-        ),
+      ? table(["Source", "Detected", "Error", "Event"], rows, (r) => [
+          r.source_url,
+          r.detected_at,
+          (r.error ?? "").replace(/[|\n]/g, " "),
+          `\`${r.event_id}\``,
+        ])
+      : table(["Source", "Detected", "Hash before → after", "Event"], rows, (r) => [
+          r.source_url,
+          r.detected_at,
+          `${hash(r.previous_sha256)} → ${hash(r.current_sha256)}`,
+          `\`${r.event_id}\``,
+        ]),
   };
 }
 
@@ -396,6 +408,7 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
         ["Model changes", c.model_changes],
         ["Source events", c.source_events],
       ],
+      (row) => row,
     ),
   );
   const providers = new Set<string>();
@@ -466,38 +479,44 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
       statuses.length > 0
         ? {
             title: "Status changes",
-            body: table(
-              ["Deployment", "Old", "New"],
-              statuses.map((r) => [`\`${r.deployment_id}\``, r.old, r.new]),
-            ),
+            body: table(["Deployment", "Old", "New"], statuses, (r) => [
+              `\`${r.deployment_id}\``,
+              r.old,
+              r.new,
+            ]),
           }
         : null,
       lifecycleSection("Replacements", kind("replacement_added", "replacement_removed"), false),
       limits.length > 0
         ? {
             title: "Limit changes",
-            body: table(
-              ["Deployment", "Limit", "Old", "New"],
-              limits.map((r) => [`\`${r.deployment_id}\``, r.field, r.old, r.new]),
-            ),
+            body: table(["Deployment", "Limit", "Old", "New"], limits, (r) => [
+              `\`${r.deployment_id}\``,
+              r.field,
+              r.old,
+              r.new,
+            ]),
           }
         : null,
       capabilities.length > 0
         ? {
             title: "Capability changes",
-            body: table(
-              ["Deployment", "Capability", "Old", "New"],
-              capabilities.map((r) => [`\`${r.deployment_id}\``, r.capability, r.old, r.new]),
-            ),
+            body: table(["Deployment", "Capability", "Old", "New"], capabilities, (r) => [
+              `\`${r.deployment_id}\``,
+              r.capability,
+              r.old,
+              r.new,
+            ]),
           }
         : null,
       models.length > 0
         ? {
             title: "Model changes",
-            body: table(
-              ["Deployment", "Old model", "New model"],
-              models.map((r) => [`\`${r.deployment_id}\``, `\`${r.old}\``, `\`${r.new}\``]),
-            ),
+            body: table(["Deployment", "Old model", "New model"], models, (r) => [
+              `\`${r.deployment_id}\``,
+              `\`${r.old}\``,
+              `\`${r.new}\``,
+            ]),
           }
         : null,
       deploymentSection("Added deployments", addedBy.get(provider) ?? []),

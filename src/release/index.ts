@@ -5,7 +5,7 @@
  */
 export * from "./artifact.js";
 export { CHECKS, type CheckContext, type CheckDefinition } from "./checks/index.js";
-export { computeDiff, formatMicroUsd, percentChange, renderDiffMarkdown } from "./diff.js";
+export { computeDiff, formatMicroUsd, MAX_MARKDOWN_ROWS, percentChange, renderDiffMarkdown } from "./diff.js";
 export { ReleaseDatabase, withDatabase } from "./duckdb.js";
 export * from "./export.js";
 export { FACTS_FILE, FactsFile, gatherFacts, SourceFacts } from "./facts.js";

@@ -3,9 +3,12 @@ import {
   diffReleases,
   formatBuildReport,
   formatMicroUsd,
+  MAX_MARKDOWN_ROWS,
   percentChange,
+  renderDiffMarkdown,
   runRelease,
 } from "../../src/release/index.js";
+import type { ReleaseDiff } from "../../src/release/types.js";
 import {
   assertion,
   COMMUNITY_ID,
@@ -204,6 +207,53 @@ describe("release diff", () => {
     } finally {
       await cleanup();
     }
+  });
+
+  test("the Markdown lists at most MAX_MARKDOWN_ROWS rows per table and counts the rest; diff.json keeps them all", () => {
+    const refs = (provider: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `dep_${provider}_m${String(i).padStart(4, "0")}_api_global`,
+        provider_id: provider,
+        model_id: `${provider}/m${i}`,
+        status: "available",
+      }));
+    const added = [...refs("big", MAX_MARKDOWN_ROWS + 1234), ...refs("small", MAX_MARKDOWN_ROWS)];
+    const diff: ReleaseDiff = {
+      from_release_id: null,
+      to_release_id: null,
+      counts: {
+        deployments_added: added.length,
+        deployments_removed: 0,
+        price_changes: 0,
+        price_increases: 0,
+        limit_changes: 0,
+        capability_changes: 0,
+        model_changes: 0,
+        status_changes: 0,
+        lifecycle_changes: 0,
+        end_of_life_earlier: 0,
+        source_events: 0,
+      },
+      deployments_added: added,
+      deployments_removed: [],
+      price_changes: [],
+      limit_changes: [],
+      capability_changes: [],
+      model_changes: [],
+      status_changes: [],
+      lifecycle_changes: [],
+      source_events: [],
+    };
+    const markdown = renderDiffMarkdown(diff);
+    const rows = (provider: string) =>
+      markdown.split("\n").filter((l) => l.startsWith(`| \`dep_${provider}_`));
+    expect(rows("big")).toHaveLength(MAX_MARKDOWN_ROWS);
+    expect(rows("big").at(-1)).toContain(`m${String(MAX_MARKDOWN_ROWS - 1).padStart(4, "0")}`);
+    expect(markdown).toContain("_…and 1,234 more rows: `diff.json` lists every change._");
+    // a table of exactly the limit is whole, without a note
+    expect(rows("small")).toHaveLength(MAX_MARKDOWN_ROWS);
+    expect(markdown.match(/more rows?:/g)).toHaveLength(1);
+    expect(markdown).toContain(`| Deployments added | ${added.length} |`);
   });
 
   test("money and percentages are formatted exactly", () => {
