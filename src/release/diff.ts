@@ -18,7 +18,7 @@ import {
   readReleaseFile,
 } from "../snapshot/index.js";
 import { type ReleaseDatabase, withDatabase } from "./duckdb.js";
-import { loadCatalog, loadChangedCapabilities, loadReleaseFiles } from "./tables.js";
+import { loadCatalog, loadReleaseFiles } from "./tables.js";
 import type {
   CapabilityChange,
   DeploymentRef,
@@ -103,18 +103,29 @@ export async function computeDiff(
     )
     ORDER BY provider_id, deployment_id, field`);
 
+  // Only deployments in both releases whose capabilities JSON differs can have a capability
+  // change (the merge writes that JSON canonical), so only theirs is expanded per capability.
   const capabilityChanges = await db.all<CapabilityChange>(`
-    WITH common AS (
-      SELECT n.id, n.provider_id FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+    WITH changed AS (
+      SELECT n.id, n.provider_id, o.capabilities AS old, n.capabilities AS new
+      FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+      WHERE o.capabilities IS DISTINCT FROM n.capabilities
+    ),
+    oc AS (
+      SELECT changed.id, c.key AS capability, json_extract_string(c.value, '$.status') AS status
+      FROM changed, json_each(changed.old) c
+    ),
+    nc AS (
+      SELECT changed.id, c.key AS capability, json_extract_string(c.value, '$.status') AS status
+      FROM changed, json_each(changed.new) c
     )
-    SELECT common.id AS deployment_id, common.provider_id,
+    SELECT changed.id AS deployment_id, changed.provider_id,
            coalesce(nc.capability, oc.capability) AS capability, oc.status AS old, nc.status AS new
-    FROM ${to}capabilities nc
-    FULL OUTER JOIN ${from}capabilities oc
-      ON oc.deployment_id = nc.deployment_id AND oc.capability = nc.capability
-    JOIN common ON common.id = coalesce(nc.deployment_id, oc.deployment_id)
+    FROM nc
+    FULL OUTER JOIN oc ON oc.id = nc.id AND oc.capability = nc.capability
+    JOIN changed ON changed.id = coalesce(nc.id, oc.id)
     WHERE oc.status IS DISTINCT FROM nc.status
-    ORDER BY common.provider_id, deployment_id, capability`);
+    ORDER BY changed.provider_id, deployment_id, capability`);
 
   const modelChanges = await db.all<ModelChange>(`
     SELECT n.id AS deployment_id, n.provider_id, o.model_id AS old, n.model_id AS new
@@ -193,15 +204,14 @@ export async function computeDiff(
 
 /**
  * Loads one published release's diff tables under `prefix`, from its Parquet files when it
- * has them (true; the capabilities tables are then made by loadChangedCapabilities), else from
- * its catalog (false).
+ * has them, else from its catalog.
  */
 async function loadPublished(
   db: ReleaseDatabase,
   prefix: string,
   snapshotsDir: string,
   manifest: ReleaseManifest,
-): Promise<boolean> {
+): Promise<void> {
   const deployments = manifest.files[DEPLOYMENTS_PARQUET];
   const lifecycle = manifest.files[LIFECYCLE_PARQUET];
   if (deployments && lifecycle) {
@@ -213,11 +223,10 @@ async function loadPublished(
       lifecycleParquet: objectPath(snapshotsDir, lifecycle.sha256),
       events: await readReleaseEvents(snapshotsDir, manifest),
     });
-    return true;
+    return;
   }
   const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
   await loadCatalog(db, prefix, JSON.parse(data.toString("utf8")) as CatalogContent);
-  return false;
 }
 
 /**
@@ -233,15 +242,8 @@ export async function diffPublishedReleases(
   const from = await readManifest(snapshotsDir, fromId);
   const to = await readManifest(snapshotsDir, toId);
   return withDatabase(async (db) => {
-    const a = await loadPublished(db, "a_", snapshotsDir, from);
-    const b = await loadPublished(db, "b_", snapshotsDir, to);
-    if (a && b) await loadChangedCapabilities(db, "a_", "b_");
-    else if (a || b) {
-      // one release without Parquet files: the other's full capabilities table
-      const [prefix, manifest] = a ? ["a_", from] : ["b_", to];
-      const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
-      await loadCatalog(db, prefix, JSON.parse(data.toString("utf8")) as CatalogContent);
-    }
+    await loadPublished(db, "a_", snapshotsDir, from);
+    await loadPublished(db, "b_", snapshotsDir, to);
     const diff = await computeDiff(db, "a_", "b_", { fromReleaseId: fromId, toReleaseId: toId });
     return { diff, markdown: renderDiffMarkdown(diff) };
   });

@@ -3,9 +3,10 @@
  * Parquet export query. `loadCatalog(db, prefix, catalog)` creates
  *   <prefix>deployments   one row per deployment, rate card and lifecycle flattened
  *   <prefix>rate_tiers    long-context tiers of the rate cards
- *   <prefix>capabilities  one row per (deployment, capability)
  *   <prefix>lifecycle     one row per lifecycle record, lifecycle flattened
  *   <prefix>lifecycle_all view: deployments' embedded lifecycles + lifecycle records
+ * (capabilities stay one JSON column of the deployments: the diff expands only those that
+ * changed, of deployments in both catalogs)
  *   <prefix>events, <prefix>sources
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
@@ -96,13 +97,6 @@ const TIER_COLUMNS: ColumnSpec = [
   ["cached_input_micro_usd", "BIGINT"],
   ["output_micro_usd", "BIGINT"],
   ["cache_write_micro_usd", "BIGINT"],
-];
-
-const CAPABILITY_COLUMNS: ColumnSpec = [
-  ["deployment_id", "VARCHAR"],
-  ["capability", "VARCHAR"],
-  ["status", "VARCHAR"],
-  ["verification_status", "VARCHAR"],
 ];
 
 const EVENT_COLUMNS: ColumnSpec = [
@@ -376,10 +370,6 @@ export async function loadStagedRecords(
              WHERE r.rate_card.tiers IS NOT NULL)`,
     );
   statements.push(
-    `CREATE OR REPLACE TABLE ${prefix}capabilities (${columnList(CAPABILITY_COLUMNS)})`,
-    `INSERT INTO ${prefix}capabilities
-       SELECT d.id, c.key, json_extract_string(c.value, '$.status'), json_extract_string(c.value, '$.verification_status')
-       FROM ${prefix}deployments d, json_each(d.capabilities) c`,
     ...loadStagedStatements({
       table: `${prefix}lifecycle`,
       columns: LIFECYCLE_RECORD_COLUMNS,
@@ -542,8 +532,7 @@ function comparedColumns(names: readonly string[]): string {
  * The tables the diff reads (<prefix>deployments, capabilities, lifecycle, events) from a
  * published release's own files instead of its catalog: DuckDB reads the compared columns of
  * the Parquet exports directly (milestone days back to ISO text, as loadCatalog holds them)
- * and only the events are rows from JS. No deployment becomes a JS object. The capabilities
- * tables come from `loadChangedCapabilities`.
+ * and only the events are rows from JS. No deployment becomes a JS object.
  */
 export async function loadReleaseFiles(
   db: ReleaseDatabase,
@@ -568,8 +557,7 @@ function releaseFileStatements(
 /**
  * A published release as the previous release of a build: the tables of loadCatalog (the
  * checks and the diff read them) from its Parquet files and the small parts of its catalog
- * (events, source states), so its deployments never become JS objects. The capabilities table
- * is made whole from the deployments' capabilities JSON. Only the compared columns are loaded
+ * (events, source states), so its deployments never become JS objects. Only the compared columns are loaded
  * (see loadReleaseFiles), and not made are <prefix>rate_tiers (no Parquet file holds the
  * tiers) and <prefix>lifecycle_all (the checks read only the new catalog's): no check or diff
  * reads them, and a query that did would fail instead of reading nothing.
@@ -585,40 +573,7 @@ export async function loadPublishedRelease(
   },
 ): Promise<void> {
   // handed to DuckDB before the first wait (a build starts this, then merges)
-  await db.begin([
-    ...releaseFileStatements(prefix, files),
-    `CREATE OR REPLACE TABLE ${prefix}capabilities AS
-       SELECT d.id AS deployment_id, c.key AS capability,
-              json_extract_string(c.value, '$.status') AS status,
-              json_extract_string(c.value, '$.verification_status') AS verification_status
-       FROM ${prefix}deployments d, json_each(d.capabilities) c`,
-  ]);
+  await db.begin(releaseFileStatements(prefix, files));
   await db.loadTable(`${prefix}events`, EVENT_COLUMNS, files.events);
   await db.loadTable(`${prefix}sources`, SOURCE_COLUMNS, files.sources.map(sourceRow));
-}
-
-/**
- * <from>capabilities and <to>capabilities for the diff, out of the deployments' capabilities
- * JSON, holding only the deployments in both whose capabilities differ: the diff compares
- * capabilities of common deployments only, and equal JSON (merge writes it canonical) has no
- * differences, so the rows left out could never appear in it.
- */
-export async function loadChangedCapabilities(db: ReleaseDatabase, from: string, to: string): Promise<void> {
-  await db.run(
-    `CREATE OR REPLACE TEMP TABLE ${from}${to}changed_capabilities AS
-       SELECT o.id, o.capabilities AS old, n.capabilities AS new
-       FROM ${from}deployments o JOIN ${to}deployments n ON n.id = o.id
-       WHERE o.capabilities IS DISTINCT FROM n.capabilities`,
-  );
-  for (const [prefix, column] of [
-    [from, "old"],
-    [to, "new"],
-  ] as const)
-    await db.run(
-      `CREATE OR REPLACE TABLE ${prefix}capabilities AS
-         SELECT d.id AS deployment_id, c.key AS capability,
-                json_extract_string(c.value, '$.status') AS status,
-                json_extract_string(c.value, '$.verification_status') AS verification_status
-         FROM ${from}${to}changed_capabilities d, json_each(d.${column}) c`,
-    );
 }

@@ -1,16 +1,19 @@
 /**
  * The tables DuckDB flattens out of a catalog's records (tables.ts) hold what the records say:
- * every long-context tier and every capability of the committed release's deployments, as the
- * JS values give them. (deployments and lifecycle are held byte for byte by build.test.ts: the
- * committed release's Parquet files are exported from them.)
+ * every long-context tier of the committed release's deployments, as the JS values give them,
+ * and the diff expands capabilities out of their JSON exactly as the records differ.
+ * (deployments and lifecycle are held byte for byte by build.test.ts: the committed release's
+ * Parquet files are exported from them.)
  */
 import { describe, expect, it } from "vitest";
+import { computeDiff } from "../../src/release/diff.js";
 import { withDatabase } from "../../src/release/duckdb.js";
 import { loadCatalog } from "../../src/release/tables.js";
+import type { Deployment } from "../../src/schema/index.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
 describe("tables flattened by SQL", () => {
-  it("rate_tiers and capabilities hold every tier and capability of the deployments", async () => {
+  it("rate_tiers holds every tier of the deployments", async () => {
     const { catalog } = await committedRelease();
     const tiers = catalog.deployments.flatMap((d) =>
       (d.rate_card?.tiers ?? []).map((t, i) => ({
@@ -23,21 +26,11 @@ describe("tables flattened by SQL", () => {
         cache_write_micro_usd: t.cache_write_micro_usd ?? null,
       })),
     );
-    const capabilities = catalog.deployments.flatMap((d) =>
-      Object.entries(d.capabilities).map(([capability, entry]) => ({
-        deployment_id: d.id,
-        capability,
-        status: entry?.status ?? null,
-        verification_status: entry?.verification_status ?? null,
-      })),
-    );
     expect(tiers.length).toBeGreaterThan(0);
-    expect(capabilities.length).toBeGreaterThan(1000);
     const loaded = await withDatabase(async (db) => {
       await loadCatalog(db, "", catalog);
       return {
         tiers: await db.all("SELECT * FROM rate_tiers ORDER BY deployment_id, tier_index"),
-        capabilities: await db.all("SELECT * FROM capabilities ORDER BY deployment_id, capability"),
       };
     });
     const byKey = <T extends { deployment_id: string }>(rows: T[], key: (r: T) => string) =>
@@ -45,8 +38,77 @@ describe("tables flattened by SQL", () => {
     expect(loaded.tiers).toEqual(
       byKey(tiers, (r) => `${r.deployment_id}\u0000${String(r.tier_index).padStart(4, "0")}`),
     );
-    expect(loaded.capabilities).toEqual(
-      byKey(capabilities, (r) => `${r.deployment_id}\u0000${r.capability}`),
+  });
+
+  it("the diff's capability changes are exactly those of deployments in both catalogs whose capabilities differ", async () => {
+    const { catalog } = await committedRelease();
+    const withCapabilities = catalog.deployments.filter((d) => Object.keys(d.capabilities).length >= 2);
+    expect(withCapabilities.length).toBeGreaterThan(10);
+    const next = structuredClone(catalog);
+    const byId = new Map(next.deployments.map((d) => [d.id, d]));
+    const pick = (i: number) => byId.get((withCapabilities[i] as Deployment).id) as Deployment;
+    const caps = (d: Deployment) => d.capabilities as Record<string, { status: string } | undefined>;
+    // one status flipped, one capability gone, one added, one only re-verified (no status change)
+    const [flipped, dropped, added, reverified] = [pick(0), pick(3), pick(6), pick(9)];
+    const flippedName = Object.keys(flipped.capabilities)[0] as string;
+    const flippedEntry = caps(flipped)[flippedName] as { status: string };
+    const oldStatus = flippedEntry.status;
+    flippedEntry.status = oldStatus === "supported" ? "not_supported" : "supported";
+    const droppedName = Object.keys(dropped.capabilities)[0] as string;
+    const droppedStatus = caps(dropped)[droppedName]?.status;
+    delete caps(dropped)[droppedName];
+    const addedName = ["audio_output", "batch", "web_search", "vision"].find(
+      (n) => !(n in added.capabilities),
     );
+    if (!addedName) throw new Error("fixture: the deployment has every capability tried");
+    caps(added)[addedName] = { status: "supported", verification_status: "community_reported" } as never;
+    const reName = Object.keys(reverified.capabilities)[0] as string;
+    const reEntry = caps(reverified)[reName] as { verification_status?: string };
+    reEntry.verification_status =
+      reEntry.verification_status === "official_declared" ? "community_reported" : "official_declared";
+    // a deployment only in the new catalog: its capabilities are "added deployments", not changes
+    const fresh = structuredClone(flipped);
+    fresh.id = `${fresh.id}-new`;
+    next.deployments.push(fresh);
+
+    const diff = await withDatabase(async (db) => {
+      await loadCatalog(db, "prev_", catalog);
+      await loadCatalog(db, "", next);
+      return computeDiff(db, "prev_", "", { fromReleaseId: null, toReleaseId: null });
+    });
+    const expected = [
+      {
+        deployment_id: flipped.id,
+        provider_id: flipped.provider_id,
+        capability: flippedName,
+        old: oldStatus,
+        new: flippedEntry.status,
+      },
+      {
+        deployment_id: dropped.id,
+        provider_id: dropped.provider_id,
+        capability: droppedName,
+        old: droppedStatus,
+        new: null,
+      },
+      {
+        deployment_id: added.id,
+        provider_id: added.provider_id,
+        capability: addedName,
+        old: null,
+        new: "supported",
+      },
+    ].sort(
+      (a, b) =>
+        a.provider_id.localeCompare(b.provider_id) ||
+        (a.deployment_id < b.deployment_id
+          ? -1
+          : a.deployment_id > b.deployment_id
+            ? 1
+            : a.capability < b.capability
+              ? -1
+              : 1),
+    );
+    expect(diff.capability_changes).toEqual(expected);
   });
 });
