@@ -170,16 +170,48 @@ export function coverageFor(
   return { status, last_checked_at: lastChecked, source_count: ids.length, source_ids: ids };
 }
 
-/** The normalized assertion without evidence, coverage or timestamps: what last_changed_at tracks. */
-function lifecycleCore(lifecycle: LifecycleCore): string {
-  const milestone = (m: LifecycleMilestone) => [m.state, m.date, m.precision, m.date_type];
-  return canonicalJson([
+/**
+ * The normalized assertion without evidence, coverage or timestamps, as text: what
+ * last_changed_at tracks. (Its canonical JSON: every member is a string, null or an array of
+ * strings, which JSON.stringify writes canonically.) Self-contained, with no reference outside
+ * itself: the thread that reads the previous release runs its source (previous-release.ts).
+ */
+export function lifecycleCoreText(lifecycle: LifecycleCore): string {
+  const d = lifecycle.deprecation;
+  const e = lifecycle.end_of_life;
+  return JSON.stringify([
     lifecycle.status,
     lifecycle.announced_at,
-    milestone(lifecycle.deprecation),
-    milestone(lifecycle.end_of_life),
+    [d.state, d.date, d.precision, d.date_type],
+    [e.state, e.date, e.precision, e.date_type],
     lifecycle.replacement_ids,
   ]);
+}
+
+/** What a build keeps of a previous lifecycle: its core text and when it last changed. */
+export interface PreviousCore {
+  core: string;
+  last_changed_at: string | null;
+}
+
+/** The previous release's lifecycle cores by resource type, then resource id. */
+export type PreviousCores = ReadonlyMap<string, ReadonlyMap<string, PreviousCore>>;
+
+/** The cores of lifecycle records (by resource type, then id). */
+export function previousCoresOf(records: readonly LifecycleRecord[]): PreviousCores {
+  const byType = new Map<string, Map<string, PreviousCore>>();
+  for (const r of records) {
+    let byId = byType.get(r.resource_type);
+    if (byId === undefined) {
+      byId = new Map();
+      byType.set(r.resource_type, byId);
+    }
+    byId.set(r.resource_id, {
+      core: lifecycleCoreText(r.lifecycle),
+      last_changed_at: r.lifecycle.last_changed_at,
+    });
+  }
+  return byType;
 }
 
 function isAllUnknown(lifecycle: LifecycleCore): boolean {
@@ -197,12 +229,30 @@ function isAllUnknown(lifecycle: LifecycleCore): boolean {
  * its core is unchanged since then; otherwise this build's `now`.
  */
 export function lastChangedAt(
-  previous: LifecycleRecord | undefined,
+  previous: PreviousCore | undefined,
   core: LifecycleCore,
   now: string,
 ): string | null {
   if (isAllUnknown(core)) return null;
-  if (previous && lifecycleCore(previous.lifecycle) === lifecycleCore(core))
-    return previous.lifecycle.last_changed_at ?? now;
+  if (previous && previous.core === lifecycleCoreText(core)) return previous.last_changed_at ?? now;
   return now;
+}
+
+/**
+ * The last_changed_at of every lifecycle record (and so of the deployments, whose records share
+ * their lifecycle object) against the previous release's cores, for a catalog merged without
+ * them (every lifecycle that says something changed `now`): the build merges while another
+ * thread reads the previous release, and stamps once that is in.
+ */
+export function stampLastChanged(
+  records: readonly LifecycleRecord[],
+  previous: PreviousCores,
+  now: string,
+): void {
+  for (const r of records) {
+    const l = r.lifecycle;
+    if (l.last_changed_at === null) continue;
+    const before = previous.get(r.resource_type)?.get(r.resource_id);
+    if (before !== undefined) l.last_changed_at = lastChangedAt(before, l, now);
+  }
 }

@@ -60,7 +60,10 @@ import {
   deploymentStatus,
   lastChangedAt,
   type PickedLifecycle,
+  type PreviousCore,
+  type PreviousCores,
   pickLifecycle,
+  previousCoresOf,
   scopeStatus,
   uniqueSorted,
 } from "./merge-lifecycle.js";
@@ -212,26 +215,13 @@ interface MergeContext {
   now: string;
   stateById: ReadonlyMap<string, SourceState>;
   sourceById: ReadonlyMap<string, FactsFile["sources"][number]>;
-  /** The previous release's lifecycle records by resource type, then resource id. */
-  previousRecords: ReadonlyMap<string, ReadonlyMap<string, LifecycleRecord>>;
+  /** The previous release's lifecycle cores by resource type, then resource id. */
+  previousCores: PreviousCores;
 }
 
-/** The previous release's lifecycle record of a resource (for its last_changed_at), if any. */
-function previousRecord(context: MergeContext, type: string, id: string): LifecycleRecord | undefined {
-  return context.previousRecords.get(type)?.get(id);
-}
-
-function recordsByTypeAndId(records: readonly LifecycleRecord[]): Map<string, Map<string, LifecycleRecord>> {
-  const byType = new Map<string, Map<string, LifecycleRecord>>();
-  for (const r of records) {
-    let byId = byType.get(r.resource_type);
-    if (byId === undefined) {
-      byId = new Map();
-      byType.set(r.resource_type, byId);
-    }
-    byId.set(r.resource_id, r);
-  }
-  return byType;
+/** The previous release's lifecycle core of a resource (for its last_changed_at), if any. */
+function previousCore(context: MergeContext, type: string, id: string): PreviousCore | undefined {
+  return context.previousCores.get(type)?.get(id);
 }
 
 interface MergedDeployment {
@@ -335,7 +325,7 @@ function mergeScopeRecord(
       lifecycle: {
         ...core,
         coverage: coverageFor(sourceIds, context.stateById, context.sourceById),
-        last_changed_at: lastChangedAt(previousRecord(context, resourceType, resourceId), core, context.now),
+        last_changed_at: lastChangedAt(previousCore(context, resourceType, resourceId), core, context.now),
       },
       summary: summarize(members, context.today),
     },
@@ -349,7 +339,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     now: input.now,
     stateById: new Map(input.states.map((s) => [s.source_id, s])),
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
-    previousRecords: recordsByTypeAndId(input.previousLifecycle),
+    previousCores: previousCoresOf(input.previousLifecycle),
   };
   // Step 0: community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
@@ -397,7 +387,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     // the merge; nothing holds the lifecycle before this)
     const l = d.lifecycle;
     l.replacement_ids = resolved.ids;
-    l.last_changed_at = lastChangedAt(previousRecord(context, "deployment", d.id), l, context.now);
+    l.last_changed_at = lastChangedAt(previousCore(context, "deployment", d.id), l, context.now);
   }
 
   // Step 4: provider and model records, with summaries.

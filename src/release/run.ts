@@ -14,7 +14,6 @@ import { CatalogError } from "../lib/errors.js";
 import { collectGarbage } from "../lib/gc.js";
 import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
-import { catalogParts, readCatalogTail } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
   CatalogLayoutRecorder,
@@ -40,7 +39,9 @@ import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.j
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
+import { type PreviousCores, previousCoresOf, stampLastChanged } from "./merge-lifecycle.js";
 import { planRelease } from "./plan.js";
+import { readPreviousParts } from "./previous-release.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { writeCatalogJson, writeFactsJson } from "./serialize.js";
 import {
@@ -147,6 +148,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
   const deployments = manifest.files[DEPLOYMENTS_PARQUET];
   const lifecycle = manifest.files[LIFECYCLE_PARQUET];
   let catalog: PreviousRelease["catalog"];
+  let cores: Promise<PreviousCores>;
   let load: PreviousRelease["load"];
   let stored: string | null;
   try {
@@ -156,15 +158,10 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       // Its deployments are read by DuckDB from its Parquet files, never parsed here.
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      const names = ["events", "lifecycle", "sources"] as const;
-      let parts: Pick<CatalogContent, (typeof names)[number]>;
-      try {
-        parts = catalogParts(await readCatalogTail(catalogPath), names);
-      } catch {
-        // not in the shape the tail is cut at: read whole
-        parts = catalogParts(await readFile(catalogPath), names);
-      }
-      catalog = parts;
+      // the end of its catalog.json, read on another thread (previous-release.ts)
+      const parts = await readPreviousParts(catalogPath);
+      catalog = { events: parts.events, sources: parts.sources };
+      cores = parts.lifecycle;
       load = (db, prefix) =>
         loadPublishedRelease(db, prefix, {
           deploymentsParquet: objectPath(snapshotsDir, deployments.sha256),
@@ -181,6 +178,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       )
         throw new Error(`${CATALOG_FILE} is not a catalog`);
       catalog = whole;
+      cores = Promise.resolve(previousCoresOf(whole.lifecycle));
       load = (db, prefix) => loadCatalog(db, prefix, whole);
     }
     stored = await storedFingerprint(snapshotsDir, manifest);
@@ -190,11 +188,18 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     if (error instanceof CatalogError) throw error;
     throw damaged(error);
   }
+  // lifecycle records that cannot be read are a damaged catalog.json too
+  const previousCores = cores.catch(async (error: unknown) => {
+    await verified;
+    throw damaged(error);
+  });
+  previousCores.catch(() => {});
   // A release from before the fingerprint was stored (and serve-index.json) is never
   // "unchanged": the next build publishes the same content in the current format.
   return {
     releaseId,
     catalog,
+    lifecycle: previousCores,
     load,
     facts,
     fingerprint: stored,
@@ -302,11 +307,13 @@ async function stageCatalogHalf(
     states: input.states,
     newEvents: input.newEvents,
     previous: {
-      lifecycle: previous?.catalog.lifecycle ?? [],
+      // stamped below, once the other thread has read the previous lifecycles
+      lifecycle: [],
       events: previous?.catalog.events ?? [],
       facts: previous && needsFacts ? await previous.facts() : null,
     },
   });
+  if (previous) stampLastChanged(catalog.lifecycle, await previous.lifecycle, input.now);
   // what reading the previous release and merging left behind (the previous catalog.json's
   // bytes, the merge's intermediate values) is garbage: collected before staging makes more
   collectGarbage();

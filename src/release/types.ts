@@ -8,6 +8,7 @@ import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
+import type { PreviousCores } from "./merge-lifecycle.js";
 
 export type { SourceContribution };
 
@@ -43,7 +44,12 @@ export interface ReleaseInput {
 export interface PreviousRelease {
   releaseId: string;
   /** The parts of its catalog a build reads as values (its deployments stay in its files). */
-  catalog: Pick<CatalogContent, "lifecycle" | "events" | "sources">;
+  catalog: Pick<CatalogContent, "events" | "sources">;
+  /**
+   * Its lifecycle records' cores and last_changed_at, in once another thread has parsed them
+   * (the build merges meanwhile); rejects with release_damaged when they cannot be read.
+   */
+  lifecycle: Promise<PreviousCores>;
   /** Loads its tables (as loadCatalog makes them) into `db` under `prefix`, for the checks and the diff. */
   load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
   /** Its facts.json, read on first call (null for a release without one). */

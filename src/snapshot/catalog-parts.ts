@@ -6,7 +6,6 @@
  * can only be the top-level boundaries when searched from the end (no record of those arrays
  * has an array member of those names). A catalog not in that shape is parsed whole.
  */
-import { open } from "node:fs/promises";
 import type { LifecycleRecord, SourceEvent, SourceState } from "../schema/index.js";
 
 export interface CatalogParts {
@@ -17,12 +16,15 @@ export interface CatalogParts {
 
 type PartName = keyof CatalogParts;
 
-const SOURCES = Buffer.from('],"sources":[');
-const LIFECYCLE = Buffer.from('],"lifecycle":[');
-const EVENTS = Buffer.from('],"events":[');
-
-/** Where each part's array lies: [first byte, last byte + 1), or null when the markers are not found. */
-function boundaries(data: Buffer): Record<PartName, [number, number]> | null {
+/**
+ * Where each part's array lies in catalog.json's bytes (or in their end): [first byte, last
+ * byte + 1), or null when the markers are not found. Self-contained, with no reference outside
+ * itself: the thread that reads a previous release runs its source (release/previous-release.ts).
+ */
+export function catalogBoundaries(data: Buffer): Record<PartName, [number, number]> | null {
+  const SOURCES = '],"sources":[';
+  const LIFECYCLE = '],"lifecycle":[';
+  const EVENTS = '],"events":[';
   const sources = data.lastIndexOf(SOURCES);
   const lifecycle = sources < 0 ? -1 : data.lastIndexOf(LIFECYCLE, sources);
   const events = lifecycle < 0 ? -1 : data.lastIndexOf(EVENTS, lifecycle);
@@ -41,7 +43,7 @@ function boundaries(data: Buffer): Record<PartName, [number, number]> | null {
  * from its own slice; a catalog not in the canonical shape is parsed whole.
  */
 export function catalogParts<N extends PartName>(data: Buffer, names: readonly N[]): Pick<CatalogParts, N> {
-  const spans = boundaries(data);
+  const spans = catalogBoundaries(data);
   if (spans) {
     try {
       const parts = {} as Record<PartName, unknown>;
@@ -58,22 +60,36 @@ export function catalogParts<N extends PartName>(data: Buffer, names: readonly N
 }
 
 /** catalog.json is read from its end in steps of this many bytes. */
-const TAIL_STEP = 8 << 20;
+export const TAIL_STEP = 8 << 20;
+
+/** The synchronous file calls readCatalogTailSync makes (node:fs's, passed in). */
+export interface TailFs {
+  openSync(path: string, flags: string): number;
+  fstatSync(fd: number): { size: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+}
 
 /**
  * The end of a catalog.json file from before its events array: all that catalogParts reads,
  * without reading the deployments, which fill most of the file (at 100,000 deployments, 221 MB
- * of which the other parts are about a quarter; reading the whole cost 0.8 s). Read from the
- * end, a step at a time, until the part boundaries are found; the whole file when they are not
- * (a catalog not in the canonical shape, which catalogParts then parses whole). The bytes are
- * not hash-checked here: the caller verifies the file. (`step`: for tests.)
+ * of which the other parts are about a quarter). Read from the end, a step at a time, until the
+ * part boundaries are found; the whole file when they are not (a catalog not in the canonical
+ * shape, which catalogParts then parses whole). The bytes are not hash-checked here: the caller
+ * verifies the file. Synchronous and self-contained (it calls only `boundaries`, given as
+ * catalogBoundaries, and `fs`): a worker thread runs its source (release/previous-release.ts).
  */
-export async function readCatalogTail(path: string, step = TAIL_STEP): Promise<Buffer> {
-  const handle = await open(path, "r");
+export function readCatalogTailSync(
+  fs: TailFs,
+  path: string,
+  step: number,
+  boundaries: (data: Buffer) => unknown,
+): Buffer {
+  const EVENTS = '],"events":[';
+  const fd = fs.openSync(path, "r");
   try {
-    const size = (await handle.stat()).size;
+    const size = fs.fstatSync(fd).size;
     // the file's size in address space, its pages touched only where a step is read into it
-    // (a copy of the steps into one buffer cost 0.2 s for 64 MB)
     const file = Buffer.allocUnsafe(size);
     let start = size;
     while (start > 0) {
@@ -81,7 +97,7 @@ export async function readCatalogTail(path: string, step = TAIL_STEP): Promise<B
       start = Math.max(0, start - step);
       let read = start;
       while (read < end) {
-        const { bytesRead } = await handle.read(file, read, end - read, read);
+        const bytesRead = fs.readSync(fd, file, read, end - read, read);
         if (bytesRead === 0) throw new Error(`${path} ended early`);
         read += bytesRead;
       }
@@ -94,6 +110,6 @@ export async function readCatalogTail(path: string, step = TAIL_STEP): Promise<B
     }
     return file;
   } finally {
-    await handle.close();
+    fs.closeSync(fd);
   }
 }

@@ -27,6 +27,7 @@ import {
   deploymentStatus,
   lastChangedAt,
   pickLifecycle,
+  previousCoresOf,
   scopeStatus,
 } from "../../src/release/merge-lifecycle.js";
 import { planRelease } from "../../src/release/plan.js";
@@ -263,8 +264,10 @@ describe("merge lifecycle and derive status", () => {
     const record = merged.lifecycle.find((r) => r.resource_id === TURBO);
     if (!record) throw new Error("gpt-4-turbo has a record");
     const { coverage: _c, last_changed_at: _l, ...core } = record.lifecycle;
-    expect(lastChangedAt(record, core, LATER)).toBe(NOW);
-    expect(lastChangedAt(record, { ...core, status: "retired" }, LATER)).toBe(LATER);
+    const previous = previousCoresOf([record]).get("deployment")?.get(TURBO);
+    expect(previous?.last_changed_at).toBe(NOW);
+    expect(lastChangedAt(previous, core, LATER)).toBe(NOW);
+    expect(lastChangedAt(previous, { ...core, status: "retired" }, LATER)).toBe(LATER);
     expect(lastChangedAt(undefined, core, LATER)).toBe(LATER);
   });
 });
@@ -515,12 +518,13 @@ describe("last_changed_at against the previous release", () => {
       (l) => ({ ...l, replacement_ids: [...l.replacement_ids, "openai/gpt-5"] }),
       (l) => ({ ...l, replacement_ids: l.replacement_ids.slice(1) }),
     ];
+    const previous = previousCoresOf(catalog.lifecycle);
     let kept = 0;
     let moved = 0;
     for (const record of catalog.lifecycle)
       for (const change of changes) {
         const core = change(record.lifecycle);
-        const got = lastChangedAt(record, core, later);
+        const got = lastChangedAt(previous.get(record.resource_type)?.get(record.resource_id), core, later);
         const unknown =
           core.status === "unknown" &&
           core.announced_at === null &&

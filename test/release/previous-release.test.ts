@@ -3,13 +3,17 @@
  * sources), with the file's hash verified on another thread, and nothing published when that
  * hash does not match.
  */
+
+import * as fs from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256FileInBackground, sha256Hex } from "../../src/lib/hash.js";
 import { CATALOG_FILE, objectPath, readLatest, readManifest, runRelease } from "../../src/release/index.js";
-import { catalogParts, readCatalogTail } from "../../src/snapshot/catalog-parts.js";
+import { previousCoresOf } from "../../src/release/merge-lifecycle.js";
+import { readPreviousParts } from "../../src/release/previous-release.js";
+import { catalogBoundaries, catalogParts, readCatalogTailSync } from "../../src/snapshot/catalog-parts.js";
 import { COMMITTED_SNAPSHOTS } from "../helpers/committed-release.js";
 import { LATER, releaseInput, standardWorld, tempSnapshots } from "./fixtures.js";
 
@@ -38,7 +42,7 @@ describe("the end of catalog.json", () => {
     expect(events).toBeGreaterThan(0);
     // steps of every kind: smaller than the parts, one whose seam cuts the events marker, the whole file
     for (const step of [4096, whole.length - events - 5, whole.length - events + 3, whole.length * 2]) {
-      const tail = await readCatalogTail(catalogPath, step);
+      const tail = readCatalogTailSync(fs, catalogPath, step, catalogBoundaries);
       expect(tail.length, `step ${step}`).toBeLessThanOrEqual(whole.length);
       if (step < whole.length) expect(tail.length).toBeLessThan(whole.length);
       expect(whole.subarray(whole.length - tail.length).equals(tail)).toBe(true);
@@ -50,11 +54,44 @@ describe("the end of catalog.json", () => {
     const path = join(work, "pretty.json");
     const pretty = Buffer.from(JSON.stringify(JSON.parse(whole.toString("utf8")), null, 2));
     await writeFile(path, pretty);
-    const tail = await readCatalogTail(path, 4096);
+    const tail = readCatalogTailSync(fs, path, 4096, catalogBoundaries);
     expect(tail.equals(pretty)).toBe(true);
     const parts = catalogParts(tail, NAMES);
     const expected = catalogParts(whole, NAMES);
     for (const name of NAMES) expect(parts[name]).toEqual(expected[name]);
+  });
+
+  it("is read on another thread: events, sources and every lifecycle record's core, as parsed here", async () => {
+    const expected = catalogParts(whole, NAMES);
+    const cores = previousCoresOf(expected.lifecycle);
+    expect(expected.lifecycle.length).toBeGreaterThan(1000);
+    for (const step of [4096, whole.length - whole.lastIndexOf('],"events":[') + 3, whole.length * 2]) {
+      const parts = await readPreviousParts(catalogPath, step);
+      expect(parts.events).toEqual(expected.events);
+      expect(parts.sources).toEqual(expected.sources);
+      expect(await parts.lifecycle).toEqual(cores);
+    }
+    // a catalog not in the canonical shape: read whole, the same parts
+    const pretty = join(work, "pretty-parts.json");
+    await writeFile(pretty, JSON.stringify(JSON.parse(whole.toString("utf8")), null, 1));
+    const fromPretty = await readPreviousParts(pretty, 4096);
+    expect(fromPretty.events).toEqual(expected.events);
+    expect(await fromPretty.lifecycle).toEqual(cores);
+  });
+
+  it("reports a file it cannot read, and lifecycle records it cannot parse", async () => {
+    await expect(readPreviousParts(join(work, "absent"))).rejects.toThrow(/ENOENT/);
+    // the part markers intact, a lifecycle record cut short: events and sources read, the cores fail
+    const lifecycleAt = whole.lastIndexOf('],"lifecycle":[');
+    const cut = Buffer.concat([
+      whole.subarray(0, lifecycleAt + 200),
+      whole.subarray(whole.lastIndexOf('],"sources":[')),
+    ]);
+    const path = join(work, "cut.json");
+    await writeFile(path, cut);
+    const parts = await readPreviousParts(path, 1 << 20);
+    expect(parts.sources).toEqual(catalogParts(whole, ["sources"]).sources);
+    await expect(parts.lifecycle).rejects.toThrow(/JSON/);
   });
 
   it("its file's hash comes from another thread, the same as here", async () => {
