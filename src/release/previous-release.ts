@@ -7,6 +7,7 @@
  * are in (stampLastChanged). The worker runs the sources of the self-contained functions it
  * needs, so the code is the same on both threads.
  */
+import * as fs from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { SourceEvent, SourceState } from "../schema/index.js";
@@ -15,6 +16,7 @@ import {
   catalogParts,
   readCatalogTailSync,
   TAIL_STEP,
+  type TailFs,
 } from "../snapshot/catalog-parts.js";
 import {
   lifecycleCoreText,
@@ -23,21 +25,121 @@ import {
   previousCoresOf,
 } from "./merge-lifecycle.js";
 
+/**
+ * A member's array at [offset, length] in catalog.json: its bytes (`whole`) or just a check of
+ * its ends; null unless they are an array's, preceded by the member's name and followed by the
+ * next member or the end. Self-contained: the worker runs its source too.
+ */
+export function readSpan(
+  fs: TailFs,
+  fd: number,
+  name: string,
+  span: readonly [number, number],
+  whole: boolean,
+): Buffer | true | null {
+  const [offset, length] = span;
+  const key = Buffer.from(`${JSON.stringify(name)}:`);
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < key.length || length < 2)
+    return null;
+  const readAt = (bytes: Buffer, at: number) => {
+    let read = 0;
+    while (read < bytes.length) {
+      const n = fs.readSync(fd, bytes, read, bytes.length - read, at + read);
+      if (n === 0) return false;
+      read += n;
+    }
+    return true;
+  };
+  const head = Buffer.allocUnsafe(key.length + 1);
+  const end = Buffer.allocUnsafe(2);
+  if (!readAt(head, offset - key.length) || !readAt(end, offset + length - 1)) return null;
+  if (!head.subarray(0, key.length).equals(key) || head[key.length] !== 0x5b) return null;
+  if (end[0] !== 0x5d || (end[1] !== 0x2c && end[1] !== 0x7d)) return null;
+  if (!whole) return true;
+  const bytes = Buffer.allocUnsafe(length);
+  return readAt(bytes, offset) && bytes[0] === 0x5b && bytes[length - 1] === 0x5d ? bytes : null;
+}
+
+const PART_NAMES = ["events", "lifecycle", "sources"] as const;
+
+/**
+ * Where catalog.json's events, lifecycle and sources lie, as its release's serve-index.json
+ * records them (`members`, its last member: a few KB read from its end), each checked at its
+ * ends in catalog.json; null without serve-index.json or when a span does not hold.
+ */
+function locateParts(
+  fs: TailFs,
+  catalogPath: string,
+  serveIndexPath: string | null,
+): Record<(typeof PART_NAMES)[number], [number, number]> | null {
+  if (serveIndexPath === null) return null;
+  let members: Record<string, unknown>;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(serveIndexPath, "r");
+    const size = fs.fstatSync(fd).size;
+    const end = Buffer.allocUnsafe(Math.min(size, 4096));
+    fs.readSync(fd, end, 0, end.length, size - end.length);
+    const at = end.lastIndexOf(',"members":{');
+    if (at < 0 || end.toString("latin1", end.length - 2) !== "}}") return null;
+    members = JSON.parse(end.toString("utf8", at + ',"members":'.length, end.length - 1)) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+  const catalog = fs.openSync(catalogPath, "r");
+  try {
+    const spans: Partial<Record<(typeof PART_NAMES)[number], [number, number]>> = {};
+    for (const name of PART_NAMES) {
+      const span = members[name];
+      if (!Array.isArray(span) || span.length !== 2) return null;
+      const pair: [number, number] = [Number(span[0]), Number(span[1])];
+      if (readSpan(fs, catalog, name, pair, false) !== true) return null;
+      spans[name] = pair;
+    }
+    return spans as Record<(typeof PART_NAMES)[number], [number, number]>;
+  } finally {
+    fs.closeSync(catalog);
+  }
+}
+
+// The worker: the lifecycle part's bytes (at its span, else found at the end of catalog.json,
+// whose events and sources it then posts first), parsed, and each record's core.
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const fs = require("node:fs");
 const catalogBoundaries = ${catalogBoundaries.toString()};
 const readCatalogTailSync = ${readCatalogTailSync.toString()};
+const readSpan = ${readSpan.toString()};
 const lifecycleCoreText = ${lifecycleCoreText.toString()};
 try {
-  const tail = readCatalogTailSync(fs, workerData.path, workerData.step, catalogBoundaries);
-  const spans = catalogBoundaries(tail);
-  if (spans === null) {
+  let lifecycle = null;
+  if (workerData.lifecycleSpan) {
+    const fd = fs.openSync(workerData.path, "r");
+    try {
+      lifecycle = readSpan(fs, fd, "lifecycle", workerData.lifecycleSpan, true);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (lifecycle === null) throw new Error("its lifecycle is not where serve-index.json says");
+    lifecycle = lifecycle.toString("utf8");
+  } else {
+    const tail = readCatalogTailSync(fs, workerData.path, workerData.step, catalogBoundaries);
+    const spans = catalogBoundaries(tail);
+    if (spans !== null) {
+      const text = (name) => tail.toString("utf8", spans[name][0], spans[name][1]);
+      parentPort.postMessage({ kind: "parts", events: text("events"), sources: text("sources") });
+      lifecycle = text("lifecycle");
+    }
+  }
+  if (lifecycle === null) {
     parentPort.postMessage({ kind: "not_canonical" });
   } else {
-    const text = (name) => tail.toString("utf8", spans[name][0], spans[name][1]);
-    parentPort.postMessage({ kind: "parts", events: text("events"), sources: text("sources") });
-    const records = JSON.parse(text("lifecycle"));
+    const records = JSON.parse(lifecycle);
     if (!Array.isArray(records)) throw new Error("its lifecycle is not an array");
     // four texts per record: resource type, resource id, core, last_changed_at (or null)
     const cores = new Array(records.length * 4);
@@ -91,17 +193,62 @@ function coresFrom(flat: ReadonlyArray<string | null>): PreviousCores {
 
 /**
  * Reads a published catalog.json's events, source states and lifecycle cores (not hash-checked:
- * the caller verifies the file). Resolves with the events and source states (and the cores'
- * promise) as soon as the worker has them; a catalog not in the canonical shape is read whole
- * here instead. Rejects when the file cannot be read or its parts are not JSON. (`step`: the
- * tail's read size, for tests.)
+ * the caller verifies the file). The parts are read where the release's serve-index.json says
+ * they lie (its last member, `members`: a few KB read from its end), else from the end of
+ * catalog.json (readCatalogTailSync, 64 MB at 100,000 deployments). Resolves with the events
+ * and source states (and the cores' promise) as soon as the worker has them; a catalog not in
+ * the canonical shape is read whole here instead. Rejects when the file cannot be read or its
+ * parts are not JSON. (`step`: the tail's read size, for tests.)
  */
-export function readPreviousParts(catalogPath: string, step = TAIL_STEP): Promise<PreviousParts> {
+export function readPreviousParts(
+  catalogPath: string,
+  options: { serveIndexPath?: string; step?: number } = {},
+): Promise<PreviousParts> {
+  const { serveIndexPath = null, step = TAIL_STEP } = options;
+  // Located by serve-index.json: the events and sources read here (small), the lifecycle on the
+  // worker. Else the worker reads the end of catalog.json and posts the events and sources first.
+  let located: { events: SourceEvent[]; sources: SourceState[]; lifecycleSpan: [number, number] } | null =
+    null;
+  try {
+    const spans = locateParts(fs, catalogPath, serveIndexPath);
+    if (spans !== null) {
+      const fd = fs.openSync(catalogPath, "r");
+      try {
+        const part = (name: "events" | "sources") => {
+          const bytes = readSpan(fs, fd, name, spans[name], true);
+          if (!(bytes instanceof Buffer)) throw new Error(`its ${name} are not where serve-index.json says`);
+          const value: unknown = JSON.parse(bytes.toString("utf8"));
+          if (!Array.isArray(value)) throw new Error(`its ${name} are not an array`);
+          return value;
+        };
+        located = {
+          events: part("events") as SourceEvent[],
+          sources: part("sources") as SourceState[],
+          lifecycleSpan: spans.lifecycle,
+        };
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { path: catalogPath, step } });
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { path: catalogPath, lifecycleSpan: located?.lifecycleSpan ?? null, step },
+    });
     let parts: ((cores: PreviousCores) => void) | null = null;
     let partsFailed: ((error: Error) => void) | null = null;
     let done = false;
+    const partsIn = (events: SourceEvent[], sources: SourceState[]) => {
+      const lifecycle = new Promise<PreviousCores>((resolveCores, rejectCores) => {
+        parts = resolveCores;
+        partsFailed = rejectCores;
+      });
+      lifecycle.catch(() => {});
+      resolve({ events, sources, lifecycle });
+    };
     const fail = (error: Error) => {
       if (done) return;
       done = true;
@@ -109,6 +256,7 @@ export function readPreviousParts(catalogPath: string, step = TAIL_STEP): Promis
       if (partsFailed) partsFailed(error);
       else reject(error);
     };
+    if (located) partsIn(located.events, located.sources);
     worker.on("message", (message: WorkerMessage) => {
       try {
         if (message.kind === "error") fail(new Error(message.message));
@@ -121,12 +269,7 @@ export function readPreviousParts(catalogPath: string, step = TAIL_STEP): Promis
           const sources = JSON.parse(message.sources) as SourceState[];
           if (!Array.isArray(events) || !Array.isArray(sources))
             throw new Error("its events or sources are not arrays");
-          const lifecycle = new Promise<PreviousCores>((resolveCores, rejectCores) => {
-            parts = resolveCores;
-            partsFailed = rejectCores;
-          });
-          lifecycle.catch(() => {});
-          resolve({ events, sources, lifecycle });
+          partsIn(events, sources);
         } else {
           const cores = coresFrom(message.cores);
           done = true;

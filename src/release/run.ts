@@ -159,7 +159,11 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
       // the end of its catalog.json, read on another thread (previous-release.ts)
-      const parts = await readPreviousParts(catalogPath);
+      const serveIndex = manifest.files[SERVE_INDEX_FILE];
+      const parts = await readPreviousParts(
+        catalogPath,
+        serveIndex ? { serveIndexPath: objectPath(snapshotsDir, serveIndex.sha256) } : {},
+      );
       catalog = { events: parts.events, sources: parts.sources };
       cores = parts.lifecycle;
       load = (db, prefix) =>

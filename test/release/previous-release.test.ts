@@ -66,7 +66,7 @@ describe("the end of catalog.json", () => {
     const cores = previousCoresOf(expected.lifecycle);
     expect(expected.lifecycle.length).toBeGreaterThan(1000);
     for (const step of [4096, whole.length - whole.lastIndexOf('],"events":[') + 3, whole.length * 2]) {
-      const parts = await readPreviousParts(catalogPath, step);
+      const parts = await readPreviousParts(catalogPath, { step });
       expect(parts.events).toEqual(expected.events);
       expect(parts.sources).toEqual(expected.sources);
       expect(await parts.lifecycle).toEqual(cores);
@@ -74,9 +74,44 @@ describe("the end of catalog.json", () => {
     // a catalog not in the canonical shape: read whole, the same parts
     const pretty = join(work, "pretty-parts.json");
     await writeFile(pretty, JSON.stringify(JSON.parse(whole.toString("utf8")), null, 1));
-    const fromPretty = await readPreviousParts(pretty, 4096);
+    const fromPretty = await readPreviousParts(pretty, { step: 4096 });
     expect(fromPretty.events).toEqual(expected.events);
     expect(await fromPretty.lifecycle).toEqual(cores);
+  });
+
+  it("reads the parts where serve-index.json's members say, and the end of catalog.json when they do not hold", async () => {
+    const expected = catalogParts(whole, NAMES);
+    const cores = previousCoresOf(expected.lifecycle);
+    const latest = (await readLatest(COMMITTED_SNAPSHOTS)) as string;
+    const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
+    const serveIndexPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files["serve-index.json"]?.sha256 ?? "");
+    const serveIndex = await readFile(serveIndexPath, "utf8");
+    const members = (JSON.parse(serveIndex) as { members: Record<string, [number, number]> }).members;
+    expect(Object.keys(members)).toEqual(["deployments", "events", "lifecycle", "sources"]);
+    // the members' spans: a step of 1 byte would make the tail's read take minutes
+    const read = await readPreviousParts(catalogPath, { serveIndexPath, step: 1 });
+    expect(read.events).toEqual(expected.events);
+    expect(read.sources).toEqual(expected.sources);
+    expect(await read.lifecycle).toEqual(cores);
+    // spans one byte off, or naming the wrong member, or no serve-index: the tail is read instead
+    const lifecycleSpan = members.lifecycle as [number, number];
+    const sourcesSpan = members.sources as [number, number];
+    for (const wrong of [
+      { ...members, lifecycle: [lifecycleSpan[0] + 1, lifecycleSpan[1]] },
+      { ...members, lifecycle: sourcesSpan, sources: lifecycleSpan },
+    ]) {
+      const path = join(work, "serve-index-wrong.json");
+      const text = serveIndex.slice(0, serveIndex.lastIndexOf(',"members":{'));
+      await writeFile(path, `${text},"members":${JSON.stringify(wrong)}}`);
+      const parts = await readPreviousParts(catalogPath, { serveIndexPath: path, step: 1 << 20 });
+      expect(parts.sources).toEqual(expected.sources);
+      expect(await parts.lifecycle).toEqual(cores);
+    }
+    const absent = await readPreviousParts(catalogPath, {
+      serveIndexPath: join(work, "none"),
+      step: 1 << 20,
+    });
+    expect(await absent.lifecycle).toEqual(cores);
   });
 
   it("reports a file it cannot read, and lifecycle records it cannot parse", async () => {
@@ -89,7 +124,7 @@ describe("the end of catalog.json", () => {
     ]);
     const path = join(work, "cut.json");
     await writeFile(path, cut);
-    const parts = await readPreviousParts(path, 1 << 20);
+    const parts = await readPreviousParts(path, { step: 1 << 20 });
     expect(parts.sources).toEqual(catalogParts(whole, ["sources"]).sources);
     await expect(parts.lifecycle).rejects.toThrow(/JSON/);
   });
