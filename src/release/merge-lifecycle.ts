@@ -18,6 +18,7 @@ import {
 import type { SourceFacts } from "./facts.js";
 import type { RankedAssertion, RankedFact } from "./merge-candidates.js";
 import { deriveStatus } from "./status.js";
+import type { PreviousCore, PreviousCores } from "./types.js";
 
 /** A lifecycle without its coverage and last_changed_at: what the assertions decide. */
 export type LifecycleCore = Omit<Lifecycle, "coverage" | "last_changed_at">;
@@ -188,14 +189,7 @@ export function lifecycleCoreText(lifecycle: LifecycleCore): string {
   ]);
 }
 
-/** What a build keeps of a previous lifecycle: its core text and when it last changed. */
-export interface PreviousCore {
-  core: string;
-  last_changed_at: string | null;
-}
-
-/** The previous release's lifecycle cores by resource type, then resource id. */
-export type PreviousCores = ReadonlyMap<string, ReadonlyMap<string, PreviousCore>>;
+export type { PreviousCore, PreviousCores } from "./types.js";
 
 /** The cores of lifecycle records (by resource type, then id). */
 export function previousCoresOf(records: readonly LifecycleRecord[]): PreviousCores {

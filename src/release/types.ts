@@ -8,7 +8,6 @@ import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
-import type { PreviousCores } from "./merge-lifecycle.js";
 
 export type { SourceContribution };
 
@@ -41,6 +40,15 @@ export interface ReleaseInput {
 }
 
 /** The previous release as a build reads it: hash-verified, not re-validated. */
+/** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
+export interface PreviousCore {
+  core: string;
+  last_changed_at: string | null;
+}
+
+/** The previous release's lifecycle cores by resource type, then resource id. */
+export type PreviousCores = ReadonlyMap<string, ReadonlyMap<string, PreviousCore>>;
+
 export interface PreviousRelease {
   releaseId: string;
   /** The parts of its catalog a build reads as values (its deployments stay in its files). */
