@@ -70,8 +70,10 @@ export async function computeDiff(
   to: string,
   ids: { fromReleaseId: string | null; toReleaseId: string | null },
 ): Promise<ReleaseDiff> {
+  // columns in the order of their names, as canonical JSON writes them: each row object is then
+  // serialized as it is (a first build's diff lists every deployment as added)
   const refs = (a: string, b: string) => `
-    SELECT a.id, a.provider_id, a.model_id, a.status FROM ${a}deployments a
+    SELECT a.id, a.model_id, a.provider_id, a.status FROM ${a}deployments a
     WHERE NOT EXISTS (SELECT 1 FROM ${b}deployments b WHERE b.id = a.id)
     ORDER BY a.provider_id, a.id`;
   const deploymentsAdded = await db.all<DeploymentRef>(refs(to, from));
