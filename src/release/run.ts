@@ -43,7 +43,7 @@ import { type PreviousCores, previousCoresOf, stampLastChanged } from "./merge-l
 import { planRelease } from "./plan.js";
 import { readPreviousParts } from "./previous-release.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
-import { writeCatalogJson, writeFactsJson } from "./serialize.js";
+import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
   deploymentsParquetQuery,
   lifecycleParquetQuery,
@@ -231,9 +231,8 @@ interface StagedRelease {
   tables: StagedTable[];
   schema: CheckResult;
   report: BuildReport;
-  files: { catalog: StagedObject; facts: StagedObject; fingerprint: string };
   /** serve-index.json: the server's columns and every record's span in catalog.json. */
-  serveIndex: Uint8Array;
+  files: { catalog: StagedObject; facts: StagedObject; serveIndex: StagedObject; fingerprint: string };
   counts: Record<string, number>;
 }
 
@@ -241,6 +240,7 @@ interface StagedRelease {
 interface StagedCatalogHalf extends Omit<StagedRelease, "files"> {
   facts: FactsFile;
   catalogFile: StagedObject;
+  serveIndexFile: StagedObject;
   /** The content fingerprint so far: writeFactsJson finishes it. */
   fingerprint: Fingerprint;
 }
@@ -259,7 +259,7 @@ async function stageRelease(
   previous: PreviousRelease | null,
   previousReleaseId: string | null,
 ): Promise<StagedRelease> {
-  const { facts, catalogFile, fingerprint, ...half } = await stageCatalogHalf(
+  const { facts, catalogFile, serveIndexFile, fingerprint, ...half } = await stageCatalogHalf(
     db,
     input,
     previous,
@@ -282,11 +282,17 @@ async function stageRelease(
     );
     return {
       ...half,
-      files: { catalog: catalogFile, facts: factsObject ?? factsFile.close(), fingerprint: digest },
+      files: {
+        catalog: catalogFile,
+        facts: factsObject ?? factsFile.close(),
+        serveIndex: serveIndexFile,
+        fingerprint: digest,
+      },
     };
   } catch (error) {
     factsFile.abort();
     await discardStaged(catalogFile);
+    await discardStaged(serveIndexFile);
     throw error;
   }
 }
@@ -370,16 +376,27 @@ async function stageCatalogHalf(
       lifecycle: lines.lifecycle.close(),
     }),
   );
+  const catalogStaged = catalogFile.close();
+  const serveIndexWriter = new ObjectWriter(input.snapshotsDir);
+  try {
+    writeText(canonicalJson(serveIndexFor(catalog, layout.finish())), (chunk) =>
+      serveIndexWriter.write(chunk),
+    );
+  } catch (error) {
+    serveIndexWriter.abort();
+    await discardStaged(catalogStaged);
+    throw error;
+  }
   return {
     previousLoaded,
     facts: gathered.facts,
-    catalogFile: catalogFile.close(),
+    catalogFile: catalogStaged,
+    serveIndexFile: serveIndexWriter.close(),
     fingerprint,
     recordsLoaded,
     tables: [...rows, facts],
     schema,
     report,
-    serveIndex: encoder.encode(canonicalJson(serveIndexFor(catalog, layout.finish()))),
     counts: {
       deployments: catalog.deployments.length,
       priced_deployments: report.totals.priced,
@@ -466,7 +483,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
 
     const files: Record<string, FileBytes | StagedObject> = {
       [CATALOG_FILE]: release.files.catalog,
-      [SERVE_INDEX_FILE]: release.serveIndex,
+      [SERVE_INDEX_FILE]: release.files.serveIndex,
       [FACTS_FILE]: release.files.facts,
       ...analysed.parquet,
       [DIFF_JSON]: analysed.diffJson,
@@ -488,6 +505,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     if (files) {
       await discardStaged(files.catalog);
       await discardStaged(files.facts);
+      await discardStaged(files.serveIndex);
     }
   }
 }
