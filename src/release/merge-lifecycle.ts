@@ -191,20 +191,29 @@ export function lifecycleCoreText(lifecycle: LifecycleCore): string {
 
 export type { PreviousCore, PreviousCores } from "./types.js";
 
+/** Adds a resource's previous core to cores kept by resource type, then id. */
+export function setPreviousCore(
+  byType: Map<string, Map<string, PreviousCore>>,
+  type: string,
+  id: string,
+  core: PreviousCore,
+): void {
+  let byId = byType.get(type);
+  if (byId === undefined) {
+    byId = new Map();
+    byType.set(type, byId);
+  }
+  byId.set(id, core);
+}
+
 /** The cores of lifecycle records (by resource type, then id). */
 export function previousCoresOf(records: readonly LifecycleRecord[]): PreviousCores {
   const byType = new Map<string, Map<string, PreviousCore>>();
-  for (const r of records) {
-    let byId = byType.get(r.resource_type);
-    if (byId === undefined) {
-      byId = new Map();
-      byType.set(r.resource_type, byId);
-    }
-    byId.set(r.resource_id, {
+  for (const r of records)
+    setPreviousCore(byType, r.resource_type, r.resource_id, {
       core: lifecycleCoreText(r.lifecycle),
       last_changed_at: r.lifecycle.last_changed_at,
     });
-  }
   return byType;
 }
 

@@ -1,11 +1,12 @@
 /**
- * The parts of the previous release's catalog.json a build needs as values, read on a worker
- * thread: its events and source states (small, posted first), then its lifecycle records'
- * cores and last_changed_at (lifecycleCoreText). The worker parses the lifecycle records and
- * keeps only those texts, so the build's thread neither parses them (about 0.8 s at 100,000
- * deployments) nor holds them: it merges meanwhile and stamps last_changed_at once the cores
- * are in (stampLastChanged). The worker runs the sources of the self-contained functions it
- * needs, so the code is the same on both threads.
+ * The parts of the previous release's catalog.json a build needs as values: its events and
+ * source states (small: read on the build's thread where serve-index.json says they lie, or
+ * posted first by the worker when it has to find them at the end of catalog.json), and its
+ * lifecycle records' cores and last_changed_at (lifecycleCoreText), read on a worker thread.
+ * The worker parses the lifecycle records and keeps only those texts, so the build's thread
+ * neither parses them (about 0.8 s at 100,000 deployments) nor holds them: it merges meanwhile
+ * and stamps last_changed_at once the cores are in (stampLastChanged). The worker runs the
+ * sources of the self-contained functions it needs, so the code is the same on both threads.
  */
 import * as fs from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -23,7 +24,15 @@ import {
   type PreviousCore,
   type PreviousCores,
   previousCoresOf,
+  setPreviousCore,
 } from "./merge-lifecycle.js";
+
+/** A part's JSON text parsed, which must be an array. */
+function parsedArray(text: string, name: string): unknown[] {
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value)) throw new Error(`its ${name} are not an array`);
+  return value;
+}
 
 /**
  * A member's array at [offset, length] in catalog.json: its bytes (`whole`) or just a check of
@@ -181,12 +190,7 @@ function coresFrom(flat: ReadonlyArray<string | null>): PreviousCores {
     const core = flat[i + 2];
     if (typeof type !== "string" || typeof id !== "string" || typeof core !== "string")
       throw new Error("a lifecycle record has no resource type, id or lifecycle");
-    let byId = byType.get(type);
-    if (byId === undefined) {
-      byId = new Map();
-      byType.set(type, byId);
-    }
-    byId.set(id, { core, last_changed_at: flat[i + 3] ?? null });
+    setPreviousCore(byType, type, id, { core, last_changed_at: flat[i + 3] ?? null });
   }
   return byType;
 }
@@ -217,9 +221,7 @@ export function readPreviousParts(
         const part = (name: "events" | "sources") => {
           const bytes = readSpan(fs, fd, name, spans[name], true);
           if (!(bytes instanceof Buffer)) throw new Error(`its ${name} are not where serve-index.json says`);
-          const value: unknown = JSON.parse(bytes.toString("utf8"));
-          if (!Array.isArray(value)) throw new Error(`its ${name} are not an array`);
-          return value;
+          return parsedArray(bytes.toString("utf8"), name);
         };
         located = {
           events: part("events") as SourceEvent[],
@@ -265,11 +267,10 @@ export function readPreviousParts(
           void worker.terminate();
           readWhole(catalogPath).then(resolve, reject);
         } else if (message.kind === "parts") {
-          const events = JSON.parse(message.events) as SourceEvent[];
-          const sources = JSON.parse(message.sources) as SourceState[];
-          if (!Array.isArray(events) || !Array.isArray(sources))
-            throw new Error("its events or sources are not arrays");
-          partsIn(events, sources);
+          partsIn(
+            parsedArray(message.events, "events") as SourceEvent[],
+            parsedArray(message.sources, "sources") as SourceState[],
+          );
         } else {
           const cores = coresFrom(message.cores);
           done = true;

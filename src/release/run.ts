@@ -158,7 +158,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       // Its deployments are read by DuckDB from its Parquet files, never parsed here.
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      // the end of its catalog.json, read on another thread (previous-release.ts)
+      // its events and sources, and its lifecycle cores from another thread (previous-release.ts)
       const serveIndex = manifest.files[SERVE_INDEX_FILE];
       const parts = await readPreviousParts(
         catalogPath,
@@ -324,8 +324,8 @@ async function stageCatalogHalf(
     },
   });
   if (previous) stampLastChanged(catalog.lifecycle, await previous.lifecycle, input.now);
-  // what reading the previous release and merging left behind (the previous catalog.json's
-  // bytes, the merge's intermediate values) is garbage: collected before staging makes more
+  // what the merge left behind (its intermediate values, the previous cores) is garbage:
+  // collected before staging makes more
   collectGarbage();
   const rows = await stageCatalogRows(db, "", catalog);
   const facts = await stageFacts(db, gathered.facts);
