@@ -18,26 +18,28 @@ export const SERVE_INDEX_FILE = "serve-index.json";
 
 type CodedColumn = ServeIndexFile["deployments"]["provider_id"];
 
-/** Dictionary-encodes a column: each distinct value once (in order of first use), a code per record. */
-function coded(values: ReadonlyArray<string | null>): CodedColumn {
-  const codeOf = new Map<string | null, number>();
-  const codes = values.map((value) => {
-    let code = codeOf.get(value);
+/**
+ * A dictionary-encoded column built value by value: each distinct value once (in order of first
+ * use), a code per record.
+ */
+class CodedBuilder {
+  private readonly codeOf = new Map<string | null, number>();
+  private readonly codes: number[];
+  private n = 0;
+  constructor(size: number) {
+    this.codes = new Array<number>(size);
+  }
+  add(value: string | null): void {
+    let code = this.codeOf.get(value);
     if (code === undefined) {
-      code = codeOf.size;
-      codeOf.set(value, code);
+      code = this.codeOf.size;
+      this.codeOf.set(value, code);
     }
-    return code;
-  });
-  return { values: [...codeOf.keys()], codes };
-}
-
-function positionsWhere<T>(items: readonly T[], test: (item: T) => boolean): number[] {
-  const positions: number[] = [];
-  items.forEach((item, i) => {
-    if (test(item)) positions.push(i);
-  });
-  return positions;
+    this.codes[this.n++] = code;
+  }
+  finish(): CodedColumn {
+    return { values: [...this.codeOf.keys()], codes: this.codes };
+  }
 }
 
 /** The order the API serves records in: deployments by id, lifecycle by (resource_type, resource_id). */
@@ -88,52 +90,120 @@ export function serveIndexFor(catalog: CatalogContent, layout?: CatalogLayout): 
   const depSpans = pick(layout?.deployments ?? NO_SPANS, depOrder);
   const lcSpans = pick(layout?.lifecycle ?? NO_SPANS, lcOrder);
 
-  const supported: Partial<Record<CapabilityName, number[]>> = {};
-  deployments.forEach((d, i) => {
-    for (const name in d.capabilities) {
-      if (d.capabilities[name as CapabilityName]?.status !== "supported") continue;
-      const list = supported[name as CapabilityName];
-      if (list) list.push(i);
-      else supported[name as CapabilityName] = [i];
-    }
-  });
-
   return {
     format: 1,
     catalog_bytes: layout?.bytes ?? 0,
     members: layout?.members ?? {},
-    deployments: {
-      offset: depSpans.offset,
-      length: depSpans.length,
-      id: deployments.map((d) => d.id),
-      provider_model_id: deployments.map((d) => d.provider_model_id),
-      provider_id: coded(deployments.map((d) => d.provider_id)),
-      model_id: coded(deployments.map((d) => d.model_id)),
-      region: coded(deployments.map((d) => d.region)),
-      mode: coded(deployments.map((d) => d.mode)),
-      status: coded(deployments.map((d) => d.status)),
-      priced: positionsWhere(deployments, (d) => d.rate_card !== null),
-      input_micro_usd: deployments.map((d) => d.rate_card?.input_micro_usd ?? null),
-      output_micro_usd: deployments.map((d) => d.rate_card?.output_micro_usd ?? null),
-      context_tokens: deployments.map((d) => d.context_tokens),
-      supported,
-    },
-    lifecycle: {
-      offset: lcSpans.offset,
-      length: lcSpans.length,
-      resource_id: lifecycle.map((r) => r.resource_id),
-      resource_type: coded(lifecycle.map((r) => r.resource_type)),
-      provider_id: coded(lifecycle.map((r) => r.provider_id ?? null)),
-      model_id: coded(lifecycle.map((r) => r.model_id ?? null)),
-      status: coded(lifecycle.map((r) => r.lifecycle.status)),
-      deprecation_state: coded(lifecycle.map((r) => r.lifecycle.deprecation.state)),
-      deprecation_date: coded(lifecycle.map((r) => r.lifecycle.deprecation.date)),
-      end_of_life_state: coded(lifecycle.map((r) => r.lifecycle.end_of_life.state)),
-      end_of_life_date: coded(lifecycle.map((r) => r.lifecycle.end_of_life.date)),
-      coverage_status: coded(lifecycle.map((r) => r.lifecycle.coverage.status)),
-      last_changed_at: coded(lifecycle.map((r) => r.lifecycle.last_changed_at)),
-      summary: positionsWhere(lifecycle, (r) => r.summary !== undefined),
-    },
+    deployments: { offset: depSpans.offset, length: depSpans.length, ...deploymentColumns(deployments) },
+    lifecycle: { offset: lcSpans.offset, length: lcSpans.length, ...lifecycleColumns(lifecycle) },
+  };
+}
+
+type DeploymentColumns = Omit<ServeIndexFile["deployments"], "offset" | "length">;
+type LifecycleColumns = Omit<ServeIndexFile["lifecycle"], "offset" | "length">;
+
+/**
+ * The deployments' columns in one pass over the records (a 100,000-deployment build: one walk
+ * instead of one per column, each reading the records' properties again).
+ */
+function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumns {
+  const n = deployments.length;
+  const id = new Array<string>(n);
+  const providerModelId = new Array<string>(n);
+  const input = new Array<number | null>(n);
+  const output = new Array<number | null>(n);
+  const context = new Array<number | null>(n);
+  const provider = new CodedBuilder(n);
+  const model = new CodedBuilder(n);
+  const region = new CodedBuilder(n);
+  const mode = new CodedBuilder(n);
+  const status = new CodedBuilder(n);
+  const priced: number[] = [];
+  const supported: Partial<Record<CapabilityName, number[]>> = {};
+  for (let i = 0; i < n; i++) {
+    const d = deployments[i] as Deployment;
+    id[i] = d.id;
+    providerModelId[i] = d.provider_model_id;
+    provider.add(d.provider_id);
+    model.add(d.model_id);
+    region.add(d.region);
+    mode.add(d.mode);
+    status.add(d.status);
+    const card = d.rate_card;
+    if (card !== null) priced.push(i);
+    input[i] = card?.input_micro_usd ?? null;
+    output[i] = card?.output_micro_usd ?? null;
+    context[i] = d.context_tokens;
+    const capabilities = d.capabilities;
+    for (const name in capabilities) {
+      if (capabilities[name as CapabilityName]?.status !== "supported") continue;
+      const list = supported[name as CapabilityName];
+      if (list) list.push(i);
+      else supported[name as CapabilityName] = [i];
+    }
+  }
+  return {
+    id,
+    provider_model_id: providerModelId,
+    provider_id: provider.finish(),
+    model_id: model.finish(),
+    region: region.finish(),
+    mode: mode.finish(),
+    status: status.finish(),
+    priced,
+    input_micro_usd: input,
+    output_micro_usd: output,
+    context_tokens: context,
+    supported,
+  };
+}
+
+/** The lifecycle records' columns in one pass (deploymentColumns). */
+function lifecycleColumns(records: readonly LifecycleRecord[]): LifecycleColumns {
+  const n = records.length;
+  const resourceId = new Array<string>(n);
+  const columns = {
+    resource_type: new CodedBuilder(n),
+    provider_id: new CodedBuilder(n),
+    model_id: new CodedBuilder(n),
+    status: new CodedBuilder(n),
+    deprecation_state: new CodedBuilder(n),
+    deprecation_date: new CodedBuilder(n),
+    end_of_life_state: new CodedBuilder(n),
+    end_of_life_date: new CodedBuilder(n),
+    coverage_status: new CodedBuilder(n),
+    last_changed_at: new CodedBuilder(n),
+  };
+  const summary: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = records[i] as LifecycleRecord;
+    const lifecycle = r.lifecycle;
+    resourceId[i] = r.resource_id;
+    columns.resource_type.add(r.resource_type);
+    columns.provider_id.add(r.provider_id ?? null);
+    columns.model_id.add(r.model_id ?? null);
+    columns.status.add(lifecycle.status);
+    columns.deprecation_state.add(lifecycle.deprecation.state);
+    columns.deprecation_date.add(lifecycle.deprecation.date);
+    columns.end_of_life_state.add(lifecycle.end_of_life.state);
+    columns.end_of_life_date.add(lifecycle.end_of_life.date);
+    columns.coverage_status.add(lifecycle.coverage.status);
+    columns.last_changed_at.add(lifecycle.last_changed_at);
+    if (r.summary !== undefined) summary.push(i);
+  }
+  return {
+    resource_id: resourceId,
+    resource_type: columns.resource_type.finish(),
+    provider_id: columns.provider_id.finish(),
+    model_id: columns.model_id.finish(),
+    status: columns.status.finish(),
+    deprecation_state: columns.deprecation_state.finish(),
+    deprecation_date: columns.deprecation_date.finish(),
+    end_of_life_state: columns.end_of_life_state.finish(),
+    end_of_life_date: columns.end_of_life_date.finish(),
+    coverage_status: columns.coverage_status.finish(),
+    last_changed_at: columns.last_changed_at.finish(),
+    summary,
   };
 }
 
