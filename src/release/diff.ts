@@ -17,7 +17,7 @@ import {
   readReleaseEvents,
   readReleaseFile,
 } from "../snapshot/index.js";
-import { type ReleaseDatabase, withDatabase } from "./duckdb.js";
+import { type FetchedRows, type ReleaseDatabase, withDatabase } from "./duckdb.js";
 import { loadCatalog, loadReleaseFiles } from "./tables.js";
 import type {
   CapabilityChange,
@@ -68,18 +68,45 @@ export async function computeDiff(
   db: ReleaseDatabase,
   from: string,
   to: string,
-  ids: { fromReleaseId: string | null; toReleaseId: string | null },
+  ids: DiffIds,
 ): Promise<ReleaseDiff> {
+  return readDiff(await queryDiff(db, from, to), ids);
+}
+
+export interface DiffIds {
+  fromReleaseId: string | null;
+  toReleaseId: string | null;
+}
+
+/** The diff's query results, fetched from DuckDB but not yet JS rows (readDiff makes them). */
+export interface DiffResults {
+  deploymentsAdded: FetchedRows<DeploymentRef>;
+  deploymentsRemoved: FetchedRows<DeploymentRef>;
+  priceRows: FetchedRows<Omit<PriceChange, "percent">>;
+  limitChanges: FetchedRows<LimitChange>;
+  capabilityChanges: FetchedRows<CapabilityChange>;
+  modelChanges: FetchedRows<ModelChange>;
+  statusChanges: FetchedRows<StatusChange>;
+  lifecycleChanges: FetchedRows<LifecycleChange>;
+  sourceEvents: FetchedRows<SourceEventChange>;
+}
+
+/**
+ * DuckDB's half of the diff: every query run and its result fetched, in milliseconds. Turning
+ * the results into rows (readDiff) is the slow half at scale, and needs no DuckDB thread: a
+ * build hands DuckDB its Parquet files in between.
+ */
+export async function queryDiff(db: ReleaseDatabase, from: string, to: string): Promise<DiffResults> {
   // columns in the order of their names, as canonical JSON writes them: each row object is then
   // serialized as it is (a first build's diff lists every deployment as added)
   const refs = (a: string, b: string) => `
     SELECT a.id, a.model_id, a.provider_id, a.status FROM ${a}deployments a
     WHERE NOT EXISTS (SELECT 1 FROM ${b}deployments b WHERE b.id = a.id)
     ORDER BY a.provider_id, a.id`;
-  const deploymentsAdded = await db.all<DeploymentRef>(refs(to, from));
-  const deploymentsRemoved = await db.all<DeploymentRef>(refs(from, to));
+  const deploymentsAdded = await db.fetch<DeploymentRef>(refs(to, from));
+  const deploymentsRemoved = await db.fetch<DeploymentRef>(refs(from, to));
 
-  const priceRows = await db.all<Omit<PriceChange, "percent">>(`
+  const priceRows = await db.fetch<Omit<PriceChange, "percent">>(`
     SELECT * FROM (
       ${PRICE_COLUMNS.map(
         ([component, column]) => `SELECT n.id AS deployment_id, n.provider_id, '${component}' AS component,
@@ -89,9 +116,8 @@ export async function computeDiff(
       ).join("\n      UNION ALL\n      ")}
     )
     ORDER BY provider_id, deployment_id, component`);
-  const priceChanges: PriceChange[] = priceRows.map((r) => ({ ...r, percent: percentChange(r.old, r.new) }));
 
-  const limitChanges = await db.all<LimitChange>(`
+  const limitChanges = await db.fetch<LimitChange>(`
     SELECT * FROM (
       ${(["context_tokens", "max_output_tokens"] as const)
         .map(
@@ -107,7 +133,7 @@ export async function computeDiff(
 
   // Only deployments in both releases whose capabilities JSON differs can have a capability
   // change (the merge writes that JSON canonical), so only theirs is expanded per capability.
-  const capabilityChanges = await db.all<CapabilityChange>(`
+  const capabilityChanges = await db.fetch<CapabilityChange>(`
     WITH changed AS (
       SELECT n.id, n.provider_id, o.capabilities AS old, n.capabilities AS new
       FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
@@ -129,19 +155,19 @@ export async function computeDiff(
     WHERE oc.status IS DISTINCT FROM nc.status
     ORDER BY changed.provider_id, deployment_id, capability`);
 
-  const modelChanges = await db.all<ModelChange>(`
+  const modelChanges = await db.fetch<ModelChange>(`
     SELECT n.id AS deployment_id, n.provider_id, o.model_id AS old, n.model_id AS new
     FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
     WHERE o.model_id IS DISTINCT FROM n.model_id
     ORDER BY n.provider_id, n.id`);
 
-  const statusChanges = await db.all<StatusChange>(`
+  const statusChanges = await db.fetch<StatusChange>(`
     SELECT n.id AS deployment_id, n.provider_id, o.status AS old, n.status AS new
     FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
     WHERE o.status IS DISTINCT FROM n.status
     ORDER BY n.provider_id, n.id`);
 
-  const lifecycleChanges = await db.all<LifecycleChange>(`
+  const lifecycleChanges = await db.fetch<LifecycleChange>(`
     WITH replaced AS (
       SELECT n.resource_type, n.resource_id,
              coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
@@ -169,13 +195,39 @@ export async function computeDiff(
     )
     ORDER BY provider_id NULLS LAST, resource_type, resource_id, kind, old NULLS FIRST, new NULLS FIRST`);
 
-  const sourceEvents = await db.all<SourceEventChange>(`
+  const sourceEvents = await db.fetch<SourceEventChange>(`
     SELECT n.id AS event_id, n.event_type, n.provider_id, n.source_id, n.source_url, n.detected_at,
            n.previous_sha256, n.current_sha256, n.error
     FROM ${to}events n
     WHERE NOT EXISTS (SELECT 1 FROM ${from}events o WHERE o.id = n.id)
     ORDER BY n.detected_at, n.id`);
 
+  return {
+    deploymentsAdded,
+    deploymentsRemoved,
+    priceRows,
+    limitChanges,
+    capabilityChanges,
+    modelChanges,
+    statusChanges,
+    lifecycleChanges,
+    sourceEvents,
+  };
+}
+
+/** The diff's rows from its fetched results (queryDiff): the JS half. */
+export function readDiff(results: DiffResults, ids: DiffIds): ReleaseDiff {
+  const deploymentsAdded = results.deploymentsAdded.rows();
+  const deploymentsRemoved = results.deploymentsRemoved.rows();
+  const priceChanges: PriceChange[] = results.priceRows
+    .rows()
+    .map((r) => ({ ...r, percent: percentChange(r.old, r.new) }));
+  const limitChanges = results.limitChanges.rows();
+  const capabilityChanges = results.capabilityChanges.rows();
+  const modelChanges = results.modelChanges.rows();
+  const statusChanges = results.statusChanges.rows();
+  const lifecycleChanges = results.lifecycleChanges.rows();
+  const sourceEvents = results.sourceEvents.rows();
   return {
     from_release_id: ids.fromReleaseId,
     to_release_id: ids.toReleaseId,

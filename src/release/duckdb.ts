@@ -37,6 +37,13 @@ function* rowLines(rows: Iterable<Record<string, unknown>>): Generator<string> {
   for (const row of rows) yield JSON.stringify(row);
 }
 
+/** A query's result fetched from DuckDB (ReleaseDatabase.fetch): its rows are made on demand. */
+export interface FetchedRows<T> {
+  readonly count: number;
+  /** The rows as plain objects (as ReleaseDatabase.all gives them); each call makes new ones. */
+  rows(): T[];
+}
+
 /** Column name -> DuckDB type, in table order. */
 export type ColumnSpec = ReadonlyArray<readonly [name: string, type: string]>;
 
@@ -138,19 +145,20 @@ export class ReleaseDatabase {
 
   /** Rows as plain objects; BIGINT values become numbers (strings when beyond 2^53). */
   async all<T = Record<string, unknown>>(sql: string): Promise<T[]> {
+    return (await this.fetch<T>(sql)).rows();
+  }
+
+  /**
+   * Run a query and fetch its result from DuckDB, without turning it into JS values yet:
+   * `rows()` does that (as `all` does), on the caller's thread, when the caller wants it. The
+   * conversion is the costly half of a large result (a first build's diff: 100,000 added
+   * deployments, about 0.45 s, against milliseconds for DuckDB's query), so a caller can hand
+   * DuckDB its next statements first and convert while they run.
+   */
+  async fetch<T = Record<string, unknown>>(sql: string): Promise<FetchedRows<T>> {
+    let reader: Awaited<ReturnType<DuckDBConnection["runAndReadAll"]>>;
     try {
-      const reader = await this.connection.runAndReadAll(sql);
-      // read by column, each row built by name (the reader's row objects, copied, cost about
-      // twice as much: a first build's diff reads 100,000 added deployments)
-      const columns = reader.getColumnsJS();
-      const fields = reader.columnNames().map((name, j) => ({ name, values: columns[j] ?? [] }));
-      const rows: T[] = [];
-      for (let i = 0; i < reader.currentRowCount; i++) {
-        const plain: Record<string, unknown> = {};
-        for (const { name, values } of fields) plain[name] = plainValue(values[i]);
-        rows.push(plain as T);
-      }
-      return rows;
+      reader = await this.connection.runAndReadAll(sql);
     } catch (error) {
       throw new CatalogError(
         "io_failed",
@@ -159,6 +167,22 @@ export class ReleaseDatabase {
         { cause: error },
       );
     }
+    return {
+      count: reader.currentRowCount,
+      rows: () => {
+        // read by column, each row built by name (the reader's row objects, copied, cost about
+        // twice as much: a first build's diff reads 100,000 added deployments)
+        const columns = reader.getColumnsJS();
+        const fields = reader.columnNames().map((name, j) => ({ name, values: columns[j] ?? [] }));
+        const rows: T[] = [];
+        for (let i = 0; i < reader.currentRowCount; i++) {
+          const plain: Record<string, unknown> = {};
+          for (const { name, values } of fields) plain[name] = plainValue(values[i]);
+          rows.push(plain as T);
+        }
+        return rows;
+      },
+    };
   }
 
   /**

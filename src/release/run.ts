@@ -35,7 +35,7 @@ import {
   serveIndexFor,
   verifyReleaseFileLater,
 } from "./artifact.js";
-import { computeDiff, diffPublishedReleases, renderDiffMarkdown } from "./diff.js";
+import { diffPublishedReleases, queryDiff, readDiff, renderDiffMarkdown } from "./diff.js";
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
@@ -434,18 +434,21 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       await staged.recordsLoaded;
       await loadStagedTables(db, { prefix: "", tables: staged.tables });
       const checks = [staged.schema, ...(await runSqlChecks(db, context))];
-      const diff = await computeDiff(db, "prev_", "", {
-        fromReleaseId: previousReleaseId,
-        toReleaseId: null,
-      });
       const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
-      // the two files written side by side (ReleaseDatabase.parquetFiles), while the diff is rendered
+      // DuckDB's half of the diff first (milliseconds), then the two Parquet files, written
+      // side by side on DuckDB's threads (ReleaseDatabase.parquetFiles) while this thread turns
+      // the diff's results into rows and renders them (a first 100,000-deployment build: about
+      // 0.5 s for its 100,000 added deployments, 0.5 s more for the Markdown and JSON). No
+      // join runs beside the Parquet writers: with the diff's joins running beside them, one
+      // second build in four exceeded DuckDB's memory limit.
+      const diffResults = await queryDiff(db, "prev_", "");
       const parquetWritten = failed
         ? null
         : db.parquetFiles({
             [DEPLOYMENTS_PARQUET]: deploymentsParquetQuery(),
             [LIFECYCLE_PARQUET]: lifecycleParquetQuery(),
           });
+      const diff = readDiff(diffResults, { fromReleaseId: previousReleaseId, toReleaseId: null });
       const markdownDiff = renderDiffMarkdown(diff);
       const diffJson = encoder.encode(canonicalJson(diff));
       // nothing is published from a previous release whose catalog.json is damaged

@@ -108,3 +108,31 @@ describe("ReleaseDatabase.begin", () => {
     expect(settled).toBe(true);
   });
 });
+
+describe("ReleaseDatabase.fetch", () => {
+  it("holds a result until its rows are asked for: statements run in between do not change them", async () => {
+    const { count, first, second } = await withDatabase(async (db) => {
+      await db.run("CREATE TABLE t AS SELECT range AS n, 'row ' || range AS label FROM range(3000)");
+      const fetched = await db.fetch<{ n: number; label: string }>("SELECT n, label FROM t ORDER BY n");
+      // what a build does between the diff's queries and its rows: more statements, here
+      // ones that would change the answer if it were read again
+      await db.run("DELETE FROM t WHERE n % 2 = 0");
+      await db.run("DROP TABLE t");
+      return { count: fetched.count, first: fetched.rows(), second: fetched.rows() };
+    });
+    expect(count).toBe(3000);
+    expect(first).toHaveLength(3000);
+    expect(first[0]).toEqual({ n: 0, label: "row 0" });
+    expect(first[2999]).toEqual({ n: 2999, label: "row 2999" });
+    // each call makes new objects with the same values
+    expect(second).toEqual(first);
+    expect(second[0]).not.toBe(first[0]);
+  });
+
+  it("reports a failing query as io_failed with its SQL, at the fetch", async () => {
+    const error = await withDatabase((db) => db.fetch("SELECT * FROM missing_table")).catch((e) => e);
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).code).toBe("io_failed");
+    expect((error as CatalogError).message).toMatch(/missing_table/);
+  });
+});
