@@ -40,13 +40,22 @@ export function checkContext(now: string, thresholds: ReleaseThresholds = {}): C
   return { now, today: now.slice(0, 10), priceChangeRatio, dateMoveDays };
 }
 
-/** Run every SQL check against the tables loaded in `db`. */
+/**
+ * Run every SQL check against the tables loaded in `db`: their violations counted in one
+ * query (DuckDB plans and runs the checks' pipelines together: at 100,000 deployments one
+ * query per check cost about 0.3 s, most of it the round trips), then the first rows of each
+ * check that has any.
+ */
 export async function runSqlChecks(db: ReleaseDatabase, context: CheckContext): Promise<CheckResult[]> {
+  const sqls = CHECKS.map((check) => check.sql(context));
+  const counts = await db.all<{ i: number; n: number }>(
+    sqls.map((sql, i) => `SELECT ${i} AS i, count(*)::INTEGER AS n FROM (${sql})`).join("\nUNION ALL\n"),
+  );
+  const violationsOf = new Map(counts.map((c) => [c.i, c.n]));
   const results: CheckResult[] = [];
-  for (const check of CHECKS) {
-    const sql = check.sql(context);
-    const [count] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${sql})`);
-    const violations = count?.n ?? 0;
+  for (const [i, check] of CHECKS.entries()) {
+    const sql = sqls[i] ?? "";
+    const violations = violationsOf.get(i) ?? 0;
     const rows = violations > 0 ? await db.all<CheckRow>(`${sql}\nLIMIT ${MAX_CHECK_ROWS}`) : [];
     results.push({ name: check.name, severity: check.severity, message: check.message, violations, rows });
   }
