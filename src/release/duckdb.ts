@@ -39,7 +39,6 @@ function* rowLines(rows: Iterable<Record<string, unknown>>): Generator<string> {
 
 /** A query's result fetched from DuckDB (ReleaseDatabase.fetch): its rows are made on demand. */
 export interface FetchedRows<T> {
-  readonly count: number;
   /** The rows as plain objects (as ReleaseDatabase.all gives them); each call makes new ones. */
   rows(): T[];
 }
@@ -168,7 +167,6 @@ export class ReleaseDatabase {
       );
     }
     return {
-      count: reader.currentRowCount,
       rows: () => {
         // read by column, each row built by name (the reader's row objects, copied, cost about
         // twice as much: a first build's diff reads 100,000 added deployments)

@@ -437,8 +437,8 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
       // DuckDB's half of the diff first (milliseconds), then the two Parquet files, written
       // side by side on DuckDB's threads (ReleaseDatabase.parquetFiles) while this thread turns
-      // the diff's results into rows and renders them (a first 100,000-deployment build: about
-      // 0.5 s for its 100,000 added deployments, 0.5 s more for the Markdown and JSON). No
+      // the diff's results into rows and renders them (a first 100,000-deployment build: 0.4-0.7 s
+      // for its 100,000 added deployments, 0.3-0.4 s more for the Markdown and JSON). No
       // join runs beside the Parquet writers: with the diff's joins running beside them, one
       // second build in four exceeded DuckDB's memory limit.
       const diffResults = await queryDiff(db, "prev_", "");

@@ -41,20 +41,20 @@ export function checkContext(now: string, thresholds: ReleaseThresholds = {}): C
 }
 
 /**
- * Run every SQL check against the tables loaded in `db`: their violations counted in one
- * query (DuckDB plans and runs the checks' pipelines together: at 100,000 deployments one
- * query per check cost about 0.3 s, most of it the round trips), then the first rows of each
- * check that has any.
+ * Run every SQL check against the tables loaded in `db`: their violations counted in one query,
+ * then the first rows of each check that has any (at 100,000 deployments, with the small
+ * tables' load before them: 0.27-0.37 s as a query per check, 0.17-0.26 s so).
  */
 export async function runSqlChecks(db: ReleaseDatabase, context: CheckContext): Promise<CheckResult[]> {
-  const sqls = CHECKS.map((check) => check.sql(context));
+  const checks = CHECKS.map((check) => ({ check, sql: check.sql(context) }));
   const counts = await db.all<{ i: number; n: number }>(
-    sqls.map((sql, i) => `SELECT ${i} AS i, count(*)::INTEGER AS n FROM (${sql})`).join("\nUNION ALL\n"),
+    checks
+      .map(({ sql }, i) => `SELECT ${i} AS i, count(*)::INTEGER AS n FROM (${sql})`)
+      .join("\nUNION ALL\n"),
   );
   const violationsOf = new Map(counts.map((c) => [c.i, c.n]));
   const results: CheckResult[] = [];
-  for (const [i, check] of CHECKS.entries()) {
-    const sql = sqls[i] ?? "";
+  for (const [i, { check, sql }] of checks.entries()) {
     const violations = violationsOf.get(i) ?? 0;
     const rows = violations > 0 ? await db.all<CheckRow>(`${sql}\nLIMIT ${MAX_CHECK_ROWS}`) : [];
     results.push({ name: check.name, severity: check.severity, message: check.message, violations, rows });

@@ -111,16 +111,15 @@ describe("ReleaseDatabase.begin", () => {
 
 describe("ReleaseDatabase.fetch", () => {
   it("holds a result until its rows are asked for: statements run in between do not change them", async () => {
-    const { count, first, second } = await withDatabase(async (db) => {
+    const { first, second } = await withDatabase(async (db) => {
       await db.run("CREATE TABLE t AS SELECT range AS n, 'row ' || range AS label FROM range(3000)");
       const fetched = await db.fetch<{ n: number; label: string }>("SELECT n, label FROM t ORDER BY n");
       // what a build does between the diff's queries and its rows: more statements, here
       // ones that would change the answer if it were read again
       await db.run("DELETE FROM t WHERE n % 2 = 0");
       await db.run("DROP TABLE t");
-      return { count: fetched.count, first: fetched.rows(), second: fetched.rows() };
+      return { first: fetched.rows(), second: fetched.rows() };
     });
-    expect(count).toBe(3000);
     expect(first).toHaveLength(3000);
     expect(first[0]).toEqual({ n: 0, label: "row 0" });
     expect(first[2999]).toEqual({ n: 2999, label: "row 2999" });
