@@ -1,13 +1,14 @@
 /**
  * The relational shape of a catalog in DuckDB: flat tables the checks, the diff and the
  * Parquet export query. `loadCatalog(db, prefix, catalog)` creates
- *   <prefix>deployments   one row per deployment, rate card and lifecycle flattened
+ *   <prefix>deployments   one row per deployment, rate card and lifecycle flattened (and,
+ *                         loaded from records, the rate card's tiers: rate_tiers is made from them)
  *   <prefix>rate_tiers    long-context tiers of the rate cards
  *   <prefix>lifecycle     one row per lifecycle record, lifecycle flattened
  *   <prefix>lifecycle_all view: deployments' embedded lifecycles + lifecycle records
- * (capabilities stay one JSON column of the deployments: the diff expands only those that
- * changed, of deployments in both catalogs)
  *   <prefix>events, <prefix>sources
+ * Capabilities stay one JSON column of the deployments: the diff expands only those that
+ * changed, of deployments in both catalogs.
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
 import { canonicalSerializer } from "../schema/canonical.js";
