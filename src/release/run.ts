@@ -41,7 +41,12 @@ import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
 import { type PreviousCores, previousCoresOf, stampLastChanged } from "./merge-lifecycle.js";
 import { planRelease } from "./plan.js";
-import { readPreviousParts } from "./previous-release.js";
+import {
+  locatePreviousParts,
+  previousCoresFromParquet,
+  readLifecycleCores,
+  readPreviousParts,
+} from "./previous-release.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
@@ -148,7 +153,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
   const deployments = manifest.files[DEPLOYMENTS_PARQUET];
   const lifecycle = manifest.files[LIFECYCLE_PARQUET];
   let catalog: PreviousRelease["catalog"];
-  let cores: Promise<PreviousCores>;
+  let cores: (db: ReleaseDatabase) => Promise<PreviousCores>;
   let load: PreviousRelease["load"];
   let stored: string | null;
   try {
@@ -158,20 +163,30 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       // Its deployments are read by DuckDB from its Parquet files, never parsed here.
       await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
       await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      // its events and sources, and its lifecycle cores from another thread (previous-release.ts)
+      // its events and sources where serve-index.json says they lie, and its lifecycle cores from
+      // lifecycle.parquet (one DuckDB query once the build has its database); without
+      // serve-index.json, all three from another thread (previous-release.ts)
       const serveIndex = manifest.files[SERVE_INDEX_FILE];
-      const parts = await readPreviousParts(
-        catalogPath,
-        serveIndex ? { serveIndexPath: objectPath(snapshotsDir, serveIndex.sha256) } : {},
-      );
-      catalog = { events: parts.events, sources: parts.sources };
-      cores = parts.lifecycle;
+      const serveIndexPath = serveIndex ? objectPath(snapshotsDir, serveIndex.sha256) : null;
+      const located = locatePreviousParts(catalogPath, serveIndexPath);
+      if (located) {
+        catalog = { events: located.events, sources: located.sources };
+        const lifecycleParquet = objectPath(snapshotsDir, lifecycle.sha256);
+        cores = async (db) =>
+          (await previousCoresFromParquet(db, lifecycleParquet)) ??
+          (await readLifecycleCores(catalogPath, located.lifecycleSpan));
+      } else {
+        const parts = await readPreviousParts(catalogPath, serveIndexPath ? { serveIndexPath } : {});
+        catalog = { events: parts.events, sources: parts.sources };
+        cores = () => parts.lifecycle;
+      }
+      const { events, sources } = catalog;
       load = (db, prefix) =>
         loadPublishedRelease(db, prefix, {
           deploymentsParquet: objectPath(snapshotsDir, deployments.sha256),
           lifecycleParquet: objectPath(snapshotsDir, lifecycle.sha256),
-          events: parts.events,
-          sources: parts.sources,
+          events,
+          sources,
         });
     } else {
       const whole = JSON.parse((await readFile(catalogPath)).toString("utf8")) as CatalogContent;
@@ -182,7 +197,7 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
       )
         throw new Error(`${CATALOG_FILE} is not a catalog`);
       catalog = whole;
-      cores = Promise.resolve(previousCoresOf(whole.lifecycle));
+      cores = async () => previousCoresOf(whole.lifecycle);
       load = (db, prefix) => loadCatalog(db, prefix, whole);
     }
     stored = await storedFingerprint(snapshotsDir, manifest);
@@ -192,12 +207,15 @@ async function readPrevious(snapshotsDir: string, releaseId: string): Promise<Pr
     if (error instanceof CatalogError) throw error;
     throw damaged(error);
   }
-  // lifecycle records that cannot be read are a damaged catalog.json too
-  const previousCores = cores.catch(async (error: unknown) => {
-    await verified;
-    throw damaged(error);
-  });
-  previousCores.catch(() => {});
+  // lifecycle records that cannot be read are a damaged release too
+  const previousCores = (db: ReleaseDatabase) => {
+    const read = cores(db).catch(async (error: unknown) => {
+      await verified;
+      throw damaged(error);
+    });
+    read.catch(() => {});
+    return read;
+  };
   // A release from before the fingerprint was stored (and serve-index.json) is never
   // "unchanged": the next build publishes the same content in the current format.
   return {
@@ -311,6 +329,8 @@ async function stageCatalogHalf(
 ): Promise<StagedCatalogHalf> {
   // The previous facts only matter to a source that failed or was skipped (carried forward).
   const needsFacts = input.contributions.some((c) => c.failed || !c.output);
+  // the previous lifecycle cores, read by DuckDB while the merge runs
+  const previousCores = previous?.lifecycle(db) ?? null;
   const { gathered, merged, catalog } = planRelease({
     now: input.now,
     contributions: input.contributions,
@@ -323,7 +343,7 @@ async function stageCatalogHalf(
       facts: previous && needsFacts ? await previous.facts() : null,
     },
   });
-  if (previous) stampLastChanged(catalog.lifecycle, await previous.lifecycle, input.now);
+  if (previousCores) stampLastChanged(catalog.lifecycle, await previousCores, input.now);
   // what the merge left behind (its intermediate values, the previous cores) is garbage:
   // collected before staging makes more
   collectGarbage();

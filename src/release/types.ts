@@ -54,10 +54,11 @@ export interface PreviousRelease {
   /** The parts of its catalog a build reads as values (its deployments stay in its files). */
   catalog: Pick<CatalogContent, "events" | "sources">;
   /**
-   * Its lifecycle records' cores and last_changed_at, in once another thread has parsed them
-   * (the build merges meanwhile); rejects with release_damaged when they cannot be read.
+   * Its lifecycle records' cores and last_changed_at, read through the build's database (from
+   * its lifecycle.parquet) or by another thread (from its catalog.json) while the build merges;
+   * rejects with release_damaged when they cannot be read.
    */
-  lifecycle: Promise<PreviousCores>;
+  lifecycle: (db: ReleaseDatabase) => Promise<PreviousCores>;
   /** Loads its tables (as loadCatalog makes them) into `db` under `prefix`, for the checks and the diff. */
   load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
   /** Its facts.json, read on first call (null for a release without one). */

@@ -9,7 +9,7 @@ import { safeParseAccepted } from "../schema/accept.js";
 import {
   type CatalogContent,
   Deployment,
-  IsoDateTime,
+  IsoSeconds,
   LifecycleRecord,
   SourceEvent,
   SourceState,
@@ -23,8 +23,13 @@ export const DEFAULT_PRICE_CHANGE_RATIO = 0.5;
 export const DEFAULT_DATE_MOVE_DAYS = 30;
 
 export function checkContext(now: string, thresholds: ReleaseThresholds = {}): CheckContext {
-  if (!IsoDateTime.safeParse(now).success)
-    throw new CatalogError("invalid_argument", `now must be an ISO 8601 UTC instant, got "${now}"`);
+  // to the second, as the pipeline's clock gives it (toIsoSeconds): it becomes last_changed_at,
+  // which a later build reads back from this release's Parquet timestamps (previous-release.ts)
+  if (!IsoSeconds.safeParse(now).success)
+    throw new CatalogError(
+      "invalid_argument",
+      `now must be an ISO 8601 UTC instant to the second (2026-11-22T00:00:00Z), got "${now}"`,
+    );
   const priceChangeRatio = thresholds.priceChangeRatio ?? DEFAULT_PRICE_CHANGE_RATIO;
   const dateMoveDays = thresholds.dateMoveDays ?? DEFAULT_DATE_MOVE_DAYS;
   if (!Number.isFinite(priceChangeRatio) || priceChangeRatio < 0)

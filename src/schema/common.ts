@@ -13,6 +13,14 @@ import {
 export const IsoDateTime = z.iso
   .datetime({ offset: false })
   .meta({ description: "ISO 8601 instant in UTC, e.g. 2026-11-22T00:00:00Z." });
+/**
+ * An instant in UTC to the second, exactly as the build writes them (toIsoSeconds): what a
+ * lifecycle's announced_at and last_changed_at hold, so a release's Parquet timestamps give the
+ * same text back (src/release/previous-release.ts).
+ */
+export const IsoSeconds = z.iso
+  .datetime({ offset: false, precision: 0 })
+  .meta({ description: "ISO 8601 instant in UTC to the second, e.g. 2026-11-22T00:00:00Z." });
 export const IsoDate = z.iso.date().meta({ description: "Calendar date YYYY-MM-DD." });
 export const Sha256 = z.string().regex(SHA256_HEX, "must be 64 lowercase hex characters (SHA-256)");
 export const Url = z.url({ protocol: /^https?$/ });

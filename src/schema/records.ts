@@ -4,7 +4,7 @@
  * (undefined); `null` means the source says it is unknown / not offered.
  */
 import { z } from "zod";
-import { DeploymentId, IdPart, IsoDateTime, ModelId, ProviderId } from "./common.js";
+import { DeploymentId, IdPart, IsoSeconds, ModelId, ProviderId } from "./common.js";
 import { Capabilities, RateCard } from "./deployment.js";
 import { Evidence } from "./evidence.js";
 import { LifecycleMilestone, LifecycleStatus } from "./lifecycle.js";
@@ -69,7 +69,7 @@ export const LifecycleAssertion = withProblems(
      * (src/release/status.ts).
      */
     status: LifecycleStatus.optional(),
-    announced_at: IsoDateTime.nullable().optional(),
+    announced_at: IsoSeconds.nullable().optional(),
     deprecation: LifecycleMilestone.optional(),
     /** What the source calls the state its deprecation milestone starts (Bedrock's "Legacy" date); default deprecated. */
     deprecation_status: z.enum(["legacy", "deprecated"]).optional(),

@@ -10,9 +10,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256FileInBackground, sha256Hex } from "../../src/lib/hash.js";
+import { withDatabase } from "../../src/release/duckdb.js";
 import { CATALOG_FILE, objectPath, readLatest, readManifest, runRelease } from "../../src/release/index.js";
 import { previousCoresOf } from "../../src/release/merge-lifecycle.js";
-import { readPreviousParts } from "../../src/release/previous-release.js";
+import {
+  locatePreviousParts,
+  previousCoresFromParquet,
+  readLifecycleCores,
+  readPreviousParts,
+} from "../../src/release/previous-release.js";
+import { checkContext } from "../../src/release/validate.js";
 import { catalogBoundaries, catalogParts, readCatalogTailSync } from "../../src/snapshot/catalog-parts.js";
 import { COMMITTED_SNAPSHOTS } from "../helpers/committed-release.js";
 import { LATER, releaseInput, standardWorld, tempSnapshots } from "./fixtures.js";
@@ -127,6 +134,43 @@ describe("the end of catalog.json", () => {
     const parts = await readPreviousParts(path, { step: 1 << 20 });
     expect(parts.sources).toEqual(catalogParts(whole, ["sources"]).sources);
     await expect(parts.lifecycle).rejects.toThrow(/JSON/);
+  });
+
+  it("the lifecycle cores come from lifecycle.parquet in one query, the same as parsed from catalog.json", async () => {
+    const expected = catalogParts(whole, NAMES);
+    const cores = previousCoresOf(expected.lifecycle);
+    // the committed release exercises every member of a core: announcements, both milestones' days, replacements
+    expect(expected.lifecycle.some((r) => r.lifecycle.announced_at !== null)).toBe(true);
+    expect(expected.lifecycle.some((r) => r.lifecycle.replacement_ids.length > 1)).toBe(true);
+    expect(expected.lifecycle.some((r) => r.lifecycle.end_of_life.date !== null)).toBe(true);
+    expect(expected.lifecycle.some((r) => r.lifecycle.last_changed_at === null)).toBe(true);
+    const latest = (await readLatest(COMMITTED_SNAPSHOTS)) as string;
+    const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
+    const parquet = objectPath(COMMITTED_SNAPSHOTS, manifest.files["lifecycle.parquet"]?.sha256 ?? "");
+    const serveIndexPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files["serve-index.json"]?.sha256 ?? "");
+    const unsafe = join(work, "unsafe.parquet");
+    const [fromParquet, withControl] = await withDatabase(async (db) => {
+      const read = await previousCoresFromParquet(db, parquet);
+      // a replacement id holding a control character: DuckDB would escape it otherwise than
+      // JSON.stringify, so the cores are not read from the file
+      await db.run(
+        `COPY (SELECT * REPLACE (CASE WHEN resource_id = (SELECT min(resource_id) FROM read_parquet('${parquet}')) THEN list_append(replacement_ids, 'x' || chr(31)) ELSE replacement_ids END AS replacement_ids) FROM read_parquet('${parquet}')) TO '${unsafe}' (FORMAT parquet)`,
+      );
+      return [read, await previousCoresFromParquet(db, unsafe)];
+    });
+    expect(fromParquet).toEqual(cores);
+    expect(withControl).toBeNull();
+    // then read from catalog.json's lifecycle span, on another thread
+    const located = locatePreviousParts(catalogPath, serveIndexPath);
+    expect(located?.events).toEqual(expected.events);
+    expect(await readLifecycleCores(catalogPath, located?.lifecycleSpan ?? [0, 0])).toEqual(cores);
+    await expect(readLifecycleCores(catalogPath, [1, 10])).rejects.toThrow(/not where serve-index.json says/);
+  });
+
+  it("a build's clock is an instant to the second, as last_changed_at is read back from Parquet", () => {
+    expect(checkContext("2026-11-23T00:00:00Z").now).toBe("2026-11-23T00:00:00Z");
+    for (const now of ["2026-11-23T00:00:00.000Z", "2026-11-23T00:00Z", "2026-11-23"])
+      expect(() => checkContext(now)).toThrow(/to the second/);
   });
 
   it("its file's hash comes from another thread, the same as here", async () => {
