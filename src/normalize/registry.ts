@@ -18,6 +18,7 @@ import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
+import { parsers as googleVertexMaas } from "./parsers/google-vertex-maas.js";
 import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as litellm } from "./parsers/litellm.js";
@@ -53,6 +54,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     deepseek,
     googleModelFacts,
     googleVertexBilling,
+    googleVertexMaas,
     googleVertexModelFacts,
     googleVertex,
     google,
@@ -68,10 +70,11 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
 
 /**
  * The parsers of model pages (token limits and capabilities of models other sources list; they
- * create no deployments and no lifecycle assertions). A failed model page is reported and its
- * facts are carried forward like any source's, but it does not count toward the build's
- * failed-sources threshold, which guards what shapes the catalog: 166 of the 199 sources are
- * model pages, and their failing together must not stop a night's prices and dates.
+ * create no deployments, and only the Vertex AI MaaS pages assert a lifecycle: their endpoint's
+ * retirement banner). A failed model page is reported and its facts are carried forward like any
+ * source's, but it does not count toward the build's failed-sources threshold, which guards what
+ * shapes the catalog: 179 of the 224 sources are model pages, and their failing together must not
+ * stop a night's prices and dates (the 12 MaaS pages fail every live fetch: their URLs serve HTML).
  */
 export const modelFactParsers: ReadonlySet<string> = new Set(
   [
@@ -80,6 +83,7 @@ export const modelFactParsers: ReadonlySet<string> = new Set(
     azureModelFacts,
     googleModelFacts,
     googleVertexModelFacts,
+    googleVertexMaas,
     openaiModelFacts,
   ].flatMap((module) => Object.keys(module)),
 );

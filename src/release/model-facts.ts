@@ -265,13 +265,25 @@ export function mergeSpecs(
   ].sort(compareCandidates);
 
   const used = new Set<Candidate>();
-  const pick = <K extends (typeof LIMIT_FIELDS)[number]>(field: K): number | null => {
-    const from = candidates.find((c) => c[field] !== undefined);
-    if (from) used.add(from);
-    return from?.[field] ?? null;
-  };
-  const context_tokens = pick("context_tokens");
-  const max_output_tokens = pick("max_output_tokens");
+  const first = <K extends (typeof LIMIT_FIELDS)[number]>(field: K) =>
+    candidates.find((c) => c[field] !== undefined);
+  const contextFrom = first("context_tokens");
+  let outputFrom = first("max_output_tokens");
+  const context_tokens = contextFrom?.context_tokens ?? null;
+  // A community max output beyond the official context window describes another offering of
+  // the model (LiteLLM's 2,000,000 for Grok 4.1 Fast is xAI's own API; Vertex AI's page gives a
+  // 128,000 context and no max output): it stays unknown rather than exceed the window.
+  const communityOutput = outputFrom && !outputFrom.official ? outputFrom.max_output_tokens : null;
+  if (
+    contextFrom?.official &&
+    context_tokens !== null &&
+    communityOutput != null &&
+    communityOutput > context_tokens
+  )
+    outputFrom = undefined;
+  if (contextFrom) used.add(contextFrom);
+  if (outputFrom) used.add(outputFrom);
+  const max_output_tokens = outputFrom?.max_output_tokens ?? null;
 
   const capabilities = mergeCapabilities(candidates, used);
 

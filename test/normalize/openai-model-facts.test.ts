@@ -30,7 +30,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(20);
+    expect(names.length).toBe(24);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -70,6 +70,68 @@ describe("OpenAI model pages", () => {
       code_execution: supported,
     });
     expect(facts.get("gpt-4.1-2025-04-14")?.capabilities).toEqual(fact.capabilities);
+  });
+
+  it("the pro and GPT-5.6 Sol pages recorded from stored copies: limits and features for the Model ID and its default snapshot", async () => {
+    const o3pro = await factsOf("model-o3-pro");
+    expect([...o3pro.keys()].sort()).toEqual(["o3-pro", "o3-pro-2025-06-10"]);
+    const o3 = defined(o3pro.get("o3-pro-2025-06-10"), "facts of o3-pro-2025-06-10");
+    expect([o3.context_tokens, o3.max_output_tokens]).toEqual([200_000, 100_000]);
+    expect(o3.capabilities).toEqual({
+      vision: supported,
+      audio_input: unsupported,
+      image_output: unsupported,
+      audio_output: unsupported,
+      reasoning: supported,
+      batch: supported,
+      tool_calling: supported,
+      structured_output: supported,
+      web_search: supported,
+    });
+    const pro = defined(
+      (await factsOf("model-gpt-5-pro")).get("gpt-5-pro-2025-10-06"),
+      "gpt-5-pro-2025-10-06",
+    );
+    expect([pro.context_tokens, pro.max_output_tokens]).toEqual([400_000, 272_000]);
+    // its prose says it has no code interpreter; no Supported list names it, so it stays unknown
+    expect(pro.capabilities?.code_execution).toBeUndefined();
+    const pro55 = defined(
+      (await factsOf("model-gpt-5-5-pro")).get("gpt-5.5-pro-2026-04-23"),
+      "gpt-5.5-pro-2026-04-23",
+    );
+    expect([pro55.context_tokens, pro55.max_output_tokens]).toEqual([1_050_000, 128_000]);
+    expect(pro55.capabilities?.code_execution).toEqual(supported);
+    // the default snapshot is the Model ID itself: one fact; the window, not "Maximum input tokens: 922,000"
+    const sol = await factsOf("model-gpt-5-6-sol");
+    expect([...sol.keys()]).toEqual(["gpt-5.6-sol"]);
+    const fact = defined(sol.get("gpt-5.6-sol"), "facts of gpt-5.6-sol");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([1_050_000, 128_000]);
+    expect(fact.capabilities?.computer_use).toEqual(supported);
+    expect(fact.capabilities?.prompt_caching).toEqual(supported);
+  });
+
+  it("GPT-5.6 Sol declares `gpt-5.6` its alias; no other recorded page declares one, and an alias that is no model id fails", async () => {
+    const input = await recordedInput("openai", "model-gpt-5-6-sol");
+    const out = ParseOutput.parse(page(input));
+    expect(out.aliases).toEqual([
+      {
+        provider_id: "openai",
+        alias: "gpt-5.6",
+        provider_model_id: "gpt-5.6-sol",
+        evidence: {
+          source_url: input.source.url,
+          source_type: "official_docs",
+          observed_at: input.observedAt,
+          verification_status: "official_declared",
+        },
+      },
+    ]);
+    for (const name of await modelPageSources())
+      if (name !== "model-gpt-5-6-sol")
+        expect(page(await recordedInput("openai", name)).aliases).toBeUndefined();
+    expectParseFailure(() =>
+      page(edit(input, (c) => c.replace("The `gpt-5.6` alias", "The `GPT 5.6!` alias"))),
+    );
   });
 
   it("GPT-4o: the listed older snapshot gpt-4o-2024-05-13 gets no fact (the details describe the default snapshot)", async () => {

@@ -152,6 +152,21 @@ describe("model facts", () => {
     ]);
   });
 
+  test("a community max output beyond the official context window stays unknown; one within it fills the gap", () => {
+    // the community fact says 128,000 context and 16,384 max output; the official page only a window
+    const narrow = merge(standardWorld(), [
+      [modelsSource(), [modelFact("gpt-4o", { context_tokens: 8_192 })]],
+    ]);
+    const gpt4o = find(narrow.merged.deployments, GPT4O);
+    expect([gpt4o.context_tokens, gpt4o.max_output_tokens]).toEqual([8_192, null]);
+    const wide = merge(standardWorld(), [
+      [modelsSource(), [modelFact("gpt-4o", { context_tokens: 16_384 })]],
+    ]);
+    expect(find(wide.merged.deployments, GPT4O).max_output_tokens).toBe(16_384);
+    // without an official window, the community's own pair stands
+    expect(find(merge(standardWorld(), []).merged.deployments, GPT4O).max_output_tokens).toBe(16_384);
+  });
+
   test("an official fact about the deployment beats an official fact about its model, with no conflict", () => {
     const { merged } = merge(standardWorld(), [
       [modelsSource(), [modelFact("gpt-4.1", { context_tokens: 1_000_000 })]],

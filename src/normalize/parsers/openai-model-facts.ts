@@ -16,9 +16,13 @@
  *   web_search, code_execution (code_interpreter), computer_use (computer_use): supported when
  *   the Supported features or Supported tools list names them. The lists name only what is
  *   supported, so a name they leave out stays unknown.
+ * - aliases: a description line "The `<name>` alias routes requests to <model>." (GPT-5.6 Sol:
+ *   `gpt-5.6`) declares <name> an alias of the page's Model ID (src/release/declared-aliases.ts
+ *   folds a community deployment named by it into the model's official one). The Snapshots list
+ *   ("snapshots and aliases") does not say which entry is which, and is not read as aliases.
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import type { CapabilityEntry, CapabilityName, ModelFact, ProviderAlias } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { markdownTables, plainCell } from "../markdown.js";
 import type { Parser } from "../types.js";
@@ -123,7 +127,22 @@ export const parseOpenAiModelPage: Parser = (input) => {
     capabilities: { ...capabilities },
     evidence,
   }));
-  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+  // "The `gpt-5.6` alias routes requests to GPT-5.6 Sol." (the page's description): a name the
+  // page declares an alias of its Model ID
+  const aliases: ProviderAlias[] = [];
+  for (const m of input.content.matchAll(/^The `([^`]+)` alias routes requests to /gm)) {
+    const alias = group(m, 1);
+    if (!MODEL_ID.test(alias))
+      throw parseFailure(input.source, `${id}: the alias "${alias}" is not a model id`);
+    if (alias !== id) aliases.push({ provider_id: PROVIDER_ID, alias, provider_model_id: id, evidence });
+  }
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: facts,
+    ...(aliases.length > 0 ? { aliases } : {}),
+    skipped: [],
+  };
 };
 
 export const parsers: Record<string, Parser> = {
