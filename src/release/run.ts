@@ -50,6 +50,7 @@ import {
 import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
+  deploymentLifecyclesEmbedded,
   deploymentsParquetQuery,
   lifecycleParquetQuery,
   loadCatalog,
@@ -366,14 +367,21 @@ async function stageCatalogHalf(
   const schema = schemaCheck(catalog);
   const catalogFile = new ObjectWriter(input.snapshotsDir);
   const layout = new CatalogLayoutRecorder();
-  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them)
+  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them); the deployments'
+  // lifecycle records, the deployments' own lifecycles, come from the deployments' lines
   const lines = recordLineWriters(db, "");
+  const embedded = deploymentLifecyclesEmbedded(catalog);
+  const lifecycleLine = embedded
+    ? (bytes: Uint8Array, index: number) => {
+        if (catalog.lifecycle[index]?.resource_type !== "deployment") lines.lifecycle.writeBytes(bytes);
+      }
+    : lines.lifecycle.writeBytes;
   let fingerprint: Fingerprint;
   try {
     fingerprint = writeCatalogJson(catalog, {
       catalog: (chunk) => catalogFile.write(chunk),
       layout,
-      records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
+      records: { deployments: lines.deployments.writeBytes, lifecycle: lifecycleLine },
     });
   } catch (error) {
     catalogFile.abort();
@@ -394,6 +402,7 @@ async function stageCatalogHalf(
       prefix: "",
       deployments: lines.deployments.close(),
       lifecycle: lines.lifecycle.close(),
+      ...(embedded ? { deploymentLifecycles: "from deployments" as const } : {}),
     }),
   );
   const catalogStaged = catalogFile.close();

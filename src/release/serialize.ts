@@ -158,7 +158,7 @@ function writeArray<T>(
   name: string,
   records: readonly T[],
   serialize: (record: T) => string,
-  each: (bytes: Uint8Array, text: string) => void,
+  each: (bytes: Uint8Array, text: string, index: number) => void,
   spanned?: SpannedList,
 ): void {
   out.write(`${JSON.stringify(name)}:`);
@@ -167,7 +167,7 @@ function writeArray<T>(
     for (let i = 0; i < records.length; i++) {
       if (i > 0) out.write(",");
       const text = serialize(records[i] as T);
-      each(out.writeRecord(text, spanned), text);
+      each(out.writeRecord(text, spanned), text, i);
     }
     out.write("]");
   });
@@ -188,8 +188,8 @@ export function serializeRelease(
     facts: Sink;
     layout?: CatalogLayoutRecorder;
     between?: () => void;
-    /** Each deployment's and lifecycle record's canonical JSON (UTF-8 bytes), as it is written. */
-    records?: Record<SpannedList, (bytes: Uint8Array) => void>;
+    /** Each deployment's and lifecycle record's canonical JSON (UTF-8 bytes) and index, as it is written. */
+    records?: Record<SpannedList, (bytes: Uint8Array, index: number) => void>;
   },
 ): string {
   const fingerprint = writeCatalogJson(catalog, sinks);
@@ -207,15 +207,15 @@ export function writeCatalogJson(
   sinks: {
     catalog: Sink;
     layout?: CatalogLayoutRecorder;
-    records?: Record<SpannedList, (bytes: Uint8Array) => void>;
+    records?: Record<SpannedList, (bytes: Uint8Array, index: number) => void>;
   },
 ): Fingerprint {
   const fingerprint = new Fingerprint();
   const record = (list: SpannedList) => {
     const each = sinks.records?.[list];
-    return (bytes: Uint8Array, text: string) => {
+    return (bytes: Uint8Array, text: string, index: number) => {
       fingerprint.recordBytes(bytes, text);
-      each?.(bytes);
+      each?.(bytes, index);
     };
   };
   const cat = new ChunkWriter(sinks.catalog, sinks.layout ?? null);

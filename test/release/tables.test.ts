@@ -6,9 +6,10 @@
  * Parquet files are exported from them.)
  */
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/lib/canonical-json.js";
 import { computeDiff } from "../../src/release/diff.js";
 import { withDatabase } from "../../src/release/duckdb.js";
-import { loadCatalog } from "../../src/release/tables.js";
+import { deploymentLifecyclesEmbedded, loadCatalog, loadStagedRecords } from "../../src/release/tables.js";
 import type { Deployment } from "../../src/schema/index.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
@@ -38,6 +39,63 @@ describe("tables flattened by SQL", () => {
     expect(loaded.tiers).toEqual(
       byKey(tiers, (r) => `${r.deployment_id}\u0000${String(r.tier_index).padStart(4, "0")}`),
     );
+  });
+
+  it("a build's deployment lifecycle rows come from the deployments table, the same as parsed from their records", async () => {
+    const { catalog } = await committedRelease();
+    // read from a file, a record's lifecycle is its own object: staged as it is
+    expect(deploymentLifecyclesEmbedded(catalog)).toBe(false);
+    const byId = new Map(catalog.deployments.map((d) => [d.id, d]));
+    const own = {
+      ...catalog,
+      lifecycle: catalog.lifecycle.map((r) => {
+        const d = r.resource_type === "deployment" ? byId.get(r.resource_id) : undefined;
+        return d ? { ...r, lifecycle: d.lifecycle } : r;
+      }),
+    };
+    // as the merge makes them: the deployments' own lifecycles
+    expect(deploymentLifecyclesEmbedded(own)).toBe(true);
+    const [first, ...rest] = own.lifecycle.filter((r) => r.resource_type === "deployment");
+    const summary = own.lifecycle.find((r) => r.summary !== undefined)?.summary;
+    if (!first || !summary)
+      throw new Error("the committed catalog has deployment and summarized lifecycle records");
+    expect(deploymentLifecyclesEmbedded({ ...own, lifecycle: [...own.lifecycle, first] })).toBe(false);
+    expect(
+      deploymentLifecyclesEmbedded({ ...own, lifecycle: own.lifecycle.filter((r) => r !== first) }),
+    ).toBe(false);
+    expect(
+      deploymentLifecyclesEmbedded({
+        ...own,
+        lifecycle: own.lifecycle.map((r) => (r === first ? { ...r, summary } : r)),
+      }),
+    ).toBe(false);
+    expect(
+      deploymentLifecyclesEmbedded({
+        ...own,
+        lifecycle: own.lifecycle.map((r) => (r === first ? { ...r, lifecycle: { ...r.lifecycle } } : r)),
+      }),
+    ).toBe(false);
+    expect(rest.length).toBeGreaterThan(100);
+    const query = "SELECT * FROM lifecycle ORDER BY resource_type, resource_id";
+    const [parsed, derived] = await withDatabase(async (db) => {
+      await loadCatalog(db, "", own);
+      const all = await db.all(query);
+      await loadStagedRecords(db, {
+        prefix: "",
+        deployments: await db.stageLines(
+          "d",
+          own.deployments.map((d) => canonicalJson(d)),
+        ),
+        lifecycle: await db.stageLines(
+          "l",
+          own.lifecycle.filter((r) => r.resource_type !== "deployment").map((r) => canonicalJson(r)),
+        ),
+        deploymentLifecycles: "from deployments",
+      });
+      return [all, await db.all(query)];
+    });
+    expect(derived.length).toBe(own.lifecycle.length);
+    expect(derived).toEqual(parsed);
   });
 
   it("the diff's capability changes are exactly those of deployments in both catalogs whose capabilities differ", async () => {
