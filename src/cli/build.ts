@@ -1,8 +1,5 @@
 /** `catalog build`: progress on stderr, the release id (or a JSON summary) on stdout. */
 import type { Command } from "commander";
-import { createLogger } from "../lib/logger.js";
-import { runBuild } from "../pipeline/build.js";
-import { formatBuildReport } from "../release/index.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { clockFrom, parseRatio, snapshotsDir, sourcesDir } from "./options.js";
 
@@ -34,6 +31,12 @@ export function registerBuild(program: Command): void {
     )
     .option("--log-level <level>", "pino log level for stderr", "warn")
     .action(async (flags: BuildFlags) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const [{ createLogger }, { runBuild }, { formatBuildReport }] = await Promise.all([
+        import("../lib/logger.js"),
+        import("../pipeline/build.js"),
+        import("../release/index.js"),
+      ]);
       const logger = createLogger({ level: flags.logLevel ?? "warn" });
       const summary = await runBuild({
         sourcesDir: sourcesDir(flags.sources),

@@ -5,7 +5,6 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { extractMonitored, loadSourceDefinitions, writeCapture } from "../collect/index.js";
 import { CatalogError } from "../lib/errors.js";
 import type { SourceFormat } from "../schema/index.js";
 import { sourcesDir } from "./options.js";
@@ -35,6 +34,8 @@ export function registerCapture(program: Command): void {
     .option("--note <text>", "provenance: where the copy came from (kept in CURRENT.json)")
     .option("--sources <dir>", "source definitions and captures (env CATALOG_SOURCES)")
     .action(async (name: string, file: string, flags: CaptureFlags) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { extractMonitored, loadSourceDefinitions, writeCapture } = await import("../collect/index.js");
       const observedAt = flags.observedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
       if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(observedAt))
         throw new CatalogError(

@@ -1,7 +1,6 @@
 /** `catalog diff [FROM] [TO]`: defaults are the release before the latest, and the latest. */
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { diffReleases, listReleases, resolveReleaseId } from "../release/index.js";
 import { snapshotsDir } from "./options.js";
 
 export function registerDiff(program: Command): void {
@@ -18,6 +17,8 @@ export function registerDiff(program: Command): void {
         to: string | undefined,
         flags: { snapshots?: string; format: string },
       ) => {
+        // loaded when the command runs: `catalog <command>` starts without the other commands' code
+        const { diffReleases, listReleases, resolveReleaseId } = await import("../release/index.js");
         if (flags.format !== "markdown" && flags.format !== "json")
           throw new CatalogError(
             "invalid_argument",

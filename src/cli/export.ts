@@ -1,7 +1,6 @@
 /** `catalog export --out DIR`: a release as catalog.json, CSV and typed Parquet files. */
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { exportRelease, resolveReleaseId } from "../release/index.js";
 import { snapshotsDir } from "./options.js";
 
 export function registerExport(program: Command): void {
@@ -14,6 +13,8 @@ export function registerExport(program: Command): void {
     .option("--release <id>", "release id or unique prefix (default: the latest)")
     .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
     .action(async (flags: { out: string; release?: string; snapshots?: string }) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { exportRelease, resolveReleaseId } = await import("../release/index.js");
       const dir = snapshotsDir(flags.snapshots);
       const releaseId = flags.release ? await resolveReleaseId(dir, flags.release) : undefined;
       const result = await exportRelease(dir, releaseId, resolve(flags.out));

@@ -3,8 +3,11 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { createKey, listKeys, loadPlans, revokeKey } from "../serve/index.js";
 import { DEFAULT_KEYS_FILE } from "./options.js";
+
+// loaded when the command runs: `catalog <command>` starts without the other commands' code
+const keysModule = () => import("../serve/keys.js");
+const plansModule = () => import("../serve/plans.js");
 
 function keysFile(flag: string | undefined): string {
   return resolve(flag ?? process.env.CATALOG_KEYS ?? DEFAULT_KEYS_FILE);
@@ -36,6 +39,8 @@ export function registerKeys(program: Command): void {
         if (!/^[A-Za-z0-9._-]{1,64}$/.test(flags.workspace))
           throw new CatalogError("invalid_argument", "--workspace must be 1-64 characters of [A-Za-z0-9._-]");
         const plansPath = flags.plans ?? process.env.CATALOG_PLANS;
+        const { loadPlans } = await plansModule();
+        const { createKey } = await keysModule();
         const plans = await loadPlans(plansPath ? resolve(plansPath) : undefined);
         const { keyId, key, previousPlan } = await createKey(
           keysFile(flags.keys),
@@ -62,6 +67,7 @@ export function registerKeys(program: Command): void {
     .argument("<keyId>", "key id as shown by `catalog keys list`")
     .option("--keys <file>", "keys file (env CATALOG_KEYS)")
     .action(async (keyId: string, flags: { keys?: string }) => {
+      const { revokeKey } = await keysModule();
       if (!(await revokeKey(keysFile(flags.keys), keyId)))
         throw new CatalogError("invalid_argument", `no active key with id ${keyId}`);
       process.stdout.write(`revoked ${keyId}\n`);
@@ -72,6 +78,7 @@ export function registerKeys(program: Command): void {
     .option("--keys <file>", "keys file (env CATALOG_KEYS)")
     .option("--json", "print JSON")
     .action(async (flags: { keys?: string; json?: boolean }) => {
+      const { listKeys } = await keysModule();
       const rows = await listKeys(keysFile(flags.keys));
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -4,7 +4,6 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
 
 export function registerOpenapi(program: Command): void {
   program
@@ -12,6 +11,8 @@ export function registerOpenapi(program: Command): void {
     .description("print the OpenAPI 3.1 document of the /v1 API (generated from the schemas)")
     .option("--out <file>", "write it to this file instead of stdout (e.g. src/schema/openapi.json)")
     .action(async (flags: { out?: string }) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { buildOpenApiDocument, serializeOpenApiDocument } = await import("../schema/openapi.js");
       const text = serializeOpenApiDocument(buildOpenApiDocument());
       if (!flags.out) {
         process.stdout.write(text);

@@ -1,7 +1,6 @@
 /** `catalog releases`: the published releases, newest first. */
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { releaseHistory, shortReleaseId } from "../release/index.js";
 import { snapshotsDir } from "./options.js";
 
 export function registerReleases(program: Command): void {
@@ -11,6 +10,8 @@ export function registerReleases(program: Command): void {
     .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
     .option("--json", "print JSON")
     .action(async (flags: { snapshots?: string; json?: boolean }) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { releaseHistory, shortReleaseId } = await import("../release/index.js");
       const dir = snapshotsDir(flags.snapshots);
       const releases = await releaseHistory(dir);
       if (releases.length === 0)

@@ -6,9 +6,7 @@
 
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { createLogger } from "../lib/logger.js";
-import { resolveReleaseId } from "../release/history.js";
-import { DEFAULT_RECORD_CACHE, startServer } from "../serve/index.js";
+import { DEFAULT_RECORD_CACHE } from "../serve/defaults.js";
 import { DEFAULT_KEYS_FILE, parseCount, parsePort, snapshotsDir } from "./options.js";
 
 interface ServeFlags {
@@ -55,6 +53,12 @@ export function registerServe(program: Command): void {
       `records of each kind kept parsed and serialized in memory, least recently used out (env CATALOG_RECORD_CACHE, default ${DEFAULT_RECORD_CACHE.toLocaleString("en-US")})`,
     )
     .action(async (flags: ServeFlags) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const [{ createLogger }, { resolveReleaseId }, { startServer }] = await Promise.all([
+        import("../lib/logger.js"),
+        import("../release/history.js"),
+        import("../serve/server.js"),
+      ]);
       const env = process.env;
       const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
       const pick = (flag: string | undefined, name: string) => flag ?? env[name];

@@ -1,6 +1,5 @@
 /** `catalog sources`: list and validate the monitored source definitions and their captures. */
 import type { Command } from "commander";
-import { loadSourceDefinitions, readCapture } from "../collect/index.js";
 import { toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { clockFrom, sourcesDir } from "./options.js";
@@ -26,6 +25,8 @@ export function registerSources(program: Command): void {
     .option("--json", "print JSON")
     .option("--now <iso8601>", "the instant capture ages are counted to (default: the system clock)")
     .action(async (flags: { sources?: string; json?: boolean; now?: string }) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { loadSourceDefinitions, readCapture } = await import("../collect/index.js");
       const dir = sourcesDir(flags.sources);
       const now = toIsoSeconds(clockFrom(flags.now).now());
       const { definitions, errors } = await loadSourceDefinitions(dir);

@@ -1,7 +1,6 @@
 /** `catalog verify [RELEASE]`: re-hash a release's files; non-zero exit when damaged. */
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
-import { readLatest, resolveReleaseId, verifyRelease } from "../release/index.js";
 import { snapshotsDir } from "./options.js";
 
 export function registerVerify(program: Command): void {
@@ -11,6 +10,8 @@ export function registerVerify(program: Command): void {
     .argument("[release]", "release id or unique prefix (at least 8 hex digits)")
     .option("--snapshots <dir>", "releases directory (env CATALOG_SNAPSHOTS)")
     .action(async (release: string | undefined, flags: { snapshots?: string }) => {
+      // loaded when the command runs: `catalog <command>` starts without the other commands' code
+      const { readLatest, resolveReleaseId, verifyRelease } = await import("../release/index.js");
       const dir = snapshotsDir(flags.snapshots);
       const id = release ? await resolveReleaseId(dir, release) : await readLatest(dir);
       if (!id) throw new CatalogError("release_not_found", `no release published in ${dir}`);

@@ -29,6 +29,7 @@ import {
   type OpenCatalog,
   serveIndexFor,
 } from "../snapshot/index.js";
+import { DEFAULT_RECORD_CACHE } from "./defaults.js";
 import { nullsLastOrder } from "./page.js";
 import { PostAnswerCache, ResponseCache } from "./response-cache.js";
 
@@ -134,12 +135,7 @@ export interface ServedRelease {
   close(): void;
 }
 
-/**
- * How many records of each kind (parsed deployments, deployment JSON, lifecycle JSON) a served
- * release keeps by default. A crawl of a 100,000-deployment release would otherwise keep the
- * whole catalog in memory for good; a page of 100 or a compare of 20 stays well within it.
- */
-export const DEFAULT_RECORD_CACHE = 10_000;
+export { DEFAULT_RECORD_CACHE };
 
 /** Values by record position, the least recently used dropped beyond `max` (0: none kept). */
 export class RecordCache<V> {
