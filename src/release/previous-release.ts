@@ -290,7 +290,7 @@ const milestoneText = (m: string) =>
  * `\u001F` where JSON.stringify writes `\u001f`), so the query counts the records that hold
  * one anywhere and the cores come from it only when none does.
  */
-export function lifecycleCoresQuery(lifecycleParquet: string): string {
+function lifecycleCoresQuery(lifecycleParquet: string): string {
   const core = [
     `'['`,
     jsonText("lifecycle_status"),
