@@ -7,29 +7,33 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { normalizeSource } from "../../src/normalize/index.js";
-import type { ModelFact } from "../../src/schema/index.js";
+import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
 import { loadDefinition, recordedInput, SOURCES_DIR } from "./captures.js";
 
 /**
- * The model facts of every recorded source of `provider` whose name matches `pattern`, by source
- * name. Live-only sources (`offline_capture: false`) have no capture and are left out.
+ * The parse output of every recorded source of `provider` whose name matches `pattern`, by
+ * source name, each held to no deployments, at least one model fact, every fact of `provider`
+ * with a context window and the source's official evidence; and to no lifecycle assertion unless
+ * `lifecycle: "allowed"` (the Vertex AI MaaS pages assert their endpoint's retirement).
+ * Live-only sources (`offline_capture: false`) have no capture and are left out.
  */
-export async function recordedModelPageFacts(
+export async function recordedModelPages(
   provider: string,
   pattern: RegExp,
-): Promise<Map<string, ModelFact[]>> {
+  options: { lifecycle?: "allowed" } = {},
+): Promise<Map<string, ParseOutput>> {
   const names = (await readdir(join(SOURCES_DIR, provider)))
     .filter((n) => n.endsWith(".yaml"))
     .map((n) => n.replace(/\.yaml$/, ""))
     .filter((n) => pattern.test(n))
     .sort();
-  const out = new Map<string, ModelFact[]>();
+  const out = new Map<string, ParseOutput>();
   for (const name of names) {
     if (!(await loadDefinition(provider, name)).offline_capture) continue;
     const input = await recordedInput(provider, name);
-    const parsed = normalizeSource(input);
+    const parsed = ParseOutput.parse(normalizeSource(input));
     expect(parsed.deployments).toEqual([]);
-    expect(parsed.lifecycle).toEqual([]);
+    if (options.lifecycle !== "allowed") expect(parsed.lifecycle).toEqual([]);
     const facts = parsed.model_facts ?? [];
     expect(facts.length).toBeGreaterThan(0);
     for (const fact of facts) {
@@ -42,7 +46,16 @@ export async function recordedModelPageFacts(
         verification_status: "official_declared",
       });
     }
-    out.set(name, facts);
+    out.set(name, parsed);
   }
   return out;
+}
+
+/** The model facts of recordedModelPages (no lifecycle assertions allowed), by source name. */
+export async function recordedModelPageFacts(
+  provider: string,
+  pattern: RegExp,
+): Promise<Map<string, ModelFact[]>> {
+  const pages = await recordedModelPages(provider, pattern);
+  return new Map([...pages].map(([name, parsed]) => [name, parsed.model_facts ?? []]));
 }

@@ -1,11 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/google-vertex-maas.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
-import { loadDefinition, recordedInput, SOURCES_DIR } from "../helpers/captures.js";
+import { loadDefinition, recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
+import { recordedModelPages } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = defined(parsers["google-vertex-maas-page"], "parser google-vertex-maas-page");
@@ -36,31 +34,13 @@ const day = (date: string) => ({ state: "scheduled", date, precision: "day", dat
 
 describe("Vertex AI MaaS model pages", () => {
   it("every recorded maas page yields official model facts of google-vertex, no deployments", async () => {
-    const names = (await readdir(join(SOURCES_DIR, "google-vertex")))
-      .filter((n) => /^maas-.*\.yaml$/.test(n))
-      .map((n) => n.replace(/\.yaml$/, ""))
-      .sort();
-    expect(names.length).toBe(12);
+    const pages = await recordedModelPages("google-vertex", /^maas-/, { lifecycle: "allowed" });
+    expect(pages.size).toBe(12);
     const ids: string[] = [];
-    for (const name of names) {
-      const def = await loadDefinition("google-vertex", name);
-      expect(def.parser).toBe("google-vertex-maas-page");
-      const input = await recordedInput("google-vertex", name);
-      const out = ParseOutput.parse(normalizeSource(input));
-      expect(out.deployments).toEqual([]);
+    for (const [name, out] of pages) {
+      expect((await loadDefinition("google-vertex", name)).parser).toBe("google-vertex-maas-page");
       const facts = out.model_facts ?? [];
-      expect(facts.length).toBeGreaterThan(0);
-      for (const fact of facts) {
-        expect(fact.provider_id).toBe("google-vertex");
-        expect(fact.context_tokens).toBeGreaterThan(0);
-        expect(fact.evidence).toEqual({
-          source_url: input.source.url,
-          source_type: "official_docs",
-          observed_at: input.observedAt,
-          verification_status: "official_declared",
-        });
-        ids.push(fact.provider_model_id);
-      }
+      ids.push(...facts.map((f) => f.provider_model_id));
       for (const assertion of out.lifecycle) {
         expect(assertion.scope).toBe("deployment");
         expect(facts.map((f) => f.provider_model_id)).toContain(assertion.target?.provider_model_id);
