@@ -72,6 +72,19 @@ describe("mistral model cards", () => {
     expect(glm?.capabilities?.reasoning).toEqual({ status: "supported" });
   });
 
+  it("reads the Batch API, transcription and speech features as batch / audio_input / audio_output", async () => {
+    const out = parse(await input());
+    const byName = (name: string) => out.deployments.find((d) => d.provider_model_id === name);
+    // features 'embeddings', 'batching': batch is the embedding model's only catalog capability.
+    expect(byName("mistral-embed-2312")?.capabilities).toEqual({ batch: { status: "supported" } });
+    expect(byName("mistral-moderation-2603")?.capabilities?.batch).toEqual({ status: "supported" });
+    // features 'timestamps', 'transcriptions' (no 'batching'): batch stays unknown.
+    const transcribe = byName("voxtral-mini-2602");
+    expect(transcribe?.capabilities?.audio_input).toEqual({ status: "supported" });
+    expect(transcribe?.capabilities?.batch).toBeUndefined();
+    expect(byName("voxtral-mini-tts-2603")?.capabilities?.audio_output).toEqual({ status: "supported" });
+  });
+
   it("keeps only the token prices of a card that also prices audio minutes", async () => {
     const out = parse(await input());
     const voxtral = out.deployments.find((d) => d.provider_model_id === "voxtral-mini-2507");

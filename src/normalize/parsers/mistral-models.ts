@@ -22,11 +22,13 @@
  *   printed value; "--" and null are unknown).
  * - Capabilities (supported unless said): features `function-calling` -> tool_calling,
  *   `structured-outputs` -> structured_output, `document-qna` -> pdf_input, `connectors` (built-in
- *   tools, web search among them, through the Agents API only) -> web_search `conditional`;
- *   input modality `image` / `vision` -> vision, `audio` -> audio_input, `document` -> pdf_input;
- *   output modality `audio` -> audio_output, `reasoning` -> reasoning; a cached-input price ->
- *   prompt_caching. The other features (chat-completions, fim, batching, prefix, ...) have no
- *   catalog capability name; an absent capability is unknown, not unsupported.
+ *   tools, web search among them, through the Agents API only) -> web_search `conditional`,
+ *   `batching` (Mistral's Batch API) -> batch, `transcriptions` -> audio_input, `tts` ->
+ *   audio_output; input modality `image` / `vision` -> vision, `audio` -> audio_input, `document`
+ *   -> pdf_input; output modality `audio` -> audio_output, `reasoning` -> reasoning; a
+ *   cached-input price -> prompt_caching. The other features (chat-completions, fim, prefix,
+ *   predicted-outputs, embeddings, moderations, ocr, ...) have no catalog capability name; an
+ *   absent capability is unknown, not unsupported.
  * - Status as declared: GA -> available (legacy if `legacy: true`), PublicPreview -> preview,
  *   Deprecated -> deprecated, Retired -> retired. Lifecycle: `metadata.deprecationDate`,
  *   `retirementDate` (ISO or "April 30, 2026"; "" = not given) and `replacement` (a model card's
@@ -250,6 +252,9 @@ const FEATURE_CAPABILITY: Record<string, [keyof Capabilities, "supported" | "con
   "structured-outputs": ["structured_output", "supported"],
   "document-qna": ["pdf_input", "supported"],
   connectors: ["web_search", "conditional"],
+  batching: ["batch", "supported"],
+  transcriptions: ["audio_input", "supported"],
+  tts: ["audio_output", "supported"],
 };
 const INPUT_CAPABILITY: Record<string, keyof Capabilities> = {
   image: "vision",
