@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loadSourceDefinitions } from "../src/collect/definitions.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -157,6 +158,14 @@ describe("GitHub workflows", () => {
     expect(uploads.some((s) => String(s.with?.name).includes("steps.build.outputs.release_id"))).toBe(true);
     const failStep = steps(doc).find((s) => String(s.if ?? "").includes("exit_code != '0'"));
     expect(failStep?.run).toContain("exit 1");
+  });
+
+  it("nightly passes every secret a source definition names to the build step, from the repository's secrets", async () => {
+    const { definitions } = await loadSourceDefinitions(join(ROOT, "sources"));
+    const names = definitions.flatMap((d) => Object.values(d.secrets ?? {}).map((secret) => secret.env));
+    expect(names).toEqual(expect.arrayContaining(["GOOGLE_CLOUD_BILLING_API_KEY", "GEMINI_API_KEY"]));
+    const build = steps(workflow("nightly.yml").doc).find((s) => s.id === "build");
+    for (const name of names) expect(build?.env?.[name]).toBe(`\${{ secrets.${name} }}`);
   });
 
   it("nightly attaches the exports and the Markdown diff to a GitHub Release named after the release id", () => {

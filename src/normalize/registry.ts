@@ -16,6 +16,7 @@ import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
+import { parsers as googleModelsApi } from "./parsers/google-models-api.js";
 import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
 import { parsers as googleVertexMaas } from "./parsers/google-vertex-maas.js";
@@ -53,6 +54,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     cohere,
     deepseek,
     googleModelFacts,
+    googleModelsApi,
     googleVertexBilling,
     googleVertexMaas,
     googleVertexModelFacts,
@@ -82,6 +84,7 @@ export const modelFactParsers: ReadonlySet<string> = new Set(
     anthropicModelFacts,
     azureModelFacts,
     googleModelFacts,
+    googleModelsApi,
     googleVertexModelFacts,
     googleVertexMaas,
     openaiModelFacts,
