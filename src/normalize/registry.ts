@@ -11,6 +11,7 @@ import { parsers as anthropicModelFacts } from "./parsers/anthropic-model-facts.
 import { parsers as azure } from "./parsers/azure.js";
 import { parsers as azureModelFacts } from "./parsers/azure-model-facts.js";
 import { parsers as azurePrices } from "./parsers/azure-prices.js";
+import { parsers as azureReasoningFeatures } from "./parsers/azure-reasoning-features.js";
 import { parsers as claudePartnerPlatforms } from "./parsers/claude-partner-platforms.js";
 import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
@@ -49,6 +50,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     anthropic,
     azureModelFacts,
     azurePrices,
+    azureReasoningFeatures,
     azure,
     claudePartnerPlatforms,
     cohere,
@@ -83,6 +85,7 @@ export const modelFactParsers: ReadonlySet<string> = new Set(
     amazonBedrockModelFacts,
     anthropicModelFacts,
     azureModelFacts,
+    azureReasoningFeatures,
     googleModelFacts,
     googleModelsApi,
     googleVertexModelFacts,

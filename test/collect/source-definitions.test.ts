@@ -17,8 +17,9 @@ describe("source definitions", () => {
     const byUrl = new Map<string, SourceDefinition[]>();
     for (const d of definitions) byUrl.set(d.url, [...(byUrl.get(d.url) ?? []), d]);
     const shared = [...byUrl.values()].filter((list) => list.length > 1);
-    // DeepSeek's pricing page (two earlier versions) and Azure's model table file (one)
-    expect(shared.length).toBeGreaterThanOrEqual(2);
+    // DeepSeek's pricing page (two earlier versions), Azure's model table file (one) and its
+    // reasoning models page (one; its June 2025 version has a URL of its own, pinned to a commit)
+    expect(shared.length).toBeGreaterThanOrEqual(3);
     for (const list of shared)
       expect(list.filter((d) => !d.archived).map((d) => `${d.provider_id}/${d.name}`)).toHaveLength(1);
   });
@@ -28,6 +29,8 @@ describe("source definitions", () => {
     expect(archived.map((d) => `${d.provider_id}/${d.name}`).sort()).toEqual([
       "anthropic/models-overview-2025",
       "azure/models-azure-openai-2025",
+      "azure/reasoning-models-2025-06",
+      "azure/reasoning-models-2025-08",
       "deepseek/pricing-2025-12",
       "deepseek/pricing-2026-06",
       "xai/models-2025",

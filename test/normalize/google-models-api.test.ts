@@ -10,7 +10,7 @@ const parse = defined(parsers["google-models-api"], "parser google-models-api");
 async function recordedFacts(): Promise<Map<string, ModelFact>> {
   const out = ParseOutput.parse(parse(await recordedInput("google", "models-api")));
   expect(out.deployments).toEqual([]);
-  return new Map(out.model_facts.map((f) => [f.provider_model_id, f]));
+  return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
 }
 
 const supported = { status: "supported", verification_status: "official_declared" };
