@@ -17,9 +17,11 @@ describe("source definitions", () => {
     const byUrl = new Map<string, SourceDefinition[]>();
     for (const d of definitions) byUrl.set(d.url, [...(byUrl.get(d.url) ?? []), d]);
     const shared = [...byUrl.values()].filter((list) => list.length > 1);
-    // DeepSeek's pricing page (two earlier versions), Azure's model table file (one) and its
-    // reasoning models page (one; its June 2025 version has a URL of its own, pinned to a commit)
-    expect(shared.length).toBeGreaterThanOrEqual(3);
+    // DeepSeek's pricing page (two earlier versions). Azure's model table file and reasoning
+    // models page moved to articles/foundry/ in 2026: the current sources follow the new paths,
+    // the old main URLs are left to their 2025 versions, and the January 2026 (and June 2025)
+    // versions have URLs of their own, pinned to a commit.
+    expect(shared.length).toBeGreaterThanOrEqual(1);
     for (const list of shared)
       expect(list.filter((d) => !d.archived).map((d) => `${d.provider_id}/${d.name}`)).toHaveLength(1);
   });
@@ -28,9 +30,12 @@ describe("source definitions", () => {
     const archived = definitions.filter((d) => d.archived);
     expect(archived.map((d) => `${d.provider_id}/${d.name}`).sort()).toEqual([
       "anthropic/models-overview-2025",
+      "azure/model-retirements-2025-12",
       "azure/models-azure-openai-2025",
+      "azure/models-azure-openai-2026-01",
       "azure/reasoning-models-2025-06",
       "azure/reasoning-models-2025-08",
+      "azure/reasoning-models-2026-01",
       "deepseek/pricing-2025-12",
       "deepseek/pricing-2026-06",
       "xai/models-2025",

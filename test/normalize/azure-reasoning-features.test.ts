@@ -42,7 +42,7 @@ async function recordedFacts(name: string): Promise<Map<string, ModelFact>> {
 
 describe("Azure OpenAI reasoning models page, API & feature support (January 2026)", () => {
   it("gives every column of the GPT-5 and o-series tables its limits and capabilities", async () => {
-    const facts = await recordedFacts("reasoning-models");
+    const facts = await recordedFacts("reasoning-models-2026-01");
     expect([...facts.keys()]).toEqual([
       "gpt-5.2-codex",
       "gpt-5.2",
@@ -102,7 +102,7 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
   });
 
   it("marks a column without a readable version version_unstated, under the bare model name", async () => {
-    const input = await recordedInput("azure", "reasoning-models");
+    const input = await recordedInput("azure", "reasoning-models-2026-01");
     const out = parse(input);
     const facts = byId(out.model_facts);
     for (const bare of ["gpt-5.2", "gpt-5.2-codex", "gpt-5.1-codex-max"])
@@ -144,7 +144,7 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
       };
     };
     const index = indexModelFacts(
-      [await sourceFacts("reasoning-models"), await sourceFacts("models-global-standard")],
+      [await sourceFacts("reasoning-models-2026-01"), await sourceFacts("deployments-standard")],
       () => true,
     );
     // Global Standard lists gpt-5-codex 2025-09-15 only (the page's column says "2025-09-011")
@@ -162,7 +162,7 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
   });
 
   it("reads an empty cell as unknown: no entry, no limit", async () => {
-    const input = await recordedInput("azure", "reasoning-models");
+    const input = await recordedInput("azure", "reasoning-models-2026-01");
     const facts = byId(
       parse(
         edit(input, (c) =>
@@ -185,7 +185,7 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
   });
 
   it("reads a cell with a footnote mark as the mark's cell", async () => {
-    const input = await recordedInput("azure", "reasoning-models");
+    const input = await recordedInput("azure", "reasoning-models-2026-01");
     const facts = byId(
       parse(
         edit(input, (c) =>
@@ -194,6 +194,93 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
       ).model_facts,
     );
     expect(facts.get("codex-mini-2025-05-16")?.capabilities?.tool_calling).toEqual(supported);
+  });
+});
+
+describe("Azure OpenAI reasoning models page at its new path (February 2026)", () => {
+  it("adds gpt-5.3-codex 2026-02-24 and versions for every GPT-5 column", async () => {
+    const facts = await recordedFacts("reasoning-models");
+    expect([...facts.keys()]).toEqual([
+      "gpt-5.3-codex-2026-02-24",
+      "gpt-5.2-codex-2026-01-14",
+      "gpt-5.2-2025-12-11",
+      "gpt-5.1-codex-max-2025-12-04",
+      "gpt-5.1-2025-11-13",
+      "gpt-5.1-chat-2025-11-13",
+      "gpt-5.1-codex-2025-11-13",
+      "gpt-5.1-codex-mini-2025-11-13",
+      "gpt-5-pro-2025-10-06",
+      "gpt-5-codex",
+      "gpt-5-2025-08-07",
+      "gpt-5-mini-2025-08-07",
+      "gpt-5-nano-2025-08-07",
+      "codex-mini-2025-05-16",
+      "o3-pro-2025-06-10",
+      "o4-mini-2025-04-16",
+      "o3-2025-04-16",
+      "o3-mini-2025-01-31",
+      "o1-2024-12-17",
+    ]);
+    // its Image input rows are commented out: no vision anywhere
+    expect(facts.get("gpt-5.3-codex-2026-02-24")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+      capabilities: {
+        reasoning,
+        structured_output: supported,
+        tool_calling: supported,
+        parallel_tool_calling: supported,
+      },
+    });
+    for (const fact of facts.values()) expect(fact.capabilities?.vision).toBeUndefined();
+    expect(facts.get("gpt-5.2-codex-2026-01-14")?.version_unstated).toBeUndefined();
+    expect(facts.get("gpt-5-pro-2025-10-06")?.capabilities?.parallel_tool_calling).toEqual(unsupported);
+    expect(facts.get("o3-mini-2025-01-31")).toMatchObject({
+      context_tokens: 200_000,
+      max_output_tokens: 100_000,
+    });
+  });
+
+  it("never reads a row inside an HTML comment, and a comment between rows does not end the table", async () => {
+    const input = await recordedInput("azure", "reasoning-models");
+    const commented =
+      "<!-- CLASSIC-ONLY: Table row(s) removed. To restore, update links and uncomment:\n| **[Image input](./gpt-with-vision.md)** | - | - | - | - | - | - |\n-->\n";
+    const out = parse(
+      edit(input, (c) =>
+        c
+          // a comment of several lines between the o-series rows
+          .replace(
+            "| Chat Completions API | - | - | ✅ | ✅ | ✅ | ✅ |",
+            `${commented}| Chat Completions API | - | - | ✅ | ✅ | ✅ | ✅ |`,
+          )
+          // and one on a line of its own in the GPT-5 table
+          .replace(
+            "| Chat Completions API | - | - | ✅ | - |",
+            "<!-- | **[Image input](./gpt-with-vision.md)** | - | - | - | - | - | - | - | - | - | - | - | - | - | -->\n| Chat Completions API | - | - | ✅ | - |",
+          ),
+      ),
+    );
+    const facts = byId(out.model_facts);
+    for (const id of ["o3-2025-04-16", "gpt-5.3-codex-2026-02-24"]) {
+      expect(facts.get(id)?.capabilities?.vision).toBeUndefined();
+      // rows after the comment are still read
+      expect(facts.get(id)?.capabilities?.tool_calling).toEqual(supported);
+    }
+    expect(facts.get("o3-2025-04-16")?.capabilities?.parallel_tool_calling).toEqual(unsupported);
+  });
+
+  it("fails on a July 2026 shape: a row of ✅ one cell short, where the missing model cannot be told", async () => {
+    const input = await recordedInput("azure", "reasoning-models");
+    expectParseFailure(() =>
+      parse(
+        edit(input, (c) =>
+          c.replace(
+            "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
+            "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
+          ),
+        ),
+      ),
+    );
   });
 });
 
@@ -252,7 +339,7 @@ describe("Azure OpenAI reasoning models page, archived versions", () => {
 });
 
 describe("Azure OpenAI reasoning models page: a page of another shape fails", () => {
-  const broken = async (change: (content: string) => string, name = "reasoning-models") => {
+  const broken = async (change: (content: string) => string, name = "reasoning-models-2026-01") => {
     const input = await recordedInput("azure", name);
     expectParseFailure(() => parse(edit(input, change)));
   };

@@ -4,10 +4,9 @@ import {
   azureCanonicalModelId,
   azureProviderModelId,
   azureTables,
-  MATRIX_FILES,
-  matrixDeploymentType,
   parseReplacements,
   parsers,
+  SECTION_TYPES,
   withoutFrontMatter,
 } from "../../src/normalize/parsers/azure.js";
 import type { Parser, ParserInput } from "../../src/normalize/types.js";
@@ -23,22 +22,13 @@ function parser(id: string): Parser {
 const parseRetirements = parser("azure-model-retirements");
 const parseModels = parser("azure-models");
 
-const MODEL_SOURCES = [
-  "models-global-standard",
-  "models-data-zone-standard",
-  "models-global-batch",
-  "models-standard",
-] as const;
+const MODEL_SOURCES = ["deployments-standard", "deployments-batch"] as const;
 
 async function allModels(): Promise<DeploymentFact[]> {
   const out: DeploymentFact[] = [];
   for (const name of MODEL_SOURCES)
     out.push(...ParseOutput.parse(parseModels(await recordedInput("azure", name))).deployments);
   return out;
-}
-
-function withUrl(input: ParserInput, url: string): ParserInput {
-  return { ...input, source: { ...input.source, url } };
 }
 
 function assertionFor(out: ParseOutput, providerModelId: string, mode?: string): LifecycleAssertion {
@@ -117,119 +107,137 @@ describe("azure identity helpers", () => {
   });
 });
 
-describe("azure model-retirements (current-models table file)", () => {
-  it("reads the raw repository file: front matter, tab markers and notes are ignored", async () => {
+describe("azure model-retirements (retirement schedule, October 2026)", () => {
+  it("reads the Azure OpenAI table and model-router, and skips other publishers", async () => {
     const input = await recordedInput("azure", "model-retirements-current");
-    expect(input.content.startsWith("---\ntitle:")).toBe(true);
-    expect(input.content).toContain("# [Audio](#tab/audio)");
+    expect(input.content).toContain("ms.date: 10/05/2026");
     const out = ParseOutput.parse(parseRetirements(input));
-    // 56 model versions; gpt-4o 2024-05-13 / 2024-08-06 and gpt-4o-mini also date Standard apart.
-    expect(out.lifecycle).toHaveLength(59);
-    expect(out.lifecycle.filter((l) => l.target?.mode === "standard")).toHaveLength(3);
-    // A retirement page says when a version retires, not where it is offered: no deployments.
     expect(out.deployments).toEqual([]);
-    for (const a of out.lifecycle) {
-      expect(a.scope).toBe("deployment");
-      expect(a.target?.api_surface).toBe("azure-openai");
-      expect(a.model_id).toMatch(/^(openai|microsoft)\//);
-    }
-    // Fine-tuned schedules are relative to the base model; the default-versions table is not read.
-    expect(out.skipped).toEqual([
-      expect.objectContaining({ reason: expect.stringMatching(/fine-tuned/), count: 6 }),
-    ]);
-    expect(out.lifecycle.every((l) => l.status !== "retired" || l.end_of_life?.state === "scheduled")).toBe(
-      true,
+    expect(out.lifecycle).toHaveLength(78);
+    const gpt55 = assertionFor(out, "gpt-5.5-2026-04-24");
+    expect(gpt55.status).toBe("available");
+    expect(gpt55.model_id).toBe("openai/gpt-5.5-2026-04-24");
+    expect(gpt55.end_of_life).toMatchObject({ state: "scheduled", date: "2027-10-26", date_type: "on" });
+    expect(gpt55.deprecation?.state ?? "unknown").toBe("unknown");
+    const gpt4o = assertionFor(out, "gpt-4o-2024-05-13");
+    expect(gpt4o).toMatchObject({ status: "deprecated", replacements: ["gpt-5.6-sol"] });
+    expect(gpt4o.end_of_life).toMatchObject({ date: "2026-12-09", date_type: "on" });
+    expect(assertionFor(out, "gpt-4o-2024-08-06").end_of_life).toMatchObject({ date: "2027-04-14" });
+    expect(assertionFor(out, "gpt-4o-2024-11-20").status).toBe("legacy");
+    expect(assertionFor(out, "gpt-4o-mini-2024-07-18").end_of_life).toMatchObject({ date: "2027-04-14" });
+    for (const id of ["o1-2024-12-17", "o3-2025-04-16", "o4-mini-2025-04-16"])
+      expect(assertionFor(out, id).end_of_life).toMatchObject({ date: "2026-11-19", date_type: "on" });
+    for (const id of ["text-embedding-3-large-1", "text-embedding-3-small-1", "text-embedding-ada-002-2"])
+      expect(assertionFor(out, id).end_of_life).toMatchObject({ date: "2028-02-09" });
+    const chat = assertionFor(out, "gpt-5-chat-2025-08-07");
+    expect(chat).toMatchObject({ status: "retired", replacements: ["gpt-chat-latest"] });
+    expect(chat.end_of_life).toMatchObject({ date: "2026-06-29" });
+    // A preview's retirement date is a "not sooner than" date.
+    const latest = assertionFor(out, "gpt-chat-latest-2026-05-05");
+    expect(latest.status).toBe("preview");
+    expect(latest.end_of_life).toMatchObject({ date: "2026-08-05", date_type: "not_before" });
+    expect(assertionFor(out, "sora-2-2025-10-06").replacements).toEqual(["sora-2-2025-12-08"]);
+    const rt2 = assertionFor(out, "gpt-realtime-2-2026-05-06");
+    expect(rt2.end_of_life?.state).toBe("not_announced");
+    expect(rt2.replacements).toEqual(["gpt-realtime-2.1"]);
+    expect(assertionFor(out, "model-router-2025-11-18").end_of_life).toMatchObject({ date: "2027-05-20" });
+    // other publishers' models are not Azure OpenAI deployments
+    const ids = out.lifecycle.map((l) => l.target?.provider_model_id);
+    expect(ids.some((id) => /^(MAI|grok|DeepSeek|claude)/i.test(id ?? ""))).toBe(false);
+    expect(out.skipped).toContainEqual(
+      expect.objectContaining({
+        reason: "retirement-schedule rows of other publishers' models (not Azure OpenAI)",
+        count: 102,
+      }),
     );
+    // gpt-realtime-mini versions listed twice with different dates: neither row is read
+    expect(ids).not.toContain("gpt-realtime-mini-2025-10-06");
+    expect(out.skipped).toContainEqual({
+      reason: "model version listed more than once with different lifecycle rows (none is read)",
+      count: 2,
+      examples: ["gpt-realtime-mini-2025-10-06", "gpt-realtime-mini-2025-12-15"],
+    });
+    expect(out.skipped.find((s) => s.reason.startsWith("fine-tuned"))?.count).toBe(6);
   });
 
-  it("reads gpt-4o 2024-08-06: deprecation, a retirement per deployment type, replacement and its declared status", async () => {
-    const out = parseRetirements(await recordedInput("azure", "model-retirements-current"));
-    const a = assertionFor(out, "gpt-4o-2024-08-06");
-    expect(a.deprecation).toMatchObject({
-      state: "scheduled",
-      date: "2025-08-06",
-      precision: "day",
-      date_type: "on",
-    });
-    // "Standard deployment type retires on 2026-03-31 ... For other deployment types ... moved to 2026-10-01."
-    expect(a.end_of_life).toMatchObject({
-      state: "scheduled",
-      date: "2026-10-01",
-      precision: "day",
-      date_type: "on",
-    });
-    expect(a.replacements).toEqual(["gpt-5.1"]);
-    // The Lifecycle status column as declared; the release stage retires it after 2026-03-31.
-    expect(a.status).toBe("available");
-    expect(a.model_id).toBe("openai/gpt-4o-2024-08-06");
-    expect(a.target).toEqual({ provider_model_id: "gpt-4o-2024-08-06", api_surface: "azure-openai" });
-    const standard = assertionFor(out, "gpt-4o-2024-08-06", "standard");
-    expect(standard.target).toEqual({
-      provider_model_id: "gpt-4o-2024-08-06",
-      api_surface: "azure-openai",
-      mode: "standard",
-    });
-    expect(standard.model_id).toBe("openai/gpt-4o-2024-08-06");
-    expect(standard.end_of_life).toMatchObject({ date: "2026-03-31", date_type: "on" });
-    expect(standard.status).toBeUndefined(); // the row's status stands; the narrower assertion only dates
-    expect(standard.replacements).toEqual(["gpt-5.1"]);
-  });
-
-  it("reports the declared status column, fixed dates and 'No earlier than' phrases, whatever the capture time", async () => {
+  it("reads a row listed twice alike once", async () => {
     const input = await recordedInput("azure", "model-retirements-current");
-    const out = parseRetirements(input);
-    expect(
-      parseRetirements({ ...input, observedAt: "2030-01-01T00:00:00Z" }).lifecycle.map((l) => l.status),
-    ).toEqual(out.lifecycle.map((l) => l.status));
-    const o3pro = assertionFor(out, "o3-pro-2025-06-10");
-    expect(o3pro.status).toBe("available");
-    expect(o3pro.deprecation).toMatchObject({ date_type: "on", state: "scheduled" });
-    expect(o3pro.deprecation?.date).toBe("2026-06-10");
-    expect(o3pro.end_of_life?.date).toBe("2026-12-10");
-    const gpt52 = assertionFor(out, "gpt-5.2-2025-12-11");
-    expect(gpt52.status).toBe("available");
-    expect(gpt52.deprecation).toMatchObject({ date: "2026-12-12", date_type: "not_before" });
-    expect(gpt52.end_of_life).toMatchObject({ date: "2027-05-12", date_type: "not_before" });
-    const tts = assertionFor(out, "gpt-4o-mini-tts-2025-03-20");
-    expect(tts.status).toBe("preview");
-    expect(tts.deprecation?.state).toBe("not_announced");
-    expect(tts.end_of_life).toMatchObject({ date: "2026-02-28", precision: "day", date_type: "not_before" });
-    const whisper = assertionFor(out, "whisper-001");
-    expect(whisper.end_of_life?.state).toBe("unknown");
-    const embedding = assertionFor(out, "text-embedding-3-large-1");
-    // "No retirement scheduled. Will not retire before April 15, 2027"
-    expect(embedding.end_of_life).toMatchObject({ date: "2027-04-15", date_type: "not_before" });
+    const row = "| gpt-5.5 | 2026-04-24 | GA | 2027-10-26 | — |";
+    const out = parseRetirements(edit(input, (x) => x.replace(row, `${row}\n${row}`)));
+    expect(out.lifecycle).toHaveLength(78);
   });
 
-  it("fails on a file whose tables changed instead of returning less", async () => {
+  it("fails on a schedule whose table or values changed instead of returning less", async () => {
     const input = await recordedInput("azure", "model-retirements-current");
-    const c = input.content;
     expectParseFailure(() =>
-      parseRetirements(edit(input, (x) => x.replaceAll("| Retirement Date |", "| Sunset |"))),
-    );
-    expectParseFailure(() =>
-      parseRetirements(edit(input, (x) => x.replace("| 2026-10-01 |", "| 2026-13-45 |"))),
+      parseRetirements(
+        edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | GA |", "| gpt-5.5 | 2026-04-24 | Sunset |")),
+      ),
     );
     expectParseFailure(() =>
       parseRetirements(
-        edit(input, (x) => x.replace("| `Generally Available` | 2025-08-06", "| `Beta` | 2025-08-06")),
+        edit(input, (x) =>
+          x.replace("| gpt-5.5 | 2026-04-24 | GA | 2027-10-26 |", "| gpt-5.5 | 2026-04-24 | GA | soon |"),
+        ),
       ),
     );
-    const headersOnly = c
-      .split("\n")
-      .filter((line) => !/^\| `/.test(line))
-      .join("\n");
-    expectParseFailure(() => parseRetirements(withContent(input, headersOnly)));
+    expectParseFailure(() =>
+      parseRetirements(edit(input, (x) => x.replace("### Azure OpenAI", "### OpenAI"))),
+    );
+    expectParseFailure(() =>
+      parseRetirements(
+        edit(input, (x) => x.replaceAll("| Retirement date | Replacement |", "| Sunset | Replacement |")),
+      ),
+    );
   });
 });
 
-describe("azure model-retirements (retired-models page)", () => {
-  it("reads the retired-models table, splitting multi-model rows", async () => {
+describe("azure model-retirements (archived December 2025 table file)", () => {
+  it("reads the old current-models format for the versions the schedule no longer lists", async () => {
+    const input = await recordedInput("azure", "model-retirements-2025-12");
+    expect(input.source.archived).toBe(true);
+    const out = ParseOutput.parse(parseRetirements(input));
+    expect(out.lifecycle.map((l) => l.target?.provider_model_id).sort()).toEqual([
+      "computer-use-preview-2025-03-11",
+      "dall-e-3",
+      "gpt-4o-audio-preview-2024-12-17",
+      "gpt-4o-mini-audio-preview-2024-12-17",
+      "gpt-4o-mini-realtime-preview-2024-12-17",
+      "gpt-4o-realtime-preview-2024-12-17",
+      "sora-2-2025-10-15",
+      "sora-2025-05-02",
+    ]);
+    const audio = assertionFor(out, "gpt-4o-audio-preview-2024-12-17");
+    expect(audio).toMatchObject({ status: "preview", replacements: ["gpt-audio"] });
+    expect(audio.end_of_life).toMatchObject({ date: "2026-02-02", date_type: "on" });
+    expect(assertionFor(out, "dall-e-3").end_of_life).toMatchObject({ date: "2026-02-18" });
+    expect(assertionFor(out, "computer-use-preview-2025-03-11").end_of_life).toMatchObject({
+      date: "2026-04-14",
+      date_type: "not_before",
+    });
+    // the old format's Standard-only retirement date still parses
+    const split = parseRetirements(
+      edit(input, (x) =>
+        x.replace(
+          "| `dall-e-3` | 3 | `Generally Available` | n/a | 2026-02-18 |",
+          "| `dall-e-3` | 3 | `Generally Available` | n/a | Standard deployment type retires on **2026-03-31**, with auto-upgrades scheduled to start on **2026-03-09**. For other deployment types, including ALL Provisioned, Global Standard, and Data Zone Standard, the retirement date has been moved to **2026-10-01**. |",
+        ),
+      ),
+    );
+    expect(assertionFor(split, "dall-e-3", "standard").end_of_life).toMatchObject({ date: "2026-03-31" });
+    expect(assertionFor(split, "dall-e-3").end_of_life).toMatchObject({ date: "2026-10-01" });
+  });
+});
+
+describe("azure model-retirements (retired models, April 2026)", () => {
+  it("reads the Azure OpenAI retired table, splitting multi-model rows", async () => {
     const input = await recordedInput("azure", "model-retirements-retired");
     expect(input.content.startsWith("---\ntitle:")).toBe(true);
     const out = ParseOutput.parse(parseRetirements(input));
     expect(out.lifecycle).toHaveLength(40);
-    expect(out.skipped).toEqual([]);
+    expect(out.skipped).toEqual([
+      expect.objectContaining({ reason: "retired models of other publishers (not Azure OpenAI)", count: 37 }),
+    ]);
     for (const l of out.lifecycle) expect(l.status).toBe("retired");
     for (const id of ["gpt-4-0613", "gpt-4-32k-0613"]) {
       const a = assertionFor(out, id);
@@ -239,18 +247,16 @@ describe("azure model-retirements (retired-models page)", () => {
     const turbo = assertionFor(out, "gpt-35-turbo-0301");
     expect(turbo.replacements).toEqual(["gpt-35-turbo-0125", "gpt-4o-mini"]);
     expect(turbo.model_id).toBe("openai/gpt-3.5-turbo-0301");
+    expect(assertionFor(out, "dall-e-2").replacements).toEqual(["gpt-image-1"]);
     const davinci = assertionFor(out, "text-davinci-003");
     expect(davinci.deprecation).toMatchObject({ date: "2023-07-06" });
     expect(davinci.end_of_life).toMatchObject({ date: "2024-06-14" });
-    expect(davinci.replacements).toEqual(["gpt-35-turbo-instruct"]);
   });
 
   it("fails when the retired table is gone or a row has no retirement date", async () => {
     const input = await recordedInput("azure", "model-retirements-retired");
     const c = input.content;
-    expectParseFailure(() =>
-      parseRetirements(withContent(input, c.slice(0, c.indexOf("## Retired models")))),
-    );
+    expectParseFailure(() => parseRetirements(withContent(input, c.slice(0, c.indexOf("## Azure OpenAI")))));
     expectParseFailure(() =>
       parseRetirements(
         edit(input, (x) => x.replace("| `ada` | July 6, 2023 | June 14, 2024 |", "| `ada` | | |")),
@@ -261,159 +267,136 @@ describe("azure model-retirements (retired-models page)", () => {
     );
   });
 
-  it("reads both kinds of table when one document holds them", async () => {
+  it("reads every kind of table when one document holds them; a version twice is a page error", async () => {
     const current = await recordedInput("azure", "model-retirements-current");
     const retired = await recordedInput("azure", "model-retirements-retired");
     const out = parseRetirements(withContent(current, `${current.content}\n${retired.content}`));
-    expect(out.lifecycle).toHaveLength(99);
-    // A model version listed twice is a page error, not two assertions.
+    expect(out.lifecycle).toHaveLength(118);
     expectParseFailure(() =>
       parseRetirements(withContent(retired, `${retired.content}\n${retired.content}`)),
     );
   });
 });
 
-describe("azure models (availability per deployment type, one matrix file each)", () => {
-  it("takes each source's deployment type from its matrix file name", async () => {
-    expect(Object.keys(MATRIX_FILES).sort()).toEqual([
-      "datazone-standard.md",
-      "global-batch.md",
-      "standard-global.md",
-      "standard-models.md",
+describe("azure models (region availability, one section per deployment type)", () => {
+  it("maps each section heading to its deployment type", () => {
+    expect(SECTION_TYPES.map(([re, t]) => [re.source, t.mode])).toEqual([
+      ["^global standard$", "global-standard"],
+      ["^data zone standard$", "data-zone-standard"],
+      ["^standard\\/regional$", "standard"],
+      ["^global batch$", "global-batch"],
+      ["^data zone batch$", "data-zone-batch"],
     ]);
-    const expected: Record<string, [string, RegExp]> = {
-      "models-global-standard": ["global-standard", /^global$/],
-      "models-data-zone-standard": ["data-zone-standard", /^(us|eu)$/],
-      "models-global-batch": ["global-batch", /^global$/],
-      "models-standard": ["standard", /^[a-z]+[0-9]*$/],
-    };
-    for (const name of MODEL_SOURCES) {
-      const input = await recordedInput("azure", name);
-      expect(input.content.startsWith("---\ntitle:")).toBe(true);
-      const [mode, region] = expected[name] as [string, RegExp];
-      expect(matrixDeploymentType(input.source).mode).toBe(mode);
-      const out = ParseOutput.parse(parseModels(input));
-      expect(out.lifecycle).toEqual([]);
-      expect(out.deployments.length).toBeGreaterThan(0);
-      for (const d of out.deployments) {
-        expect(d.mode).toBe(mode);
-        expect(d.region).toMatch(region);
-      }
-    }
   });
 
-  it("emits one deployment per model version and deployment type (data zones per zone)", async () => {
-    const deployments = await allModels();
-    expect(deployments).toHaveLength(252);
-    const ids = new Set(deployments.map((d) => d.id));
-    expect(ids.size).toBe(deployments.length);
-    for (const id of [
-      "dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global",
-      "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_us",
-      "dep_azure_gpt-4o-2024-08-06_azure-openai-data-zone-standard_eu",
-      "dep_azure_gpt-4o-mini-2024-07-18_azure-openai-global-batch_global",
-      "dep_azure_o3-deep-research-2025-06-26_azure-openai-global-standard_global",
-      // Columns the Global Standard table gained by commit 9489a6e3 (gpt-5.2 only in eastus2,
-      // southcentralus and swedencentral; gpt-5.1 in eight regions; all of them one "global" deployment).
-      "dep_azure_gpt-5.2-2025-12-11_azure-openai-global-standard_global",
-      "dep_azure_gpt-5.2-codex-2026-01-14_azure-openai-global-standard_global",
-      "dep_azure_gpt-5.1-2025-11-13_azure-openai-global-standard_global",
-      "dep_azure_gpt-5.1-codex-max-2025-12-04_azure-openai-global-standard_global",
-      // Data Zone Standard by commit 8f2b68ee: gpt-5.1 in eastus, eastus2, francecentral and
-      // swedencentral (both zones), model-router 2025-11-18 in eastus2 and swedencentral.
-      "dep_azure_gpt-5.1-2025-11-13_azure-openai-data-zone-standard_us",
-      "dep_azure_gpt-5.1-2025-11-13_azure-openai-data-zone-standard_eu",
-      "dep_azure_model-router-2025-11-18_azure-openai-data-zone-standard_eu",
-      "dep_azure_gpt-5-nano-2025-08-07_azure-openai-data-zone-standard_eu",
-      // Global Batch by commit 31c50ba1: gpt-5.1 in all 22 regions.
-      "dep_azure_gpt-5.1-2025-11-13_azure-openai-global-batch_global",
-      // Standard by commit 43dc14ea: the gpt-4.1 family and o4-mini, and the new centralus row.
-      "dep_azure_gpt-4.1-2025-04-14_azure-openai_switzerlandnorth",
-      "dep_azure_gpt-4.1-nano-2025-04-14_azure-openai_northcentralus",
-      "dep_azure_o4-mini-2025-04-16_azure-openai_westus3",
-      "dep_azure_gpt-4o-2024-11-20_azure-openai_centralus",
-    ])
-      expect(ids).toContain(id);
-    // Data Zone gpt-5.2 (centralus, eastus2) and its text-embedding columns are US-only.
-    expect(ids).not.toContain("dep_azure_gpt-5.2-2025-12-11_azure-openai-data-zone-standard_eu");
-    expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai-data-zone-standard_us");
-    expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai-data-zone-standard_eu");
-    // No table lists gpt-4 turbo-2024-04-09, o1-mini or gpt-35-turbo any more (Standard dropped
-    // them by 43dc14ea, Global Standard by 9489a6e3).
-    expect(ids).not.toContain("dep_azure_gpt-4-turbo-2024-04-09_azure-openai-global-standard_global");
-    for (const gone of ["_o1-mini-", "_gpt-4-turbo-", "_gpt-35-turbo"])
-      expect([...ids].filter((id) => id.includes(gone))).toEqual([]);
-    // Standard (regional): text-embedding-3-large is offered even in koreacentral.
-    expect(ids).toContain("dep_azure_text-embedding-3-large-1_azure-openai_koreacentral");
-    expect(ids).not.toContain("dep_azure_text-embedding-3-large-1_azure-openai_brazilsouth");
-  });
-
-  it("names GPT-3.5 and 'gpt-4, turbo-2024-04-09' columns as Azure deploys them", async () => {
-    // Three columns and two rows of Azure's Standard chat-completions matrix
-    // (includes/model-matrix/standard-chat-completions.md, commit 43dc14ea): the current Standard
-    // table no longer has these columns.
-    const table = [
-      "| **Region**   | **gpt-4**, **turbo-2024-04-09**   | **gpt-35-turbo**, **1106**   | **gpt-35-turbo**, **0125**   |",
-      "|:-----------------|:-------------------------------:|:--------------------------:|:--------------------------:|",
-      "| australiaeast    | -                           | ✅                       | ✅                       |",
-      "| eastus           | ✅                            | -                      | ✅                       |",
-    ].join("\n");
-    const standard = await recordedInput("azure", "models-standard");
-    const out = ParseOutput.parse(parseModels(withContent(standard, `${table}\n`)));
-    expect(out.deployments.map((d) => d.id)).toEqual([
-      "dep_azure_gpt-35-turbo-0125_azure-openai_australiaeast",
-      "dep_azure_gpt-35-turbo-0125_azure-openai_eastus",
-      "dep_azure_gpt-35-turbo-1106_azure-openai_australiaeast",
-      "dep_azure_gpt-4-turbo-2024-04-09_azure-openai_eastus",
+  it("reads the October 2026 standard file: Global Standard, Data Zone Standard, Standard/Regional", async () => {
+    const input = await recordedInput("azure", "deployments-standard");
+    const out = ParseOutput.parse(parseModels(input));
+    const byMode = (mode: string) => out.deployments.filter((d) => d.mode === mode);
+    expect(byMode("global-standard")).toHaveLength(75);
+    expect(byMode("data-zone-standard")).toHaveLength(67);
+    expect(byMode("standard")).toHaveLength(145);
+    for (const d of out.deployments) expect(d.status).toBe("available");
+    const regionsOf = (id: string, mode: string) =>
+      out.deployments
+        .filter((d) => d.provider_model_id === id && d.mode === mode)
+        .map((d) => d.region)
+        .sort();
+    expect(regionsOf("gpt-5.5-2026-04-24", "global-standard")).toEqual(["global"]);
+    expect(regionsOf("gpt-5.5-2026-04-24", "data-zone-standard")).toEqual(["eu", "us"]);
+    expect(regionsOf("gpt-5.5-2026-04-24", "standard")).toEqual([]);
+    expect(regionsOf("gpt-5.1-2025-11-13", "standard")).toEqual([
+      "centralus",
+      "eastus",
+      "eastus2",
+      "northcentralus",
+      "southcentralus",
+      "swedencentral",
+      "westus",
+      "westus3",
     ]);
-    expect(out.deployments.find((d) => d.provider_model_id === "gpt-35-turbo-0125")?.model_id).toBe(
-      "openai/gpt-3.5-turbo-0125",
+    expect(regionsOf("gpt-4o-2024-11-20", "standard")).toEqual([
+      "australiaeast",
+      "canadaeast",
+      "centralus",
+      "eastus",
+      "eastus2",
+      "francecentral",
+      "japaneast",
+      "northcentralus",
+      "norwayeast",
+      "southcentralus",
+      "southindia",
+      "swedencentral",
+      "switzerlandnorth",
+      "uksouth",
+      "westus",
+      "westus3",
+    ]);
+    expect(regionsOf("gpt-image-1.5-2025-12-16", "data-zone-standard")).toEqual(["eu", "us"]);
+    const gpt55 = out.deployments.find(
+      (d) => d.id.includes("gpt-5.5-2026-04-24") && d.mode === "global-standard",
     );
-    const gpt4turbo = out.deployments.find((d) => d.provider_model_id === "gpt-4-turbo-2024-04-09");
-    expect(gpt4turbo?.model_id).toBe("openai/gpt-4-turbo-2024-04-09");
-    expect(gpt4turbo?.display_name).toBe("gpt-4 turbo-2024-04-09");
+    expect(gpt55?.model_id).toBe("openai/gpt-5.5-2026-04-24");
+    // retired versions are gone from the tables
+    expect(out.deployments.some((d) => d.provider_model_id.startsWith("gpt-5-chat"))).toBe(false);
+    // other Foundry Models and Data Zone regions outside the US and EU zones are counted, not placed
+    expect(out.deployments.some((d) => /^(DeepSeek|grok|Phi|MAI)/i.test(d.provider_model_id))).toBe(false);
+    expect(out.skipped).toEqual([
+      expect.objectContaining({
+        reason: "other Foundry Models sold by Azure (not Azure OpenAI)",
+        count: 213,
+      }),
+      expect.objectContaining({
+        reason: "Data Zone cell whose region is in no data zone the catalog names (US, EU)",
+        count: 54,
+      }),
+    ]);
   });
 
-  it("ignores headings, [!INCLUDE] lines and tab markers: the file name decides", async () => {
-    const input = await recordedInput("azure", "models-global-batch");
-    const before = parseModels(input).deployments.map((d) => d.id);
-    const decorated = input.content.replace(
-      "\n| **Region**",
-      "\n# [Standard](#tab/standard)\n\n## Standard deployment model availability\n\n[!INCLUDE [other](../includes/model-matrix/standard-models.md)]\n\n| **Region**",
-    );
-    expect(parseModels(withContent(input, `${decorated}\n---\n`)).deployments.map((d) => d.id)).toEqual(
-      before,
-    );
-    // The same table under another matrix file's URL is that file's deployment type.
-    const asGlobal = parseModels(
-      withUrl(input, input.source.url.replace("global-batch.md", "standard-global.md")),
-    );
-    expect(new Set(asGlobal.deployments.map((d) => d.mode))).toEqual(new Set(["global-standard"]));
-    expectParseFailure(() =>
-      parseModels(withUrl(input, input.source.url.replace("global-batch.md", "provisioned-global.md"))),
-    );
+  it("reads the batch file: Global Batch and Data Zone Batch", async () => {
+    const out = ParseOutput.parse(parseModels(await recordedInput("azure", "deployments-batch")));
+    expect(out.deployments.filter((d) => d.mode === "global-batch")).toHaveLength(14);
+    const zone = (id: string) =>
+      out.deployments
+        .filter((d) => d.provider_model_id === id && d.mode === "data-zone-batch")
+        .map((d) => d.region)
+        .sort();
+    expect(zone("gpt-5.4-2026-03-05")).toEqual(["us"]);
+    expect(zone("o3-2025-04-16")).toEqual(["eu", "us"]);
+    expect(zone("gpt-4o-2024-05-13")).toEqual([]);
+    expect(out.skipped).toEqual([]);
   });
 
-  it("fails when an availability table changes shape", async () => {
-    const global = await recordedInput("azure", "models-global-standard");
-    const g = global.content;
-    expectParseFailure(() => parseModels(edit(global, (x) => x.replace(/(\| eastus2 +\| )✅/, "$1✔"))));
+  it("emits deployments that all recorded matrices agree on in shape", async () => {
+    const all = await allModels();
+    expect(new Set(all.map((d) => d.mode))).toEqual(
+      new Set(["global-standard", "data-zone-standard", "standard", "global-batch", "data-zone-batch"]),
+    );
+    for (const d of all) expect(d.api_surface).toBe("azure-openai");
+  });
+
+  it("fails when a section, part, column or cell changes shape", async () => {
+    const input = await recordedInput("azure", "deployments-standard");
     expectParseFailure(() =>
-      parseModels(edit(global, (x) => x.replaceAll("| **Region**", "| **Location**"))),
+      parseModels(edit(input, (x) => x.replace("## Data Zone Standard", "## Data Zone Premium"))),
     );
     expectParseFailure(() =>
-      parseModels(edit(global, (x) => x.replace("| **gpt-5**, **2025-08-07**", "| **GPT 5 (preview)**"))),
+      parseModels(
+        edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | ✅ |", "| gpt-5.5 | 2026-04-24 | ✔ |")),
+      ),
     );
-    expectParseFailure(() => parseModels(withContent(global, g.slice(0, g.indexOf("| **Region**")))));
-    const zone = await recordedInput("azure", "models-data-zone-standard");
     expectParseFailure(() =>
-      parseModels(edit(zone, (x) => x.replace("| eastus             |", "| brazilsouth        |"))),
+      parseModels(edit(input, (x) => x.replace("| **brazilsouth** |", "| **Brazil South** |"))),
     );
-    const standard = await recordedInput("azure", "models-standard");
-    const headersOnly = standard.content
-      .split("\n")
-      .filter((line) => !/^\| [a-z]+[0-9]* +\|/.test(line))
-      .join("\n");
-    expectParseFailure(() => parseModels(withContent(standard, headersOnly)));
+    expectParseFailure(() =>
+      parseModels(
+        edit(input, (x) => x.replace("#### Availability for Azure OpenAI in Foundry Models", "#### Models")),
+      ),
+    );
+    expectParseFailure(() =>
+      parseModels(edit(input, (x) => x.replaceAll("| **Version** |", "| **Release** |"))),
+    );
+    expectParseFailure(() => parseModels(withContent(input, "---\ntitle: x\n---\n\nNo tables.\n")));
   });
 });

@@ -38,6 +38,7 @@ describe("official model facts create no deployments", () => {
     ["google", "models"],
     ["google", "embeddings"],
     ["azure", "models-azure-openai"],
+    ["azure", "models-azure-openai-2026-01"],
     ["azure", "models-azure-openai-2025"],
   ])(
     "%s/%s yields model facts with official evidence: declared for its own provider, inferred for the Claude ids of Bedrock and Google Cloud",
@@ -525,7 +526,7 @@ describe("Gemini API per-model pages", () => {
 
 describe("Azure OpenAI models sold directly by Azure", () => {
   it("gives every model version its context window, max output and described capabilities", async () => {
-    const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai")));
+    const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai-2026-01")));
     const facts = byId(out.model_facts);
     expect(facts.size).toBe(62);
     expect(facts.get("gpt-5-2025-08-07")).toMatchObject({
@@ -569,7 +570,7 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   });
 
   it("marks a row without a version version_unstated, for the release to match to the one listed version", async () => {
-    const facts = byId(azure(await recordedInput("azure", "models-azure-openai")).model_facts);
+    const facts = byId(azure(await recordedInput("azure", "models-azure-openai-2026-01")).model_facts);
     // the embeddings table names text-embedding-3-large / -small without a version
     expect(facts.get("text-embedding-3-large")).toMatchObject({
       context_tokens: 8_192,
@@ -587,7 +588,7 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   });
 
   it("gives the models of the Audio API, image and video tables the capability of their section, official_inferred, and no limits", async () => {
-    const facts = byId(azure(await recordedInput("azure", "models-azure-openai")).model_facts);
+    const facts = byId(azure(await recordedInput("azure", "models-azure-openai-2026-01")).model_facts);
     const inferred = { status: "supported", verification_status: "official_inferred" };
     const only = (id: string) => {
       const f = facts.get(id);
@@ -618,6 +619,130 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     expect(facts.has("sora-2")).toBe(false);
   });
 
+  it("June 2026 (the file's new path): GPT-5.5, GPT-5.4, GPT-5.3 and gpt-chat-latest with their limits and capabilities", async () => {
+    const input = await recordedInput("azure", "models-azure-openai");
+    const out = ParseOutput.parse(azure(input));
+    const facts = byId(out.model_facts);
+    expect(input.observedAt).toBe("2026-06-11T00:00:00Z");
+    expect(facts.get("gpt-5.5-2026-04-24")).toEqual({
+      provider_id: "azure",
+      provider_model_id: "gpt-5.5-2026-04-24",
+      context_tokens: 1_050_000,
+      max_output_tokens: 128_000,
+      capabilities: {
+        reasoning: supported,
+        structured_output: supported,
+        vision: supported,
+        tool_calling: supported,
+        parallel_tool_calling: supported,
+        // a bullet "[Computer use](...)"
+        computer_use: supported,
+      },
+      evidence: {
+        source_url: input.source.url,
+        source_type: "official_docs",
+        observed_at: "2026-06-11T00:00:00Z",
+        verification_status: "official_declared",
+      },
+    });
+    expect(facts.get("gpt-5.4-2026-03-05")).toMatchObject({
+      context_tokens: 1_050_000,
+      max_output_tokens: 128_000,
+    });
+    // "Functions & tools", no structured outputs, no parallel tool calling, no computer use
+    expect(facts.get("gpt-5.4-pro-2026-03-05")?.capabilities).toEqual({
+      reasoning: supported,
+      vision: supported,
+      tool_calling: supported,
+    });
+    expect(facts.get("gpt-5.4-mini-2026-03-17")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+      capabilities: { computer_use: supported },
+    });
+    expect(facts.get("gpt-5.4-nano-2026-03-17")?.capabilities?.computer_use).toBeUndefined();
+    expect(facts.get("gpt-5.3-codex-2026-02-24")).toMatchObject({
+      context_tokens: 400_000,
+      max_output_tokens: 128_000,
+      capabilities: { reasoning: supported, vision: supported, parallel_tool_calling: supported },
+    });
+    expect(facts.get("gpt-5.3-chat-2026-03-03")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 16_384,
+    });
+    expect(facts.get("gpt-5.3-chat-2026-03-03")?.capabilities?.vision).toBeUndefined();
+    for (const id of ["gpt-chat-latest-2026-05-05", "gpt-chat-latest-2026-05-28", "gpt-5.2-chat-2026-02-10"])
+      expect(facts.get(id)).toMatchObject({ context_tokens: 128_000, max_output_tokens: 16_384 });
+    // a <sup> footnote mark between the model and its version: still gpt-4 turbo-2024-04-09
+    expect(facts.get("gpt-4-turbo-2024-04-09")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 4_096,
+    });
+    expect(facts.has("gpt-4")).toBe(false);
+    expect(facts.get("o1-mini-2024-09-12")).toMatchObject({
+      context_tokens: 128_000,
+      max_output_tokens: 65_536,
+    });
+    // "Audio models for real-time audio processing." (plural)
+    expect(facts.get("gpt-realtime-2.1-mini-2026-07-07")).toMatchObject({
+      context_tokens: 32_000,
+      max_output_tokens: 4_096,
+      capabilities: { audio_input: supported },
+    });
+    expect(facts.get("gpt-4o-realtime-preview-2024-12-17")?.context_tokens).toBe(16_000);
+    expect(facts.get("gpt-realtime-mini-2025-12-15")?.context_tokens).toBe(32_000);
+    // the speech tables now give versions
+    const inferred = { status: "supported", verification_status: "official_inferred" };
+    expect(facts.get("gpt-4o-transcribe-2025-03-20")?.capabilities).toEqual({ audio_input: inferred });
+    expect(facts.get("gpt-4o-mini-tts-2025-12-15")?.capabilities).toEqual({ audio_output: inferred });
+    // dall-e-3 is gone from the image table (models-azure-openai-2026-01 keeps it)
+    expect(facts.has("dall-e-3")).toBe(false);
+    expect(facts.size).toBe(76);
+  });
+
+  it("June 2026: a malformed limit (gpt-audio's 'Input: 128,00') is unknown (null), never corrected", async () => {
+    const out = azure(await recordedInput("azure", "models-azure-openai"));
+    const facts = byId(out.model_facts);
+    for (const id of ["gpt-audio-2025-08-28", "gpt-audio-mini-2025-10-06"])
+      expect(facts.get(id)).toMatchObject({
+        context_tokens: null,
+        max_output_tokens: 16_384,
+        capabilities: { audio_output: supported },
+      });
+    expect(out.skipped).toContainEqual({
+      reason: "malformed number (limit unknown)",
+      count: 1,
+      examples: ["gpt-audio-2025-08-28, gpt-audio-mini-2025-10-06: Input: 128,00"],
+    });
+    // any other text that is not a size still fails
+    const input = await recordedInput("azure", "models-azure-openai");
+    expectParseFailure(() => azure(edit(input, (c) => c.replace("Input: 128,00 ", "Input: about 128k "))));
+  });
+
+  it("June 2026: GPT-4.1's window for standard deployments and for batch deployments name their modes", async () => {
+    const out = azure(await recordedInput("azure", "models-azure-openai"));
+    for (const id of ["gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14", "gpt-4.1-nano-2025-04-14"]) {
+      const gpt41 = (out.model_facts ?? []).filter((f) => f.provider_model_id === id);
+      expect(gpt41.map((f) => [f.modes ?? null, f.context_tokens, f.max_output_tokens])).toEqual([
+        [null, 1_047_576, 32_768],
+        [["global-standard", "data-zone-standard", "standard"], 300_000, undefined],
+        [["global-batch", "data-zone-batch"], 128_000, undefined],
+      ]);
+    }
+    expect(out.skipped).toContainEqual({
+      reason: "context window for provisioned managed deployments (no such deployments)",
+      count: 3,
+      examples: ["gpt-4.1-2025-04-14", "gpt-4.1-nano-2025-04-14", "gpt-4.1-mini-2025-04-14"],
+    });
+    // a deployment kind the parser does not know fails the source
+    const input = await recordedInput("azure", "models-azure-openai");
+    expectParseFailure(() =>
+      azure(
+        edit(input, (c) => c.replace("300,000 (standard deployments)", "300,000 (developer deployments)")),
+      ),
+    );
+  });
+
   it("reads GPT-3.5's max request from the October 2025 page, which the January 2026 one no longer has", async () => {
     const out = ParseOutput.parse(azure(await recordedInput("azure", "models-azure-openai-2025")));
     const facts = byId(out.model_facts);
@@ -639,7 +764,7 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   });
 
   it("gives batch deployments of GPT-4.1 their own context window and skips provisioned ones", async () => {
-    const out = azure(await recordedInput("azure", "models-azure-openai"));
+    const out = azure(await recordedInput("azure", "models-azure-openai-2026-01"));
     const gpt41 = (out.model_facts ?? []).filter((f) => f.provider_model_id === "gpt-4.1-2025-04-14");
     expect(gpt41.map((f) => [f.modes ?? null, f.context_tokens])).toEqual([
       [null, 1_047_576],
@@ -659,21 +784,21 @@ describe("Azure OpenAI models sold directly by Azure", () => {
   });
 
   it("fails when a context window is not a size", async () => {
-    const input = await recordedInput("azure", "models-azure-openai");
+    const input = await recordedInput("azure", "models-azure-openai-2026-01");
     expectParseFailure(() =>
       azure(edit(input, (c) => c.replace("| 8,192 | 1,024 |", "| about 8k | 1,024 |"))),
     );
   });
 
   it("fails when a max request cell is not Input / Output", async () => {
-    const input = await recordedInput("azure", "models-azure-openai");
+    const input = await recordedInput("azure", "models-azure-openai-2026-01");
     expectParseFailure(() =>
       azure(edit(input, (c) => c.replace("Input: 128,000  <br> Output: 32,768", "Up to 128,000 in"))),
     );
   });
 
   it("fails when the model tables are gone", async () => {
-    const input = await recordedInput("azure", "models-azure-openai");
+    const input = await recordedInput("azure", "models-azure-openai-2026-01");
     expectParseFailure(() => azure(edit(input, (c) => c.replaceAll("Model ID", "Name"))));
   });
 
@@ -686,6 +811,10 @@ describe("Azure OpenAI models sold directly by Azure", () => {
       { name: "text-embedding-ada-002", version: "2" },
     ]);
     expect(modelVersions("`gpt-oss-20b` (Preview)")).toEqual([{ name: "gpt-oss-20b", version: null }]);
+    // a footnote mark between name and version (June 2026)
+    expect(modelVersions("`o1-mini`<sup>2</sup> (2024-09-12)")).toEqual([
+      { name: "o1-mini", version: "2024-09-12" },
+    ]);
     // a bare name without code ticks, but never a sentence
     expect(modelVersions(" sora ")).toEqual([{ name: "sora", version: null }]);
     expect(modelVersions("New generally available model.")).toEqual([]);

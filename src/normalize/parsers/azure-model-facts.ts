@@ -8,19 +8,32 @@
  *   provider model id "<model>-<version>" (azureProviderModelId, as the region matrices name
  *   deployments), or "<model>" when the row gives no version ("(Preview)" is not one). A bare
  *   model name is never given a versioned row's facts: Azure deploys each version separately.
- * - context_tokens: the Context window cell's first size; a size qualified "(batch
- *   deployments)" applies to the batch modes only; "(provisioned managed deployments)" is not
- *   read (the catalog has no provisioned deployments). Max request "Input: N, Output: M" ->
- *   context_tokens N (the maximum input), max_output_tokens M; a single number is the request
- *   limit (context_tokens).
+ * - A Model ID cell's <sup> footnote marks are not part of it: "`gpt-4`<sup>1</sup>
+ *   (turbo-2024-04-09)" (June 2026) names gpt-4 turbo-2024-04-09, as "`gpt-4` (turbo-2024-04-09)"
+ *   did before.
+ * - context_tokens: the Context window cell's first unqualified size. A size qualified "(<kinds>
+ *   deployments)" applies to those deployment kinds only, the kinds listed with "," / "and":
+ *   "batch" -> the batch modes (global-batch, data-zone-batch); "standard" -> the standard
+ *   modes (global-standard, data-zone-standard, standard: Azure's standard deployment types,
+ *   which the June 2026 page sets apart from "provisioned managed and batch deployments");
+ *   "provisioned managed" is not read (the catalog has no provisioned deployments). Any other
+ *   kind fails the source. Such a fact names its modes, so it beats the model's unqualified
+ *   window for deployments of those modes (src/release/model-facts.ts). Max request "Input: N,
+ *   Output: M" -> context_tokens N (the maximum input), max_output_tokens M; a single number
+ *   is the request limit (context_tokens).
+ * - A limit whose digit grouping is malformed ("Input: 128,00", as the June 2026 page prints
+ *   gpt-audio's) states a limit that cannot be read: that limit is null (unknown, which also
+ *   outranks an older version's value), never a corrected guess, and the row is counted as
+ *   skipped under "malformed number"; any other text that is not a size fails the source.
  * - Capabilities from the Description bullets: reasoning ("Reasoning", "reasoning
  *   abilities"), structured_output ("Structured outputs"; "(chat completions)" only ->
  *   conditional), vision ("Text and image processing / input", "Input: Text/Image",
  *   "Image (input)"; "Text-only processing", "Text in/text out only" -> unsupported),
  *   tool_calling ("Function calling", "Functions and tools", "Tools", "parallel tool / function
- *   calling"), parallel_tool_calling ("parallel tool calling", "Parallel function calling"),
- *   computer_use ("computer use tool"), audio_output ("Audio model for audio and text
- *   generation"), audio_input ("Audio model for real-time audio processing").
+ *   calling", "Functions & tools"), parallel_tool_calling ("parallel tool calling", "Parallel
+ *   function calling"), computer_use ("computer use tool", a bullet "Computer use"),
+ *   audio_output ("Audio model for audio and text generation"), audio_input ("Audio model(s)
+ *   for real-time audio processing").
  * - Tables without token limits (the Audio API's speech-to-text, speech translation and
  *   text-to-speech tables; image and video generation): capabilities only, from the section
  *   the table sits under, `official_inferred` (the page's structure says it, not a row):
@@ -50,23 +63,30 @@ import { azureProviderModelId, azureTables } from "./azure.js";
 const PROVIDER_ID = "azure";
 /** The batch deployment modes of Azure OpenAI (as azure.ts and the LiteLLM map name them). */
 const BATCH_MODES = ["global-batch", "data-zone-batch"];
+/** The standard (pay-as-you-go, not provisioned, not batch) deployment modes, as azure.ts names them. */
+const STANDARD_MODES = ["global-standard", "data-zone-standard", "standard"];
 
 interface Limits {
-  context_tokens?: number;
-  max_output_tokens?: number;
-  batchContext?: number;
+  context_tokens?: number | null;
+  max_output_tokens?: number | null;
+  /** Context windows of some deployment kinds only ("300,000 (standard deployments)"). */
+  byModes?: Array<{ modes: string[]; context_tokens: number }>;
 }
+
+/** A number whose digit groups are not all three digits ("128,00"): a limit printed wrongly. */
+const MALFORMED_NUMBER = /^\d{1,3}(?:,\d{1,3})+$/;
 
 /** "`gpt-5-chat` (2025-10-03)<br>**Preview**" -> [{name, version}]; versions are dates, snapshots or counters. */
 export function modelVersions(cell: string): Array<{ name: string; version: string | null }> {
   const found: Array<{ name: string; version: string | null }> = [];
-  for (const m of cell.matchAll(/`([a-z0-9][a-z0-9.-]*)`\s*(?:\(([^)]*)\))?/gi)) {
+  const text = cell.replace(/<sup>.*?<\/sup>/gi, "");
+  for (const m of text.matchAll(/`([a-z0-9][a-z0-9.-]*)`\s*(?:\(([^)]*)\))?/gi)) {
     const raw = (m[2] ?? "").trim().replace(/^version\s+/i, "");
     const version = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/.test(raw) ? raw : null;
     found.push({ name: group(m, 1), version });
   }
   // A bare model name without code ticks (the video table's "sora").
-  const plain = /^\s*([a-z][a-z0-9.-]*)\s*$/.exec(cell);
+  const plain = /^\s*([a-z][a-z0-9.-]*)\s*$/.exec(text);
   if (found.length === 0 && plain) found.push({ name: group(plain, 1), version: null });
   return found;
 }
@@ -86,6 +106,35 @@ function items(cell: string): string[] {
     .filter((item) => item !== "");
 }
 
+/** The modes a context window's qualifier "(<kinds> deployments)" names; null when none is read. */
+function qualifiedModes(
+  input: ParserInput,
+  qualifier: string,
+  skipped: SkipLog,
+  model: string,
+): string[] | null {
+  const m = /^(.+?)\s+deployments$/i.exec(qualifier.trim());
+  if (!m)
+    throw parseFailure(
+      input.source,
+      `${model}: context window qualifier "(${qualifier})" names no deployments`,
+    );
+  const modes: string[] = [];
+  for (const kind of group(m, 1).split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)) {
+    const k = kind.trim().toLowerCase();
+    if (k === "batch") modes.push(...BATCH_MODES);
+    else if (k === "standard") modes.push(...STANDARD_MODES);
+    else if (k === "provisioned managed")
+      skipped.add("context window for provisioned managed deployments (no such deployments)", model);
+    else
+      throw parseFailure(
+        input.source,
+        `${model}: context window for "${kind}" deployments is not a known kind`,
+      );
+  }
+  return modes.length > 0 ? modes : null;
+}
+
 function contextWindow(input: ParserInput, cell: string, skipped: SkipLog, model: string): Limits {
   const limits: Limits = {};
   for (const item of items(cell)) {
@@ -94,17 +143,20 @@ function contextWindow(input: ParserInput, cell: string, skipped: SkipLog, model
     const size = m ? tokenCount(group(m, 1)) : null;
     if (!m || size === null)
       throw parseFailure(input.source, `${model}: context window "${item}" is not a size`);
-    const qualifier = (m[2] ?? "").toLowerCase();
-    if (qualifier === "") limits.context_tokens ??= size;
-    else if (/^batch deployments$/.test(qualifier)) limits.batchContext = size;
-    else skipped.add(`context window for ${qualifier} (no such deployments)`, model);
+    const qualifier = m[2] ?? "";
+    if (qualifier === "") {
+      limits.context_tokens ??= size;
+      continue;
+    }
+    const modes = qualifiedModes(input, qualifier, skipped, model);
+    if (modes) limits.byModes = [...(limits.byModes ?? []), { modes, context_tokens: size }];
   }
   if (limits.context_tokens === undefined)
     throw parseFailure(input.source, `${model}: no context window in "${cell}"`);
   return limits;
 }
 
-function maxRequest(input: ParserInput, cell: string, model: string): Limits {
+function maxRequest(input: ParserInput, cell: string, skipped: SkipLog, model: string): Limits {
   const parts = items(cell);
   const [only] = parts;
   const single = parts.length === 1 && only !== undefined ? tokenCount(only) : null;
@@ -112,9 +164,14 @@ function maxRequest(input: ParserInput, cell: string, model: string): Limits {
   const limits: Limits = {};
   for (const item of parts) {
     const m = /^(input|output):\s*([\d,]+)$/i.exec(item);
-    const size = m ? tokenCount(group(m, 2)) : null;
-    if (!m || size === null)
+    if (!m)
       throw parseFailure(input.source, `${model}: max request "${item}" is not "Input: N" / "Output: N"`);
+    let size = tokenCount(group(m, 2));
+    if (size === null && MALFORMED_NUMBER.test(group(m, 2))) {
+      skipped.add("malformed number (limit unknown)", `${model}: ${item}`);
+      size = null;
+    } else if (size === null)
+      throw parseFailure(input.source, `${model}: max request "${item}" is not a size`);
     if (group(m, 1).toLowerCase() === "input") limits.context_tokens = size;
     else limits.max_output_tokens = size;
   }
@@ -141,12 +198,13 @@ export function describedCapabilities(description: string): Partial<Record<Capab
       caps.tool_calling = supported;
       caps.parallel_tool_calling = supported;
     }
-    if (/^(?:function calling|functions and tools|tools)\.?$/i.test(item)) caps.tool_calling = supported;
-    if (/computer use tool/i.test(item)) caps.computer_use = supported;
+    if (/^(?:function calling|functions (?:and|&) tools|tools)\.?$/i.test(item))
+      caps.tool_calling = supported;
+    if (/computer use tool|^computer use$/i.test(item)) caps.computer_use = supported;
     // The GPT-4o audio models' descriptions: "Audio model for audio and text generation." /
     // "Audio model for real-time audio processing." (it takes audio in; output is not stated).
     if (/^audio model for audio and text generation\b/i.test(item)) caps.audio_output = supported;
-    if (/^audio model for real-time audio processing\b/i.test(item)) caps.audio_input = supported;
+    if (/^audio models? for real-time audio processing\b/i.test(item)) caps.audio_input = supported;
   }
   return caps;
 }
@@ -207,7 +265,7 @@ export const parseAzureModelFacts: Parser = (input) => {
         if (iOutput >= 0 && output === null)
           throw parseFailure(input.source, `${label}: max output tokens "${row[iOutput]}" is not a size`);
         if (output !== null) limits.max_output_tokens = output;
-      } else limits = maxRequest(input, row[iRequest] ?? "", label);
+      } else limits = maxRequest(input, row[iRequest] ?? "", skipped, label);
       const capabilities = iDescription >= 0 ? describedCapabilities(row[iDescription] ?? "") : {};
       for (const v of versions) {
         const providerModelId = azureProviderModelId(v.name, v.version);
@@ -222,12 +280,12 @@ export const parseAzureModelFacts: Parser = (input) => {
           ...(v.version === null ? { version_unstated: true as const } : {}),
           evidence,
         });
-        if (limits.batchContext !== undefined)
-          facts.set(`${providerModelId}\u0000batch`, {
+        for (const qualified of limits.byModes ?? [])
+          facts.set(`${providerModelId}\u0000${qualified.modes.join(",")}`, {
             provider_id: PROVIDER_ID,
             provider_model_id: providerModelId,
-            modes: [...BATCH_MODES],
-            context_tokens: limits.batchContext,
+            modes: [...qualified.modes],
+            context_tokens: qualified.context_tokens,
             evidence,
           });
       }

@@ -6,6 +6,10 @@
  * `**<model>**, **<version>**` or `**<model>**` alone. Model facts only (provider `azure`); it
  * creates no deployments.
  *
+ * - HTML comments (`<!-- ... -->`, on one line or several) are not part of the page as published:
+ *   the February 2026 version comments out its Image input rows ("CLASSIC-ONLY: Table row(s)
+ *   removed ... uncomment"), so a row inside a comment is never read, and a comment standing on
+ *   lines of its own between a table's rows does not end the table.
  * - Only the section's tables whose first header is `**Feature**` are read (the "NEW GPT-5
  *   reasoning features" table, `Feature | Description`, is counted as skipped). A feature table
  *   whose model columns are not of that form, a read row whose cells do not match the columns
@@ -100,9 +104,14 @@ export function columnModel(header: string): ColumnModel | null {
   return { name: group(m, 1), version: null, unreadVersion: raw };
 }
 
-/** The lines of the "## API & feature support" section (front matter skipped). */
+/** HTML comments: whole lines of them removed with their line ends, any other in place. */
+export function withoutHtmlComments(text: string): string {
+  return text.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, "").replace(/<!--[\s\S]*?-->/g, "");
+}
+
+/** The lines of the "## API & feature support" section (front matter and HTML comments skipped). */
 function featureSection(input: ParserInput): string {
-  const lines = withoutFrontMatter(input.content).split(/\r?\n/);
+  const lines = withoutHtmlComments(withoutFrontMatter(input.content)).split(/\r?\n/);
   const start = lines.findIndex((line) => SECTION_HEADING.test(line.trim()));
   if (start < 0) throw parseFailure(input.source, 'no "## API & feature support" section');
   const rest = lines.slice(start + 1);

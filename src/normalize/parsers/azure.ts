@@ -2,13 +2,47 @@
  * Azure OpenAI in Azure AI Foundry (provider `azure`). Every source is one Markdown file of
  * Microsoft's docs repository (MicrosoftDocs/azure-ai-docs, fetched raw from GitHub), read
  * with the shared pipe-table reader (../markdown.ts):
- * - "azure-model-retirements": the lifecycle tables of the model retirements page, i.e. its
- *   included table file (includes/retirement/models.md: current model versions with lifecycle
- *   status, deprecation and retirement dates and replacements) and the retired-models page
- *   (concepts/legacy-models.md). A file may hold either kind of table or both.
- * - "azure-models": one region-availability matrix file of the models page
- *   (includes/model-matrix/<file>.md); its deployment type comes from the file name
- *   (MATRIX_FILES), since the file itself carries no heading naming it.
+ * - "azure-model-retirements": lifecycle tables. Three kinds of table are read; a file may hold
+ *   any of them, and at least one is required:
+ *   - the retirement schedule (articles/foundry/openai/includes/
+ *     concepts-model-retirement-schedule-content.md since the 2026 move to articles/foundry):
+ *     tables "Model | Version | Lifecycle | Retirement date | Replacement", one per publisher
+ *     (H3) under "## Foundry Models sold by Azure" or "## Foundry Models from partners and
+ *     community". Read: every row of the "Azure OpenAI" table under "sold by Azure", and the
+ *     rows of `model-router` (Microsoft's router, which the Azure OpenAI region tables list
+ *     among the Azure OpenAI models) in the other "sold by Azure" tables. Every other row is
+ *     another publisher's model (not this API surface): counted as skipped. No "Azure OpenAI"
+ *     table under "sold by Azure" fails the source. Lifecycle `GA` -> available, `Preview`,
+ *     `Legacy`, `Deprecated`, `Retired` -> the same status; any other value fails. The table has
+ *     no deprecation date (it stays unknown). The retirement date is `on` that day, except for a
+ *     `Preview` row: the lifecycle policy the page links to ("Preview models ... launch with a
+ *     'not sooner than' retirement date ... sometimes extended") makes it `not_before`. "—" is
+ *     not announced. A model version listed twice with the same row is read once; listed twice
+ *     with different rows (gpt-realtime-mini 2025-10-06 and 2025-12-15 in the October 2026 file)
+ *     it is skipped and counted, never guessed.
+ *   - the former current-models table file (articles/ai-foundry/openai/includes/retirement/
+ *     models.md, recorded as an archived source): "Model Name | Model Version | Lifecycle Status
+ *     | Deprecation Date | Retirement Date | Replacement Model", with "No earlier than" phrases
+ *     and a retirement date given for the Standard deployment type apart (a narrower assertion).
+ *   - the retired-models table ("Model | Deprecation date | Retirement date | Suggested
+ *     replacement", concepts-retired-models-content.md, formerly concepts/legacy-models.md): every
+ *     row retired. Other publishers' retired tables there have no deprecation date column and are
+ *     counted as skipped.
+ *   Fine-tuned schedules (a "Training retirement date" column) are counted as skipped.
+ * - "azure-models": a region-availability file of the models page (articles/foundry/
+ *   foundry-models/includes/model-matrix/deployments-standard.md and deployments-batch.md). Each
+ *   file has one "## <deployment type>" section per type, each with "#### Availability for Azure
+ *   OpenAI in Foundry Models" and "#### Availability for other Foundry Models sold by Azure"
+ *   parts, each part one table per geography tab ("# [Americas](#tab/az-americas)"; the tab
+ *   markers are dropped before reading, the tab names carry nothing). A table is "Model | Version
+ *   | <Azure region> ...", a cell ✅ (available) or - (not). The section heading decides the
+ *   deployment type (SECTION_TYPES: Global Standard, Data Zone Standard, Standard/Regional, Global
+ *   Batch, Data Zone Batch); an unknown section heading, a table under no known part, a column
+ *   that is not an Azure region name or a cell that is neither mark fails the source. Tables of
+ *   other Foundry Models are counted as skipped. A Data Zone cell whose region is in no data zone
+ *   the catalog names (DATA_ZONE: the US and EU zones; the October 2026 tables also list
+ *   Asia Pacific regions and norwayeast / switzerlandnorth under the Europe tab) is counted as
+ *   skipped, never placed in a guessed zone.
  * A raw file starts with YAML front matter and may hold tab markers ("# [Audio](#tab/audio)",
  * "---"), [!INCLUDE] lines, notes and prose: all of that is ignored, only the tables are read.
  *
@@ -141,7 +175,7 @@ export function splitRetirement(text: string): { standard: string; others: strin
  */
 export function parseReplacements(source: SourceDefinition, raw: string): string[] {
   const text = raw.trim();
-  if (text === "" || /^n\/?a$/i.test(cleanCell(text))) return [];
+  if (text === "" || /^(?:n\/?a|—|-)$/i.test(cleanCell(text))) return [];
   const parts = text
     .split(/<br\s*\/?>|\s+or\s+/i)
     .map((p) => p.replace(/`/g, "").replace(/\s+/g, " ").trim())
@@ -171,6 +205,73 @@ const CURRENT_COLUMNS = [
   /replacement/i,
 ];
 const RETIRED_COLUMNS = [/^model$/i, /deprecation date/i, /retirement date/i, /suggested replacement/i];
+const SCHEDULE_COLUMNS = [/^model$/i, /^version$/i, /^lifecycle$/i, /^retirement date$/i, /^replacement$/i];
+
+/** The retirement schedule's Lifecycle column (the stages of Foundry's lifecycle policy). */
+const SCHEDULE_STATUS: Readonly<Record<string, LifecycleStatus>> = {
+  ga: "available",
+  preview: "preview",
+  legacy: "legacy",
+  deprecated: "deprecated",
+  retired: "retired",
+};
+
+/** Models of other "sold by Azure" schedule tables that are deployed as Azure OpenAI models. */
+const ROUTER_MODELS: ReadonlySet<string> = new Set(["model-router"]);
+
+const MODEL_NAME = /^[a-z0-9][a-z0-9.-]*$/i;
+const MODEL_VERSION = /^[\w.-]+$/;
+
+type ScheduleRow = Omit<LifecycleAssertion, "scope" | "provider_id" | "target" | "evidence">;
+
+/**
+ * The rows of one retirement-schedule table: each Azure OpenAI row (or, in another table sold
+ * by Azure, each `model-router` row) as [name, version, assertion]; the other rows skipped.
+ */
+function scheduleRows(
+  source: SourceDefinition,
+  table: MarkdownTable,
+  input: ParserInput,
+  onlyRouter: boolean,
+): { rows: [string, string, ScheduleRow][]; skipped: string[] } {
+  const iModel = columnIndex(source, table.headers, /^model$/i);
+  const iVersion = columnIndex(source, table.headers, /^version$/i);
+  const iLifecycle = columnIndex(source, table.headers, /^lifecycle$/i);
+  const iRetirement = columnIndex(source, table.headers, /^retirement date$/i);
+  const iReplacement = columnIndex(source, table.headers, /^replacement$/i);
+  const rows: [string, string, ScheduleRow][] = [];
+  const skipped: string[] = [];
+  for (const row of table.rows) {
+    const name = cleanCell(cell(source, row, iModel, table));
+    if (onlyRouter && !ROUTER_MODELS.has(name)) {
+      skipped.push(`${name} (${table.heading})`);
+      continue;
+    }
+    const version = cleanCell(cell(source, row, iVersion, table));
+    if (!MODEL_NAME.test(name) || !MODEL_VERSION.test(version))
+      throw parseFailure(source, `row "${row.join(" | ")}" has no model name and version`);
+    const lifecycle = cleanCell(cell(source, row, iLifecycle, table));
+    const status = Object.hasOwn(SCHEDULE_STATUS, lifecycle.toLowerCase())
+      ? SCHEDULE_STATUS[lifecycle.toLowerCase()]
+      : undefined;
+    if (!status) throw parseFailure(source, `unknown lifecycle "${lifecycle}" for ${name} ${version}`);
+    const retirement = cleanCell(cell(source, row, iRetirement, table));
+    // A preview's retirement date is a "not sooner than" date (the lifecycle policy's words).
+    const dated = /^\d{4}-\d{2}-\d{2}$/.test(retirement);
+    const endOfLife = milestone(
+      source,
+      status === "preview" && dated ? `No earlier than ${retirement}` : retirement,
+      input,
+    );
+    const replacements = parseReplacements(source, row[iReplacement] ?? "");
+    rows.push([
+      name,
+      version,
+      { status, end_of_life: endOfLife, ...(replacements.length ? { replacements } : {}) },
+    ]);
+  }
+  return { rows, skipped };
+}
 
 /**
  * The lifecycle tables of one file: current-models tables, the retired-models table, or both
@@ -207,11 +308,80 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
   const current = tablesWith(tables, CURRENT_COLUMNS);
   // Retired models: "`gpt-35-turbo` - 0301", "`gpt-4`<br>`gpt-4-32k` - 0314", "`ada`".
   const retired = tablesWith(tables, RETIRED_COLUMNS);
-  if (current.length === 0 && retired.length === 0)
+  // The retirement schedule: one table per publisher.
+  const schedule = tablesWith(tables, SCHEDULE_COLUMNS);
+  if (current.length === 0 && retired.length === 0 && schedule.length === 0)
     throw parseFailure(
       source,
-      `no current-models table (columns ${describeColumns(CURRENT_COLUMNS)}) and no retired-models table (columns ${describeColumns(RETIRED_COLUMNS)})`,
+      `no retirement-schedule table (columns ${describeColumns(SCHEDULE_COLUMNS)}), no current-models table (columns ${describeColumns(CURRENT_COLUMNS)}) and no retired-models table (columns ${describeColumns(RETIRED_COLUMNS)})`,
     );
+
+  if (schedule.length) {
+    const soldByAzure = (t: MarkdownTable): boolean =>
+      /\bsold by Azure\b/i.test(cleanCell(t.headings[2] ?? ""));
+    const azureOpenAI = schedule.filter(
+      (t) => soldByAzure(t) && cleanCell(t.headings[3] ?? "") === "Azure OpenAI",
+    );
+    if (azureOpenAI.length === 0)
+      throw parseFailure(
+        source,
+        'no "Azure OpenAI" retirement-schedule table under "Foundry Models sold by Azure"',
+      );
+    const byVersion = new Map<string, { name: string; version: string; rows: ScheduleRow[] }>();
+    const otherPublishers: string[] = [];
+    for (const table of schedule) {
+      const read = azureOpenAI.includes(table)
+        ? scheduleRows(source, table, input, false)
+        : soldByAzure(table)
+          ? scheduleRows(source, table, input, true)
+          : { rows: [], skipped: table.rows.map((r) => `${cleanCell(r[0] ?? "")} (${table.heading})`) };
+      otherPublishers.push(...read.skipped);
+      for (const [name, version, row] of read.rows) {
+        const key = azureProviderModelId(name, version);
+        const entry = byVersion.get(key) ?? { name, version, rows: [] };
+        entry.rows.push(row);
+        byVersion.set(key, entry);
+      }
+    }
+    const conflicting: string[] = [];
+    for (const [key, { name, version, rows }] of byVersion) {
+      const distinct = new Set(rows.map((r) => JSON.stringify(r)));
+      if (distinct.size > 1) {
+        conflicting.push(key);
+        continue;
+      }
+      add(name, version, rows[0] as ScheduleRow);
+    }
+    if (otherPublishers.length)
+      skipped.push({
+        reason: "retirement-schedule rows of other publishers' models (not Azure OpenAI)",
+        count: otherPublishers.length,
+        examples: otherPublishers.slice(0, 5),
+      });
+    if (conflicting.length)
+      skipped.push({
+        reason: "model version listed more than once with different lifecycle rows (none is read)",
+        count: conflicting.length,
+        examples: conflicting.slice(0, 5),
+      });
+  }
+
+  // Retirement tables of other publishers on the retired-models page: no deprecation date column.
+  const otherRetired = tables.filter(
+    (t) =>
+      !retired.includes(t) &&
+      !schedule.includes(t) &&
+      !current.includes(t) &&
+      t.headers.some((h) => /^model$/i.test(h)) &&
+      t.headers.some((h) => /^retirement date$/i.test(h)),
+  );
+  const otherRetiredRows = otherRetired.flatMap((t) => t.rows);
+  if (otherRetiredRows.length)
+    skipped.push({
+      reason: "retired models of other publishers (not Azure OpenAI)",
+      count: otherRetiredRows.length,
+      examples: otherRetiredRows.slice(0, 5).map((r) => cleanCell(r[0] ?? "")),
+    });
   for (const table of current) {
     const iName = columnIndex(source, table.headers, /^model name$/i);
     const iVersion = columnIndex(source, table.headers, /^model version/i);
@@ -301,9 +471,10 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
 }
 
 // ---------------------------------------------------------------------------------------
-// Models page: region availability per deployment type, one matrix file per type. Global
-// types get region "global", Data Zone Standard the zone ("us" / "eu") of the listed resource
-// region, Standard (regional) deployments the Azure region itself.
+// Models page: region availability per deployment type, one "## <type>" section per type in
+// each region-availability file. Global types get region "global", Data Zone types the zone
+// ("us" / "eu") of the listed resource region, Standard (regional) deployments the Azure region
+// itself.
 
 /** Data Zone deployments keep data in the zone of the resource's region. */
 export const DATA_ZONE: Record<string, "us" | "eu"> = {
@@ -328,89 +499,111 @@ export const DATA_ZONE: Record<string, "us" | "eu"> = {
 
 export interface DeploymentType {
   mode: string;
-  /** The deployment's region for a resource region (global types ignore it). */
-  regionFor: (source: SourceDefinition, azureRegion: string) => string;
+  /**
+   * The deployment's region for a resource region (global types ignore it); null when the
+   * region is in no data zone the catalog names (the cell is skipped, never placed).
+   */
+  regionFor: (source: SourceDefinition, azureRegion: string) => string | null;
 }
+
+const AZURE_REGION = /^[a-z]+[0-9]*$/;
 
 const GLOBAL_STANDARD: DeploymentType = { mode: "global-standard", regionFor: () => "global" };
 const GLOBAL_BATCH: DeploymentType = { mode: "global-batch", regionFor: () => "global" };
-const DATA_ZONE_STANDARD: DeploymentType = {
-  mode: "data-zone-standard",
-  regionFor: (source, azureRegion) => {
-    const zone = DATA_ZONE[azureRegion];
-    if (!zone) throw parseFailure(source, `region "${azureRegion}" is in no known data zone`);
-    return zone;
-  },
-};
+const dataZone = (azureRegion: string): string | null =>
+  Object.hasOwn(DATA_ZONE, azureRegion) ? (DATA_ZONE[azureRegion] ?? null) : null;
+const DATA_ZONE_STANDARD: DeploymentType = { mode: "data-zone-standard", regionFor: (_, r) => dataZone(r) };
+const DATA_ZONE_BATCH: DeploymentType = { mode: "data-zone-batch", regionFor: (_, r) => dataZone(r) };
 const STANDARD: DeploymentType = {
   mode: "standard",
   regionFor: (source, azureRegion) => {
-    if (!/^[a-z]+[0-9]*$/.test(azureRegion))
+    if (!AZURE_REGION.test(azureRegion))
       throw parseFailure(source, `"${azureRegion}" is not an Azure region`);
     return azureRegion;
   },
 };
 
 /**
- * The deployment type of each model-matrix file (articles/ai-foundry/openai/includes/
- * model-matrix/<file>) of MicrosoftDocs/azure-ai-docs, as the models page includes it: under
- * "Global standard model availability" (standard-global.md), "Data zone standard model
- * availability" (datazone-standard.md), "Global batch model availability" (global-batch.md)
- * and "Standard deployment model availability" (standard-models.md). The files themselves
- * have no heading, so the type is the source's: the file name its URL ends with.
+ * The deployment type of each "## " section of the region-availability files
+ * (articles/foundry/foundry-models/includes/model-matrix/deployments-standard.md: "Global
+ * Standard", "Data Zone Standard", "Standard/Regional"; deployments-batch.md: "Global Batch",
+ * "Data Zone Batch"), as the section's own heading and its first sentence ("For **Data Zone**
+ * deployments ...") name it.
  */
-export const MATRIX_FILES: Readonly<Record<string, DeploymentType>> = {
-  "standard-global.md": GLOBAL_STANDARD,
-  "datazone-standard.md": DATA_ZONE_STANDARD,
-  "global-batch.md": GLOBAL_BATCH,
-  "standard-models.md": STANDARD,
-};
+export const SECTION_TYPES: ReadonlyArray<readonly [RegExp, DeploymentType]> = [
+  [/^global standard$/i, GLOBAL_STANDARD],
+  [/^data zone standard$/i, DATA_ZONE_STANDARD],
+  [/^standard\/regional$/i, STANDARD],
+  [/^global batch$/i, GLOBAL_BATCH],
+  [/^data zone batch$/i, DATA_ZONE_BATCH],
+];
 
-/** The deployment type of an "azure-models" source, from the matrix file its URL names. */
-export function matrixDeploymentType(source: SourceDefinition): DeploymentType {
-  let file: string;
-  try {
-    file = new URL(source.url).pathname.split("/").pop() ?? "";
-  } catch {
-    throw parseFailure(source, `source URL "${source.url}" is not a URL`);
-  }
-  const type = Object.hasOwn(MATRIX_FILES, file) ? MATRIX_FILES[file] : undefined;
-  if (!type)
+/** The deployment type a "## " section heading names; anything else fails the source. */
+export function sectionDeploymentType(source: SourceDefinition, heading: string): DeploymentType {
+  const text = cleanCell(heading);
+  const found = SECTION_TYPES.find(([re]) => re.test(text));
+  if (!found)
     throw parseFailure(
       source,
-      `"${file}" is not a known model-matrix file (${Object.keys(MATRIX_FILES).join(", ")})`,
+      `section "${text}" names no known deployment type (${SECTION_TYPES.map(([re]) => re.source).join(", ")})`,
     );
-  return type;
+  return found[1];
 }
+
+/** A geography tab marker line: "# [Americas](#tab/az-americas)". */
+const TAB_MARKER = /^#\s+\[[^\]]*\]\(#tab\/[^)]*\)\s*$/gm;
+const AZURE_OPENAI_PART = /^availability for azure openai\b/i;
+const OTHER_MODELS_PART = /^availability for other foundry models\b/i;
 
 function parseModels(input: ParserInput): ParseOutput {
   const { source } = input;
-  const type = matrixDeploymentType(source);
-  const tables = tablesWith(azureTables(input.content), [/^region$/i]);
-  if (tables.length === 0) throw parseFailure(source, "no region availability table (column Region)");
+  // Tab markers are level-1 headings: dropped, so each table keeps its section and part headings.
+  const tables = azureTables(input.content.replace(TAB_MARKER, ""));
+  if (tables.length === 0) throw parseFailure(source, "no region availability table");
   const deployments = new Map<string, DeploymentFact>();
+  const otherModels: string[] = [];
+  const noZone: string[] = [];
   for (const table of tables) {
-    const iRegion = columnIndex(source, table.headers, /^region$/i);
-    const models = table.headers.map((h, i) => {
-      if (i === iRegion) return null;
-      const m = /^([a-z0-9][a-z0-9.-]*),\s*([\w.-]+)$/i.exec(h);
-      if (!m) throw parseFailure(source, `column "${h}" is not "<model>, <version>"`);
-      return { name: group(m, 1), version: group(m, 2) };
-    });
+    const type = sectionDeploymentType(source, table.headings[2] ?? "");
+    const part = cleanCell(table.headings[4] ?? "");
+    if (OTHER_MODELS_PART.test(part)) {
+      otherModels.push(
+        ...table.rows.map((r) => `${cleanCell(r[0] ?? "")} ${cleanCell(r[1] ?? "")} (${type.mode})`),
+      );
+      continue;
+    }
+    if (!AZURE_OPENAI_PART.test(part))
+      throw parseFailure(
+        source,
+        `table under "${part}" is in no known part of section "${table.headings[2]}"`,
+      );
+    const [modelHeader, versionHeader, ...regions] = table.headers;
+    if (
+      !/^model$/i.test(modelHeader ?? "") ||
+      !/^version$/i.test(versionHeader ?? "") ||
+      regions.length === 0
+    )
+      throw parseFailure(
+        source,
+        `table "${table.headers.join(" | ")}" is not "Model | Version | <region> ..."`,
+      );
+    for (const region of regions)
+      if (!AZURE_REGION.test(region)) throw parseFailure(source, `column "${region}" is not an Azure region`);
     for (const row of table.rows) {
-      const azureRegion = cleanCell(cell(source, row, iRegion, table));
-      models.forEach((model, i) => {
-        if (!model) return;
-        const mark = cleanCell(cell(source, row, i, table));
+      const name = cleanCell(cell(source, row, 0, table));
+      const version = cleanCell(cell(source, row, 1, table));
+      if (!MODEL_NAME.test(name) || !MODEL_VERSION.test(version))
+        throw parseFailure(source, `row "${row.join(" | ")}" has no model name and version`);
+      regions.forEach((azureRegion, i) => {
+        const mark = cleanCell(cell(source, row, i + 2, table));
         if (mark === "-" || mark === "") return;
         if (mark !== "✅") throw parseFailure(source, `availability cell "${mark}" is neither ✅ nor -`);
-        const deployment = fact(
-          input,
-          model.name,
-          model.version,
-          type.mode,
-          type.regionFor(source, azureRegion),
-        );
+        const region = type.regionFor(source, azureRegion);
+        if (region === null) {
+          noZone.push(`${name} ${version} @ ${azureRegion} (${type.mode})`);
+          return;
+        }
+        const deployment = fact(input, name, version, type.mode, region);
         // A ✅ is the page saying the version is available for this deployment type in this region.
         deployments.set(deployment.id, { ...deployment, status: "available" });
       });
@@ -418,7 +611,20 @@ function parseModels(input: ParserInput): ParseOutput {
   }
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { deployments: list, lifecycle: [], skipped: [] };
+  const skipped: SkipCount[] = [];
+  if (otherModels.length)
+    skipped.push({
+      reason: "other Foundry Models sold by Azure (not Azure OpenAI)",
+      count: otherModels.length,
+      examples: otherModels.slice(0, 5),
+    });
+  if (noZone.length)
+    skipped.push({
+      reason: "Data Zone cell whose region is in no data zone the catalog names (US, EU)",
+      count: noZone.length,
+      examples: noZone.slice(0, 5),
+    });
+  return { deployments: list, lifecycle: [], skipped };
 }
 
 export const parsers: Record<string, Parser> = {
