@@ -16,8 +16,10 @@
  * A failed source keeps its last good hashes, last_changed_at, last_ok_at and content_observed_at
  * (when the content behind them was seen upstream): the facts it last
  * gave are carried forward by the release stage. Sources not checked in a build (skipped) keep
- * their previous state unchanged. Event ids hash what identifies the event, so the same build
- * gives the same ids.
+ * their previous state unchanged. A source whose definition is gone (`defined`: every source id
+ * the build's definitions name, checked or not) loses its state: nothing monitors it any more,
+ * and the release reads no facts of it either. Event ids hash what identifies the event, so the
+ * same build gives the same ids.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { sha256Hex } from "../lib/hash.js";
@@ -40,8 +42,11 @@ export function deriveSourceStates(
   previous: readonly SourceState[],
   outcomes: readonly SourceOutcome[],
   now: string,
+  defined?: ReadonlySet<string>,
 ): { states: SourceState[]; events: SourceEvent[] } {
-  const byId = new Map(previous.map((s) => [s.source_id, s]));
+  const byId = new Map(
+    previous.filter((s) => defined === undefined || defined.has(s.source_id)).map((s) => [s.source_id, s]),
+  );
   const events: SourceEvent[] = [];
   for (const outcome of outcomes) {
     const { source } = outcome;

@@ -221,7 +221,8 @@ async function buildLocked(
     );
   }
 
-  const { states, events } = deriveSourceStates(previousStates, outcomes, now);
+  const defined = new Set([...definitions, ...notSelected].map((d) => d.source_id));
+  const { states, events } = deriveSourceStates(previousStates, outcomes, now, defined);
   const outcome = await runRelease({
     snapshotsDir: options.snapshotsDir,
     now,

@@ -173,6 +173,20 @@ describe("source state transitions", () => {
     expect(states.find((s) => s.source_id === other.source_id)).toEqual(skipped);
   });
 
+  it("drops the state of a source whose definition is gone, and keeps a defined one not checked", () => {
+    const gone: SourceState = { ...okState(H2), source_id: other.source_id, source_url: other.url };
+    const { states, events } = deriveSourceStates(
+      [gone, okState(H1)],
+      [ok(H1)],
+      NOW,
+      new Set([source.source_id]),
+    );
+    expect(states.map((s) => s.source_id)).toEqual([source.source_id]);
+    expect(events).toEqual([]);
+    const kept = deriveSourceStates([gone], [], NOW, new Set([source.source_id, other.source_id]));
+    expect(kept.states).toEqual([gone]);
+  });
+
   it("gives events stable ids derived from what identifies them", () => {
     const a = deriveSourceStates([okState(H1)], [ok(H2)], NOW).events[0];
     const b = deriveSourceStates([okState(H1)], [ok(H2)], NOW).events[0];
