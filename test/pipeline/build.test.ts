@@ -99,20 +99,21 @@ describe("runBuild", () => {
     const status = (c: typeof before.catalog, id: string) => c.deployments.find((d) => d.id === id)?.status;
     // o1's fixed shutdown day (2026-10-23) passed before this build: retired, whatever the capture's time.
     expect(status(before.catalog, "dep_openai_o1_api_global")).toBe("retired");
-    // Azure o3-pro 2025-06-10: retirement fixed on 2026-12-10, ahead of the first build.
-    const o3pro = "dep_azure_o3-pro-2025-06-10_azure-openai-global-standard_global";
-    const o3proBefore = before.catalog.deployments.find((d) => d.id === o3pro);
-    expect(o3proBefore?.lifecycle.end_of_life).toMatchObject({ date: "2026-12-10", date_type: "on" });
-    expect(o3proBefore?.status).not.toBe("retired");
+    // Azure gpt-5.5 2026-04-24: retirement fixed on 2027-10-26 (the October 2026 schedule), ahead
+    // of the first build.
+    const gpt55 = "dep_azure_gpt-5.5-2026-04-24_azure-openai-global-standard_global";
+    const gpt55Before = before.catalog.deployments.find((d) => d.id === gpt55);
+    expect(gpt55Before?.lifecycle.end_of_life).toMatchObject({ date: "2027-10-26", date_type: "on" });
+    expect(gpt55Before?.status).not.toBe("retired");
 
     const later = await build("2030-01-01T00:00:00Z");
     expect(later.status).toBe("published");
     expect(later.release_id).not.toBe(first.release_id);
     expect(later.previous_release_id).toBe(first.release_id);
     const after = await loadRelease(snapshots);
-    expect(status(after.catalog, o3pro)).toBe("retired");
+    expect(status(after.catalog, gpt55)).toBe("retired");
     const changes = later.outcome.diff?.status_changes ?? [];
-    expect(changes).toContainEqual(expect.objectContaining({ deployment_id: o3pro, new: "retired" }));
+    expect(changes).toContainEqual(expect.objectContaining({ deployment_id: gpt55, new: "retired" }));
     // Every deployment whose fixed end-of-life day fell between the two builds is listed as retired.
     const due = before.catalog.deployments.filter(
       (d) =>
