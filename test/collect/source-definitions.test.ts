@@ -33,6 +33,7 @@ describe("source definitions", () => {
       "azure/model-retirements-2025-12",
       "azure/models-azure-openai-2025",
       "azure/models-azure-openai-2026-01",
+      "azure/models-sold-by-azure-2026-09",
       "azure/reasoning-models-2025-06",
       "azure/reasoning-models-2025-08",
       "azure/reasoning-models-2026-01",

@@ -40,6 +40,7 @@ describe("official model facts create no deployments", () => {
     ["azure", "models-azure-openai"],
     ["azure", "models-azure-openai-2026-01"],
     ["azure", "models-azure-openai-2025"],
+    ["azure", "models-sold-by-azure-2026-09"],
   ])(
     "%s/%s yields model facts with official evidence: declared for its own provider, inferred for the Claude ids of Bedrock and Google Cloud",
     async (provider, name) => {

@@ -1,6 +1,8 @@
 /**
  * Azure OpenAI models as "Foundry Models sold directly by Azure" describes them (the raw
- * Markdown file includes/models-azure-direct-openai.md of MicrosoftDocs/azure-ai-docs): tables
+ * Markdown file includes/models-azure-direct-openai.md of MicrosoftDocs/azure-ai-docs, or the
+ * Learn page's processed Markdown with that include expanded, whose headers are capitalized
+ * "Context Window | Max Output Tokens" as the file's newer tables are): tables
  * of "Model ID | Description | Context window | Max output tokens" or "Model ID | Description |
  * Max request (tokens)". Model facts only (provider `azure`); it creates no deployments.
  *
@@ -31,7 +33,9 @@
  *   "Image (input)"; "Text-only processing", "Text in/text out only" -> unsupported),
  *   tool_calling ("Function calling", "Functions and tools", "Tools", "parallel tool / function
  *   calling", "Functions & tools"), parallel_tool_calling ("parallel tool calling", "Parallel
- *   function calling"), computer_use ("computer use tool", a bullet "Computer use"),
+ *   function calling"); a tool-calling bullet qualified "(Responses API only)" (gpt-6.1-sol,
+ *   September 2026) -> conditional, as "(chat completions)" only is for structured outputs, and
+ *   any other qualifier on such a bullet fails the source; computer_use ("computer use tool", a bullet "Computer use"),
  *   audio_output ("Audio model for audio and text generation"), audio_input ("Audio model(s)
  *   for real-time audio processing").
  * - Tables without token limits (the Audio API's speech-to-text, speech translation and
@@ -180,7 +184,25 @@ function maxRequest(input: ParserInput, cell: string, skipped: SkipLog, model: s
   return limits;
 }
 
-export function describedCapabilities(description: string): Partial<Record<CapabilityName, CapabilityEntry>> {
+/**
+ * A tool-calling bullet's qualifier: none -> supported; "(Responses API only)" (gpt-6.1-sol,
+ * September 2026) -> conditional, as "(chat completions)" only is for structured outputs; any
+ * other qualifier fails (through `fail`), never read as plain support nor dropped.
+ */
+function toolCallingStatus(
+  qualifier: string | undefined,
+  item: string,
+  fail: (message: string) => Error,
+): CapabilityEntry {
+  if (qualifier === undefined) return declaredCapability("supported");
+  if (/^responses api only$/i.test(qualifier.trim())) return declaredCapability("conditional");
+  throw fail(`tool calling bullet "${item}" has an unknown qualifier "(${qualifier})"`);
+}
+
+export function describedCapabilities(
+  description: string,
+  fail: (message: string) => Error = (message) => new Error(message),
+): Partial<Record<CapabilityName, CapabilityEntry>> {
   const caps: Partial<Record<CapabilityName, CapabilityEntry>> = {};
   const supported = declaredCapability("supported");
   for (const item of items(description)) {
@@ -194,12 +216,16 @@ export function describedCapabilities(description: string): Partial<Record<Capab
       caps.vision = supported;
     if (/text-only processing|text in\/text out only/i.test(item))
       caps.vision = declaredCapability("unsupported");
-    if (/parallel (?:tool|function) calling/i.test(item)) {
-      caps.tool_calling = supported;
-      caps.parallel_tool_calling = supported;
+    const parallel = /parallel (?:tool|function) calling\b(?:\s*\(([^)]*)\))?/i.exec(item);
+    if (parallel) {
+      const status = toolCallingStatus(parallel[1], item, fail);
+      caps.tool_calling = status;
+      caps.parallel_tool_calling = status;
     }
-    if (/^(?:function calling|functions (?:and|&) tools|tools)\.?$/i.test(item))
-      caps.tool_calling = supported;
+    const tools = /^(?:function calling|functions (?:and|&) tools|tools)\.?(?:\s*\(([^)]*)\)\.?)?$/i.exec(
+      item,
+    );
+    if (tools) caps.tool_calling = toolCallingStatus(tools[1], item, fail);
     if (/computer use tool|^computer use$/i.test(item)) caps.computer_use = supported;
     // The GPT-4o audio models' descriptions: "Audio model for audio and text generation." /
     // "Audio model for real-time audio processing." (it takes audio in; output is not stated).
@@ -266,7 +292,12 @@ export const parseAzureModelFacts: Parser = (input) => {
           throw parseFailure(input.source, `${label}: max output tokens "${row[iOutput]}" is not a size`);
         if (output !== null) limits.max_output_tokens = output;
       } else limits = maxRequest(input, row[iRequest] ?? "", skipped, label);
-      const capabilities = iDescription >= 0 ? describedCapabilities(row[iDescription] ?? "") : {};
+      const capabilities =
+        iDescription >= 0
+          ? describedCapabilities(row[iDescription] ?? "", (message) =>
+              parseFailure(input.source, `${label}: ${message}`),
+            )
+          : {};
       for (const v of versions) {
         const providerModelId = azureProviderModelId(v.name, v.version);
         if (facts.has(providerModelId))
