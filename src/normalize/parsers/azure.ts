@@ -57,7 +57,6 @@ import type {
   LifecycleMilestone,
   LifecycleStatus,
   ParseOutput,
-  SkipCount,
   SourceDefinition,
 } from "../../schema/index.js";
 import {
@@ -66,6 +65,7 @@ import {
   evidenceFor,
   parseFailure,
   requireSome,
+  SkipLog,
   sourceMilestone,
 } from "../helpers.js";
 import { azureCanonicalModelId, azureProviderModelId } from "../identity/index.js";
@@ -281,7 +281,7 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
   const { source } = input;
   const evidence = evidenceFor(source, input.observedAt);
   const lifecycle: LifecycleAssertion[] = [];
-  const skipped: SkipCount[] = [];
+  const skipped = new SkipLog({ distinctExamples: false });
   const seen = new Set<string>();
 
   const add = (
@@ -328,14 +328,14 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
         'no "Azure OpenAI" retirement-schedule table under "Foundry Models sold by Azure"',
       );
     const byVersion = new Map<string, { name: string; version: string; rows: ScheduleRow[] }>();
-    const otherPublishers: string[] = [];
     for (const table of schedule) {
       const read = azureOpenAI.includes(table)
         ? scheduleRows(source, table, input, false)
         : soldByAzure(table)
           ? scheduleRows(source, table, input, true)
           : { rows: [], skipped: table.rows.map((r) => `${cleanCell(r[0] ?? "")} (${table.heading})`) };
-      otherPublishers.push(...read.skipped);
+      for (const row of read.skipped)
+        skipped.add("retirement-schedule rows of other publishers' models (not Azure OpenAI)", row);
       for (const [name, version, row] of read.rows) {
         const key = azureProviderModelId(name, version);
         const entry = byVersion.get(key) ?? { name, version, rows: [] };
@@ -343,27 +343,14 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
         byVersion.set(key, entry);
       }
     }
-    const conflicting: string[] = [];
     for (const [key, { name, version, rows }] of byVersion) {
       const distinct = new Set(rows.map((r) => JSON.stringify(r)));
       if (distinct.size > 1) {
-        conflicting.push(key);
+        skipped.add("model version listed more than once with different lifecycle rows (none is read)", key);
         continue;
       }
       add(name, version, rows[0] as ScheduleRow);
     }
-    if (otherPublishers.length)
-      skipped.push({
-        reason: "retirement-schedule rows of other publishers' models (not Azure OpenAI)",
-        count: otherPublishers.length,
-        examples: otherPublishers.slice(0, 5),
-      });
-    if (conflicting.length)
-      skipped.push({
-        reason: "model version listed more than once with different lifecycle rows (none is read)",
-        count: conflicting.length,
-        examples: conflicting.slice(0, 5),
-      });
   }
 
   // Retirement tables of other publishers on the retired-models page: no deprecation date column.
@@ -375,13 +362,8 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
       t.headers.some((h) => /^model$/i.test(h)) &&
       t.headers.some((h) => /^retirement date$/i.test(h)),
   );
-  const otherRetiredRows = otherRetired.flatMap((t) => t.rows);
-  if (otherRetiredRows.length)
-    skipped.push({
-      reason: "retired models of other publishers (not Azure OpenAI)",
-      count: otherRetiredRows.length,
-      examples: otherRetiredRows.slice(0, 5).map((r) => cleanCell(r[0] ?? "")),
-    });
+  for (const row of otherRetired.flatMap((t) => t.rows))
+    skipped.add("retired models of other publishers (not Azure OpenAI)", cleanCell(row[0] ?? ""));
   for (const table of current) {
     const iName = columnIndex(source, table.headers, /^model name$/i);
     const iVersion = columnIndex(source, table.headers, /^model version/i);
@@ -458,16 +440,14 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
 
   // Fine-tuned model schedules are relative to the base model ("At base model retirement").
   const fineTuned = tables.filter((t) => t.headers.some((h) => /training retirement/i.test(h)));
-  const fineTunedRows = fineTuned.flatMap((t) => t.rows);
-  if (fineTunedRows.length)
-    skipped.push({
-      reason: "fine-tuned model retirement rows (dates relative to the base model)",
-      count: fineTunedRows.length,
-      examples: fineTunedRows.slice(0, 5).map((r) => r.slice(0, 2).map(cleanCell).join(" ")),
-    });
+  for (const row of fineTuned.flatMap((t) => t.rows))
+    skipped.add(
+      "fine-tuned model retirement rows (dates relative to the base model)",
+      row.slice(0, 2).map(cleanCell).join(" "),
+    );
 
   requireSome(source, lifecycle, "model retirement rows");
-  return { deployments: [], lifecycle, skipped };
+  return { deployments: [], lifecycle, skipped: skipped.toArray() };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -561,15 +541,16 @@ function parseModels(input: ParserInput): ParseOutput {
   const tables = azureTables(input.content.replace(TAB_MARKER, ""));
   if (tables.length === 0) throw parseFailure(source, "no region availability table");
   const deployments = new Map<string, DeploymentFact>();
-  const otherModels: string[] = [];
-  const noZone: string[] = [];
+  const skipped = new SkipLog({ distinctExamples: false });
   for (const table of tables) {
     const type = sectionDeploymentType(source, table.headings[2] ?? "");
     const part = cleanCell(table.headings[4] ?? "");
     if (OTHER_MODELS_PART.test(part)) {
-      otherModels.push(
-        ...table.rows.map((r) => `${cleanCell(r[0] ?? "")} ${cleanCell(r[1] ?? "")} (${type.mode})`),
-      );
+      for (const r of table.rows)
+        skipped.add(
+          "other Foundry Models sold by Azure (not Azure OpenAI)",
+          `${cleanCell(r[0] ?? "")} ${cleanCell(r[1] ?? "")} (${type.mode})`,
+        );
       continue;
     }
     if (!AZURE_OPENAI_PART.test(part))
@@ -600,7 +581,10 @@ function parseModels(input: ParserInput): ParseOutput {
         if (mark !== "✅") throw parseFailure(source, `availability cell "${mark}" is neither ✅ nor -`);
         const region = type.regionFor(source, azureRegion);
         if (region === null) {
-          noZone.push(`${name} ${version} @ ${azureRegion} (${type.mode})`);
+          skipped.add(
+            "Data Zone cell whose region is in no data zone the catalog names (US, EU)",
+            `${name} ${version} @ ${azureRegion} (${type.mode})`,
+          );
           return;
         }
         const deployment = fact(input, name, version, type.mode, region);
@@ -611,20 +595,7 @@ function parseModels(input: ParserInput): ParseOutput {
   }
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const skipped: SkipCount[] = [];
-  if (otherModels.length)
-    skipped.push({
-      reason: "other Foundry Models sold by Azure (not Azure OpenAI)",
-      count: otherModels.length,
-      examples: otherModels.slice(0, 5),
-    });
-  if (noZone.length)
-    skipped.push({
-      reason: "Data Zone cell whose region is in no data zone the catalog names (US, EU)",
-      count: noZone.length,
-      examples: noZone.slice(0, 5),
-    });
-  return { deployments: list, lifecycle: [], skipped };
+  return { deployments: list, lifecycle: [], skipped: skipped.toArray() };
 }
 
 export const parsers: Record<string, Parser> = {
