@@ -1,4 +1,5 @@
 /** A source's parse failure, and the rule that a parser which found nothing has failed. */
+import type { z } from "zod";
 import { CatalogError } from "../lib/errors.js";
 import type { SourceDefinition } from "../schema/index.js";
 
@@ -14,4 +15,20 @@ export function requireSome<T>(
 ): T[] {
   if (items.length === 0) throw parseFailure(source, `found no ${what}`);
   return items;
+}
+
+/**
+ * A JSON source's content checked against its schema: JSON that does not parse or does not have
+ * the shape is a parse failure naming `what` the document should have been.
+ */
+export function jsonDocument<T>(
+  input: { source: Pick<SourceDefinition, "name" | "url">; content: string },
+  schema: z.ZodType<T>,
+  what: string,
+): T {
+  try {
+    return schema.parse(JSON.parse(input.content));
+  } catch (error) {
+    throw parseFailure(input.source, `not ${what}: ${(error as Error).message.slice(0, 300)}`);
+  }
 }

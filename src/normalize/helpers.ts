@@ -12,7 +12,7 @@ export {
 } from "./dates.js";
 export { apiDeploymentIdentity, deploymentIdentity } from "./deployment-identity.js";
 export { declaredCapability, evidenceFor } from "./evidence.js";
-export { parseFailure, requireSome } from "./failure.js";
+export { jsonDocument, parseFailure, requireSome } from "./failure.js";
 export { cellText, columnIndex, type FoundTable, findTables } from "./html-tables.js";
 export { googleModelId } from "./identity/google.js";
 export { type PriceConversion, perTokenToMicroPerMillion, tokenRateCard, usdToMicro } from "./money.js";

@@ -21,7 +21,7 @@
  */
 import { z } from "zod";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
-import { declaredCapability, evidenceFor, parseFailure, requireSome } from "../helpers.js";
+import { declaredCapability, evidenceFor, jsonDocument, parseFailure, requireSome } from "../helpers.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "google";
@@ -62,15 +62,7 @@ function capabilitiesOf(model: Model): Partial<Record<CapabilityName, Capability
 }
 
 export const parseGeminiModelsApi: Parser = (input: ParserInput) => {
-  let list: z.infer<typeof ModelList>;
-  try {
-    list = ModelList.parse(JSON.parse(input.content));
-  } catch (error) {
-    throw parseFailure(
-      input.source,
-      `not a Gemini API model list: ${(error as Error).message.slice(0, 300)}`,
-    );
-  }
+  const list = jsonDocument(input, ModelList, "a Gemini API model list");
   requireSome(input.source, list.models, "models");
   const evidence = evidenceFor(input.source, input.observedAt);
   const facts = new Map<string, ModelFact>();

@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import type { DeploymentFact } from "../../schema/index.js";
-import { evidenceFor, parseFailure, requireSome, SkipLog, tokenRateCard } from "../helpers.js";
+import { evidenceFor, jsonDocument, parseFailure, requireSome, SkipLog, tokenRateCard } from "../helpers.js";
 import type { Parser, ParserInput } from "../types.js";
 import { vertexIdentity } from "./google-vertex.js";
 
@@ -81,15 +81,7 @@ interface Prices {
 }
 
 export const parseVertexBillingSkus: Parser = (input: ParserInput) => {
-  let list: z.infer<typeof SkuList>;
-  try {
-    list = SkuList.parse(JSON.parse(input.content));
-  } catch (error) {
-    throw parseFailure(
-      input.source,
-      `not a Cloud Billing SKU list: ${(error as Error).message.slice(0, 300)}`,
-    );
-  }
+  const list = jsonDocument(input, SkuList, "a Cloud Billing SKU list");
   requireSome(input.source, list.skus, "SKUs");
   const skipped = new SkipLog();
   const byModel = new Map<string, Prices>();

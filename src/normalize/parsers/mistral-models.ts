@@ -48,6 +48,7 @@ import type {
 import {
   deploymentIdentity,
   evidenceFor,
+  jsonDocument,
   parseFailure,
   requireSome,
   SkipLog,
@@ -130,15 +131,7 @@ const Bundle = z.strictObject({
 
 /** Every card of the bundle, read and checked; a file that does not read as a card throws parse_failed. */
 export function mistralCards(input: ParserInput): MistralCard[] {
-  let bundle: z.infer<typeof Bundle>;
-  try {
-    bundle = Bundle.parse(JSON.parse(input.content));
-  } catch (error) {
-    throw parseFailure(
-      input.source,
-      `not a bundle of model files: ${(error as Error).message.slice(0, 200)}`,
-    );
-  }
+  const bundle = jsonDocument(input, Bundle, "a bundle of model files");
   requireSome(input.source, bundle.files, "model card files");
   return bundle.files.map((file) => {
     let literal: unknown;
