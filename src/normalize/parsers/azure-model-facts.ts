@@ -80,13 +80,16 @@ interface Limits {
 /** A number whose digit groups are not all three digits ("128,00"): a limit printed wrongly. */
 const MALFORMED_NUMBER = /^\d{1,3}(?:,\d{1,3})+$/;
 
+/** A version Azure deploys a model under: a date, a year-like or plain counter, "turbo-<date>". */
+export const AZURE_VERSION = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/;
+
 /** "`gpt-5-chat` (2025-10-03)<br>**Preview**" -> [{name, version}]; versions are dates, snapshots or counters. */
 export function modelVersions(cell: string): Array<{ name: string; version: string | null }> {
   const found: Array<{ name: string; version: string | null }> = [];
   const text = cell.replace(/<sup>.*?<\/sup>/gi, "");
   for (const m of text.matchAll(/`([a-z0-9][a-z0-9.-]*)`\s*(?:\(([^)]*)\))?/gi)) {
     const raw = (m[2] ?? "").trim().replace(/^version\s+/i, "");
-    const version = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/.test(raw) ? raw : null;
+    const version = AZURE_VERSION.test(raw) ? raw : null;
     found.push({ name: group(m, 1), version });
   }
   // A bare model name without code ticks (the video table's "sora").

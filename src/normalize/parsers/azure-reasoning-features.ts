@@ -63,6 +63,7 @@ import {
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 import { azureProviderModelId, withoutFrontMatter } from "./azure.js";
+import { AZURE_VERSION } from "./azure-model-facts.js";
 
 const PROVIDER_ID = "azure";
 
@@ -72,8 +73,6 @@ const LEVEL_TWO_HEADING = /^##\s/;
 
 /** `**gpt-5.1**, **2025-11-13**` or `**gpt-5.2**` (a model column's header as published). */
 const MODEL_HEADER = /^\*\*([a-z0-9][a-z0-9.-]*)\*\*(?:\s*,\s*\*\*([^*]*)\*\*)?$/i;
-/** Versions Azure deploys a model under (those modelVersions of azure-model-facts accepts). */
-const AZURE_VERSION = /^(?:\d{4}-\d{2}-\d{2}|\d{4}|turbo-\d{4}-\d{2}-\d{2}|\d+)$/;
 
 /** Feature rows read as a capability, by their plain label. */
 const CAPABILITY_ROWS: ReadonlyArray<[RegExp, CapabilityName]> = [
