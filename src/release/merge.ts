@@ -26,7 +26,9 @@
  * pricing or models source lists it in this build. Provider and model records use the same
  * table on their own assertions; their summaries count the derived deployment statuses.
  * Where an official and a community source both give a price, a limit or an end-of-life date
- * and they differ, the official value wins and the disagreement is reported as a conflict.
+ * and they differ, the official value wins and the disagreement is reported as a conflict;
+ * where official model facts contradict each other, the newest wins and the contradiction is
+ * reported as an official disagreement.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import {
@@ -67,9 +69,9 @@ import {
   scopeStatus,
   uniqueSorted,
 } from "./merge-lifecycle.js";
-import { mergeSpecs, modelFactKey } from "./model-facts.js";
+import { mergeSpecs, modelFactKey, officialDisagreements } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
-import type { SourceConflict, UnresolvedReplacement } from "./types.js";
+import type { OfficialDisagreement, SourceConflict, UnresolvedReplacement } from "./types.js";
 import { resolveUnversionedNames } from "./unversioned-names.js";
 
 export interface MergeInput {
@@ -83,6 +85,8 @@ export interface MergeResult {
   deployments: Deployment[];
   lifecycle: LifecycleRecord[];
   conflicts: SourceConflict[];
+  /** Official model facts that contradict each other (model-facts.ts officialDisagreements). */
+  officialDisagreements: OfficialDisagreement[];
   unresolvedReplacements: UnresolvedReplacement[];
 }
 
@@ -444,7 +448,13 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   conflicts.sort(
     (a, b) => compareCodePoints(a.resource_id, b.resource_id) || compareCodePoints(a.field, b.field),
   );
-  return { deployments, lifecycle, conflicts, unresolvedReplacements: unresolved };
+  return {
+    deployments,
+    lifecycle,
+    conflicts,
+    officialDisagreements: officialDisagreements(candidates.modelFacts),
+    unresolvedReplacements: unresolved,
+  };
 }
 
 /** Aggregation over a provider's or model's deployments (not a lifecycle assertion). */

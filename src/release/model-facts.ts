@@ -24,7 +24,7 @@ import type {
   ModelFact,
 } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import type { SourceConflict } from "./types.js";
+import type { OfficialDisagreement, SourceConflict } from "./types.js";
 
 /** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
 export interface DeploymentCandidate {
@@ -168,6 +168,68 @@ function compareCandidates(a: Candidate, b: Candidate): number {
   if (a.level !== b.level) return a.level - b.level;
   if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
   return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
+}
+
+/**
+ * Where official model facts about the same provider model (and the same modes) disagree on a
+ * limit or a capability: the value the merge keeps (the first in precedence order: newest
+ * observation, then source id) and each other official source's different value. The merge
+ * settles them as it settles any field; these are reported so a reader sees that official
+ * sources contradict each other (e.g. the Gemini API's model list and its models pages on an
+ * image model's input limit). Community facts are not compared here (they are conflicts).
+ */
+export function officialDisagreements(index: ModelFactIndex): OfficialDisagreement[] {
+  const found: OfficialDisagreement[] = [];
+  for (const list of index.values()) {
+    const byModes = new Map<string, Candidate[]>();
+    for (const r of list) {
+      if (!r.official) continue;
+      const modes = r.fact.modes === undefined ? "*" : [...r.fact.modes].sort(compareCodePoints).join(",");
+      const group = byModes.get(modes) ?? [];
+      group.push(candidate(r, r.fact.modes === undefined ? 2 : 1));
+      byModes.set(modes, group);
+    }
+    const first = list[0];
+    if (first === undefined) continue;
+    const { provider_id, provider_model_id } = first.fact;
+    for (const [modes, group] of byModes) {
+      if (group.length < 2) continue;
+      group.sort(compareCandidates);
+      const compare = (field: string, read: (c: Candidate) => number | string | null | undefined) => {
+        const kept = group.find((c) => read(c) !== undefined);
+        if (kept === undefined) return;
+        const reported = new Set<string>([kept.sourceId]);
+        for (const c of group) {
+          const value = read(c);
+          if (value === undefined || value === read(kept) || reported.has(c.sourceId)) continue;
+          reported.add(c.sourceId);
+          found.push({
+            provider_id,
+            provider_model_id,
+            ...(modes === "*" ? {} : { modes: modes.split(",") }),
+            field,
+            kept: {
+              source_id: kept.sourceId,
+              value: read(kept) ?? null,
+              observed_at: kept.evidence.observed_at,
+            },
+            other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
+          });
+        }
+      };
+      for (const field of LIMIT_FIELDS) compare(field, (c) => c[field]);
+      const names = new Set(group.flatMap((c) => Object.keys(c.capabilities ?? {}) as CapabilityName[]));
+      for (const name of [...names].sort(compareCodePoints))
+        compare(`capabilities.${name}`, (c) => c.capabilities?.[name]?.status);
+    }
+  }
+  return found.sort(
+    (a, b) =>
+      compareCodePoints(a.provider_id, b.provider_id) ||
+      compareCodePoints(a.provider_model_id, b.provider_model_id) ||
+      compareCodePoints(a.field, b.field) ||
+      compareCodePoints(a.other.source_id, b.other.source_id),
+  );
 }
 
 export interface MergedSpecs {

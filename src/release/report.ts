@@ -10,6 +10,7 @@ import type {
   BuildReport,
   CheckResult,
   CoverageCounts,
+  OfficialDisagreement,
   ProviderReport,
   ReportIssue,
   SourceConflict,
@@ -24,6 +25,8 @@ export interface ReportInput {
   catalog: CatalogContent;
   checks: readonly CheckResult[];
   conflicts: readonly SourceConflict[];
+  /** Official model facts that contradict each other; absent = none were compared. */
+  officialDisagreements?: readonly OfficialDisagreement[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
@@ -133,6 +136,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     errors: [],
     warnings,
     conflicts: [...input.conflicts],
+    official_disagreements: [...(input.officialDisagreements ?? [])],
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -203,6 +207,13 @@ export function formatBuildReport(report: BuildReport): string {
     for (const c of report.conflicts)
       lines.push(
         `  ${c.resource_id} ${c.field}: official ${c.official.value} (${c.official.source_id}) vs community ${c.community.value} (${c.community.source_id})`,
+      );
+  }
+  if (report.official_disagreements.length > 0) {
+    lines.push(`official sources disagree (newest wins): ${report.official_disagreements.length}`);
+    for (const d of report.official_disagreements)
+      lines.push(
+        `  ${d.provider_id}/${d.provider_model_id}${d.modes ? ` (${d.modes.join(", ")})` : ""} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
       );
   }
   const applied = report.corrections.filter((c) => c.status === "applied");

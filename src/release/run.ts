@@ -355,6 +355,7 @@ async function stageCatalogHalf(
     previousReleaseId,
     catalog,
     conflicts: merged.conflicts,
+    officialDisagreements: merged.officialDisagreements,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,

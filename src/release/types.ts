@@ -97,6 +97,21 @@ export interface SourceConflict {
 }
 
 /**
+ * Official model facts about the same provider model that disagree on a limit
+ * (`context_tokens`, `max_output_tokens`) or a capability (`capabilities.<name>`, its status):
+ * the value the merge kept and another official source's value (model-facts.ts).
+ */
+export interface OfficialDisagreement {
+  provider_id: string;
+  provider_model_id: string;
+  /** The deployment modes both facts name (a fact for some modes only); absent = every mode. */
+  modes?: string[];
+  field: string;
+  kept: { source_id: string; value: string | number | null; observed_at: string };
+  other: { source_id: string; value: string | number | null; observed_at: string };
+}
+
+/**
  * Why a replacement was dropped: it matches no model (`no_match`), it names the resource's own
  * model (`self`), or a name without its version has several current versions (`ambiguous`).
  */
@@ -156,6 +171,8 @@ export interface BuildReport {
   errors: ReportIssue[];
   warnings: ReportIssue[];
   conflicts: SourceConflict[];
+  /** Official model facts that contradict each other (the newest won). */
+  official_disagreements: OfficialDisagreement[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

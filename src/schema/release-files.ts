@@ -43,6 +43,11 @@ const ReportIssue = z.strictObject({
   examples: z.array(CheckRow),
 });
 const ConflictSide = z.strictObject({ source_id: z.string(), value: z.union([z.string(), z.number()]) });
+const DisagreementSide = z.strictObject({
+  source_id: z.string(),
+  value: z.union([z.string(), z.number()]).nullable(),
+  observed_at: IsoDateTime,
+});
 
 export const BuildReportFile = z
   .strictObject({
@@ -77,6 +82,22 @@ export const BuildReportFile = z
         community: ConflictSide,
       }),
     ),
+    official_disagreements: z
+      .array(
+        z.strictObject({
+          provider_id: z.string(),
+          provider_model_id: z.string(),
+          modes: z.array(z.string()).optional(),
+          field: z.string(),
+          kept: DisagreementSide,
+          other: DisagreementSide,
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Official model facts about the same provider model that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): the value the merge kept (the newest observation) and another official source's. Absent in releases published before it was stored.",
+      }),
     carried_forward: z.array(
       z.strictObject({
         source_id: z.string(),

@@ -212,6 +212,59 @@ describe("model facts", () => {
     expect(gpt4o.max_output_tokens).toBe(16_384);
     expect(gpt4o.evidence_urls).toContain(newer.url);
     expect(gpt4o.evidence_urls).not.toContain(modelsSource().url);
+    // The contradiction is reported: the kept (newer) value and the other official one.
+    expect(merged.officialDisagreements).toEqual([
+      {
+        provider_id: "openai",
+        provider_model_id: "gpt-4o",
+        field: "max_output_tokens",
+        kept: { source_id: NEWER_MODELS_ID, value: 16_384, observed_at: "2026-11-21T12:00:00Z" },
+        other: { source_id: MODELS_ID, value: 4_096, observed_at: OBSERVED },
+      },
+    ]);
+  });
+
+  test("official disagreements: capability statuses and null limits count, agreeing values and other modes do not", () => {
+    const world = standardWorld();
+    world.community = [];
+    const newer = modelsSource(NEWER_MODELS_ID);
+    const later = (fields: Partial<ModelFact>) =>
+      modelFact("gpt-4o", { ...fields, evidence: evidence(newer, "2026-11-21T12:00:00Z") }, newer);
+    const { merged } = merge(world, [
+      [
+        modelsSource(),
+        [
+          modelFact("gpt-4o", {
+            context_tokens: 128_000,
+            max_output_tokens: 4_096,
+            capabilities: { vision: { status: "supported" }, tool_calling: { status: "supported" } },
+          }),
+          modelFact("gpt-4.1", { context_tokens: 300_000, modes: ["batch"] }),
+        ],
+      ],
+      [
+        newer,
+        [
+          later({
+            context_tokens: 128_000,
+            max_output_tokens: null,
+            capabilities: { vision: { status: "unsupported" }, tool_calling: { status: "supported" } },
+          }),
+          modelFact(
+            "gpt-4.1",
+            { context_tokens: 1_047_576, evidence: evidence(newer, "2026-11-21T12:00:00Z") },
+            newer,
+          ),
+        ],
+      ],
+    ]);
+    const fields = merged.officialDisagreements.map((d) => `${d.provider_model_id} ${d.field}`);
+    // context_tokens agree; tool_calling agrees; gpt-4.1's facts are for different modes.
+    expect(fields).toEqual(["gpt-4o capabilities.vision", "gpt-4o max_output_tokens"]);
+    expect(merged.officialDisagreements[1]).toMatchObject({
+      kept: { source_id: NEWER_MODELS_ID, value: null },
+      other: { source_id: MODELS_ID, value: 4_096 },
+    });
   });
 
   test("a fact about a model named without its version applies, official_inferred, to its one officially listed version only", () => {
