@@ -9,7 +9,8 @@
  *  2. For lifecycle assertions, the most specific scope first: deployment > model > provider;
  *     among deployment-scope assertions, one whose target names more fields (region,
  *     api_surface, mode) beats one that names fewer.
- *  3. The newest observation (evidence.observed_at) within a tier.
+ *  3. The newest observation (evidence.observed_at) within a tier (for limits and capabilities,
+ *     an official value a page states before one it implies: see model-facts.ts).
  *  4. Then source_id (and the fact's order within its sorted source) so ties are deterministic.
  * The merge is field by field: identity (model_id, provider_model_id, api_surface, mode,
  * region) comes from the best fact; rate_card, context_tokens, max_output_tokens, each
@@ -27,8 +28,8 @@
  * table on their own assertions; their summaries count the derived deployment statuses.
  * Where an official and a community source both give a price, a limit or an end-of-life date
  * and they differ, the official value wins and the disagreement is reported as a conflict;
- * where official model facts contradict each other, the newest wins and the contradiction is
- * reported as an official disagreement.
+ * where official model facts contradict each other, the first in that precedence wins and the
+ * contradiction is reported as an official disagreement.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import {

@@ -8,8 +8,12 @@
  *  1. official sources before community sources;
  *  2. deployment-level facts before model-level facts, and a model fact that names the
  *     deployment's mode (`modes`) before one that applies to every mode;
- *  3. the newest observation (evidence.observed_at);
- *  4. then source_id and the fact's index in its sorted source, so ties are deterministic.
+ *  3. a value an official page states (official_declared) before one it implies
+ *     (official_inferred: a version-unstated row applied to the one listed version, Anthropic's
+ *     page giving its model's limits to the Bedrock and Vertex AI ids): a Bedrock model card's
+ *     own 64,000 max output for Claude Sonnet 4.6 beats the 128,000 of Anthropic's newer page;
+ *  4. the newest observation (evidence.observed_at);
+ *  5. then source_id and the fact's index in its sorted source, so ties are deterministic.
  * An absent field is silence; null says "unknown" and wins like a value. Where the best
  * official and the best community value of a limit differ, the official one wins and the
  * disagreement is returned as a conflict.
@@ -163,17 +167,25 @@ interface Candidate {
   capabilities?: Capabilities;
 }
 
+/** 1 for a value an official page implies rather than states (official_inferred), else 0. */
+function inferredRank(c: Candidate): number {
+  return c.evidence.verification_status === "official_inferred" ? 1 : 0;
+}
+
 function compareCandidates(a: Candidate, b: Candidate): number {
   if (a.official !== b.official) return a.official ? -1 : 1;
   if (a.level !== b.level) return a.level - b.level;
+  const inferred = inferredRank(a) - inferredRank(b);
+  if (inferred !== 0) return inferred;
   if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
   return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
 }
 
 /**
  * Where official model facts about the same provider model (and the same modes) disagree on a
- * limit or a capability: the value the merge keeps (the first in precedence order: newest
- * observation, then source id) and each other official source's different value. The merge
+ * limit or a capability: the value the merge keeps (the first in precedence order: declared
+ * before inferred, then the newest observation, then source id) and each other official
+ * source's different value. The merge
  * settles them as it settles any field; these are reported so a reader sees that official
  * sources contradict each other (e.g. the Gemini API's model list and its models pages on an
  * image model's input limit). Community facts are not compared here (they are conflicts).

@@ -210,7 +210,9 @@ export function formatBuildReport(report: BuildReport): string {
       );
   }
   if (report.official_disagreements.length > 0) {
-    lines.push(`official sources disagree (newest wins): ${report.official_disagreements.length}`);
+    lines.push(
+      `official sources disagree (declared over inferred, then newest wins): ${report.official_disagreements.length}`,
+    );
     for (const d of report.official_disagreements)
       lines.push(
         `  ${d.provider_id}/${d.provider_model_id}${d.modes ? ` (${d.modes.join(", ")})` : ""} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,

@@ -171,7 +171,7 @@ export interface BuildReport {
   errors: ReportIssue[];
   warnings: ReportIssue[];
   conflicts: SourceConflict[];
-  /** Official model facts that contradict each other (the newest won). */
+  /** Official model facts that contradict each other (declared over inferred, then the newest won). */
   official_disagreements: OfficialDisagreement[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */

@@ -96,7 +96,7 @@ export const BuildReportFile = z
       .optional()
       .meta({
         description:
-          "Official model facts about the same provider model that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): the value the merge kept (the newest observation) and another official source's. Absent in releases published before it was stored.",
+          "Official model facts about the same provider model that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): the value the merge kept (declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
       }),
     carried_forward: z.array(
       z.strictObject({

@@ -224,6 +224,39 @@ describe("model facts", () => {
     ]);
   });
 
+  test("a value an official page states beats a newer one another page implies (official_inferred), and the disagreement is reported", () => {
+    const world = standardWorld();
+    world.community = [];
+    const newer = modelsSource(NEWER_MODELS_ID);
+    const { merged } = merge(world, [
+      [modelsSource(), [modelFact("gpt-4o", { max_output_tokens: 64_000 })]],
+      [
+        newer,
+        [
+          modelFact(
+            "gpt-4o",
+            {
+              max_output_tokens: 128_000,
+              evidence: {
+                ...evidence(newer, "2026-11-21T12:00:00Z"),
+                verification_status: "official_inferred",
+              },
+            },
+            newer,
+          ),
+        ],
+      ],
+    ]);
+    expect(find(merged.deployments, GPT4O).max_output_tokens).toBe(64_000);
+    expect(merged.officialDisagreements).toEqual([
+      expect.objectContaining({
+        field: "max_output_tokens",
+        kept: { source_id: MODELS_ID, value: 64_000, observed_at: OBSERVED },
+        other: { source_id: NEWER_MODELS_ID, value: 128_000, observed_at: "2026-11-21T12:00:00Z" },
+      }),
+    ]);
+  });
+
   test("official disagreements: capability statuses and null limits count, agreeing values and other modes do not", () => {
     const world = standardWorld();
     world.community = [];
