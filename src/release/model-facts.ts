@@ -210,21 +210,18 @@ export function officialDisagreements(index: ModelFactIndex): OfficialDisagreeme
       const compare = (field: string, read: (c: Candidate) => number | string | null | undefined) => {
         const kept = group.find((c) => read(c) !== undefined);
         if (kept === undefined) return;
+        const keptValue = read(kept) ?? null;
         const reported = new Set<string>([kept.sourceId]);
         for (const c of group) {
           const value = read(c);
-          if (value === undefined || value === read(kept) || reported.has(c.sourceId)) continue;
+          if (value === undefined || value === keptValue || reported.has(c.sourceId)) continue;
           reported.add(c.sourceId);
           found.push({
             provider_id,
             provider_model_id,
             ...(modes === "*" ? {} : { modes: modes.split(",") }),
             field,
-            kept: {
-              source_id: kept.sourceId,
-              value: read(kept) ?? null,
-              observed_at: kept.evidence.observed_at,
-            },
+            kept: { source_id: kept.sourceId, value: keptValue, observed_at: kept.evidence.observed_at },
             other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
           });
         }

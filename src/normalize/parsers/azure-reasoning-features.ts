@@ -104,7 +104,7 @@ export function columnModel(header: string): ColumnModel | null {
 }
 
 /** HTML comments: whole lines of them removed with their line ends, any other in place. */
-export function withoutHtmlComments(text: string): string {
+function withoutHtmlComments(text: string): string {
   return text.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*(?:\r?\n|$)/gm, "").replace(/<!--[\s\S]*?-->/g, "");
 }
 
