@@ -73,6 +73,40 @@ export async function computeDiff(
   return readDiff(await queryDiff(db, from, to), ids);
 }
 
+/**
+ * The diff's rows for a catalog's deployments, in its order (by provider, then id; both are
+ * ASCII, so JS string order is DuckDB's byte order): what `queryDiff` lists as added against an
+ * empty catalog. A first build takes them from the catalog it holds (`known.deploymentsAdded`)
+ * instead of reading 100,000 rows of four strings back from DuckDB (0.6-0.9 s and about 160 MB
+ * of fresh memory at 100,000 deployments, against about 30 ms); the strings are the catalog's own.
+ */
+export function deploymentRefs(
+  deployments: ReadonlyArray<Pick<DeploymentRef, "id" | "model_id" | "provider_id" | "status">>,
+): DeploymentRef[] {
+  const byProvider = new Map<string, DeploymentRef[]>();
+  for (const d of deployments) {
+    // keys in name order, as canonical JSON writes them
+    const ref: DeploymentRef = {
+      id: d.id,
+      model_id: d.model_id,
+      provider_id: d.provider_id,
+      status: d.status,
+    };
+    const list = byProvider.get(d.provider_id);
+    if (list) list.push(ref);
+    else byProvider.set(d.provider_id, [ref]);
+  }
+  const byId = (a: DeploymentRef, b: DeploymentRef) => compareCodePoints(a.id, b.id);
+  const refs: DeploymentRef[] = [];
+  for (const provider of [...byProvider.keys()].sort(compareCodePoints)) {
+    const list = byProvider.get(provider) ?? [];
+    // a catalog's deployments are in id order already: sorted only when they are not
+    if (!list.every((r, i) => i === 0 || byId(list[i - 1] as DeploymentRef, r) < 0)) list.sort(byId);
+    for (const r of list) refs.push(r);
+  }
+  return refs;
+}
+
 export interface DiffIds {
   fromReleaseId: string | null;
   toReleaseId: string | null;
@@ -94,16 +128,25 @@ export interface DiffResults {
 /**
  * DuckDB's half of the diff: every query run and its result fetched, in milliseconds. Turning
  * the results into rows (readDiff) is the slow half at scale, and needs no DuckDB thread: a
- * build hands DuckDB its Parquet files in between.
+ * build hands DuckDB its Parquet files in between. `known.deploymentsAdded`: the added
+ * deployments, when the caller has them (deploymentRefs of a catalog diffed against none).
  */
-export async function queryDiff(db: ReleaseDatabase, from: string, to: string): Promise<DiffResults> {
+export async function queryDiff(
+  db: ReleaseDatabase,
+  from: string,
+  to: string,
+  known: { deploymentsAdded?: readonly DeploymentRef[] } = {},
+): Promise<DiffResults> {
   // columns in the order of their names, as canonical JSON writes them: each row object is then
   // serialized as it is (a first build's diff lists every deployment as added)
   const refs = (a: string, b: string) => `
     SELECT a.id, a.model_id, a.provider_id, a.status FROM ${a}deployments a
     WHERE NOT EXISTS (SELECT 1 FROM ${b}deployments b WHERE b.id = a.id)
     ORDER BY a.provider_id, a.id`;
-  const deploymentsAdded = await db.fetch<DeploymentRef>(refs(to, from));
+  const given = known.deploymentsAdded;
+  const deploymentsAdded: FetchedRows<DeploymentRef> = given
+    ? { rows: () => [...given] }
+    : await db.fetch<DeploymentRef>(refs(to, from));
   const deploymentsRemoved = await db.fetch<DeploymentRef>(refs(from, to));
 
   const priceRows = await db.fetch<Omit<PriceChange, "percent">>(`
