@@ -23,6 +23,7 @@ import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.
 import { parsers as googleVertexMaas } from "./parsers/google-vertex-maas.js";
 import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
 import { parsers as groq } from "./parsers/groq.js";
+import { parsers as groqModelFacts } from "./parsers/groq-model-facts.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistralModels } from "./parsers/mistral-models.js";
 import { parsers as openai } from "./parsers/openai.js";
@@ -62,6 +63,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     googleVertexModelFacts,
     googleVertex,
     google,
+    groqModelFacts,
     groq,
     litellm,
     mistralModels,
@@ -77,7 +79,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
  * create no deployments, and only the Vertex AI MaaS pages assert a lifecycle: their endpoint's
  * retirement banner). A failed model page is reported and its facts are carried forward like any
  * source's, but it does not count toward the build's failed-sources threshold, which guards what
- * shapes the catalog: 186 of the 230 sources are model pages, and their failing together must not
+ * shapes the catalog: 199 of the 243 sources are model pages, and their failing together must not
  * stop a night's prices and dates (the 12 MaaS pages fail every live fetch: their URLs serve HTML).
  */
 export const modelFactParsers: ReadonlySet<string> = new Set(
@@ -90,6 +92,7 @@ export const modelFactParsers: ReadonlySet<string> = new Set(
     googleModelsApi,
     googleVertexModelFacts,
     googleVertexMaas,
+    groqModelFacts,
     openaiModelFacts,
   ].flatMap((module) => Object.keys(module)),
 );

@@ -57,6 +57,13 @@ const RULES: Readonly<Record<string, PageRule>> = {
     redirectHosts: ["docs.cloud.google.com"],
     path: /^\/gemini-enterprise-agent-platform\/models\/guides\/[a-z0-9-]+\.md\.txt$/,
   },
+  "groq-model-page": {
+    provider: "groq",
+    host: "console.groq.com",
+    redirectHosts: ["console.groq.com"],
+    // /docs/model/<model id>.md; the id may have a lab prefix (openai/gpt-oss-120b) or not
+    path: /^\/docs\/model\/([a-z0-9][a-z0-9.-]*\/)?[a-z0-9][a-z0-9.-]*\.md$/,
+  },
   "google-model-facts": {
     provider: "google",
     host: "ai.google.dev",

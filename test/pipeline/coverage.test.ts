@@ -101,13 +101,15 @@ describe("official limits and capabilities of non-retired deployments", () => {
     // 2026 models page and its function-calling, JSON-mode and vision guides, Groq's Supported
     // Models page, xAI's 2026 models page (the Grok 4.20 0309 models), Cohere's models page:
     // DeepSeek 5 / 5 / 5 of 10, Together 65 / 0 / 52 of 73 (no Together page states a max
-    // output), Groq 7 / 7 / 0 of 7 (no capability column), xAI 3 / 0 / 3 of 29, Cohere 20 of 21.
+    // output), Groq 7 / 7 / 6 of 7 (the capabilities from 13 of its per-model pages: none was
+    // found for Llama Prompt Guard 2 86M; 0 before them), xAI 3 / 0 / 3 of 29, Cohere 20 of 21.
     expect(byProvider.get("deepseek")?.context).toBeGreaterThanOrEqual(5);
     expect(byProvider.get("deepseek")?.capability).toBeGreaterThanOrEqual(5);
     expect(byProvider.get("together-ai")?.context).toBeGreaterThanOrEqual(65);
     expect(byProvider.get("together-ai")?.capability).toBeGreaterThanOrEqual(52);
     expect(byProvider.get("groq")?.context).toBeGreaterThanOrEqual(7);
     expect(byProvider.get("groq")?.maxOutput).toBeGreaterThanOrEqual(7);
+    expect(byProvider.get("groq")?.capability).toBeGreaterThanOrEqual(6);
     expect(byProvider.get("xai")?.context).toBeGreaterThanOrEqual(3);
     expect(byProvider.get("cohere")?.context).toBeGreaterThanOrEqual(20);
     // OpenAI model pages (24 recorded, the four audio models' among them: each gives its model
