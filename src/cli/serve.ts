@@ -60,7 +60,13 @@ export function registerServe(program: Command): void {
         import("../serve/server.js"),
       ]);
       const env = process.env;
-      const logger = createLogger({ fd: 1, level: env.LOG_LEVEL ?? "info", name: "catalog-serve" });
+      // the access log is written asynchronously: a line per request without a write per request
+      const logger = createLogger({
+        fd: 1,
+        level: env.LOG_LEVEL ?? "info",
+        name: "catalog-serve",
+        sync: false,
+      });
       const pick = (flag: string | undefined, name: string) => flag ?? env[name];
       const optionalPath = (value: string | undefined) => (value ? resolve(value) : undefined);
       const snapshots = snapshotsDir(flags.snapshots);

@@ -76,7 +76,7 @@ describe("the Dockerfile", () => {
 function serve(
   args: string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
-): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null> }> {
+): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null>; stdout: () => string }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...options.env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
@@ -92,7 +92,8 @@ function serve(
       for (const line of out.split("\n")) {
         if (!line.startsWith("{")) continue;
         const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === "listening" && entry.url) resolve({ proc, url: entry.url, exited });
+        if (entry.msg === "listening" && entry.url)
+          resolve({ proc, url: entry.url, exited, stdout: () => out });
       }
     });
     proc.once("exit", (code) => reject(new Error(`catalog serve exited with ${code}`)));
@@ -126,6 +127,27 @@ describe("the container's command: node dist/src/cli/main.js serve", () => {
     };
     expect(Object.values(state.counters)).toEqual([1]);
     expect(await readdir(snapshots)).not.toContain("quota.json");
+  }, 60_000);
+
+  it("writes its access log asynchronously, and every request's line is out by the time it exits on SIGTERM", async () => {
+    const { proc, url, exited, stdout } = await serve(["--snapshots", snapshots, "--no-quota"], {
+      cwd: work,
+      env: { LOG_LEVEL: "info" },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => fetch(`${url}/v1/deployments?limit=${(i % 5) + 1}`)),
+    );
+    await Promise.all(answers.map((a) => a.arrayBuffer()));
+    proc.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    // the exit event can come before the last of stdout has been read
+    if (!proc.stdout?.readableEnded) await new Promise((done) => proc.stdout?.once("end", done));
+    const lines = stdout()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { msg?: string; status?: number });
+    expect(lines.filter((l) => l.msg === "request" && l.status === 200)).toHaveLength(60);
+    expect(lines.at(-1)?.msg).toBe("server closed");
   }, 60_000);
 
   it("with XDG_STATE_HOME the quota state is $XDG_STATE_HOME/catalog/quota.json", async () => {
