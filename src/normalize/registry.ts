@@ -79,7 +79,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
  * create no deployments, and only the Vertex AI MaaS pages assert a lifecycle: their endpoint's
  * retirement banner). A failed model page is reported and its facts are carried forward like any
  * source's, but it does not count toward the build's failed-sources threshold, which guards what
- * shapes the catalog: 199 of the 243 sources are model pages, and their failing together must not
+ * shapes the catalog: 200 of the 244 sources are model pages, and their failing together must not
  * stop a night's prices and dates (the 12 MaaS pages fail every live fetch: their URLs serve HTML).
  */
 export const modelFactParsers: ReadonlySet<string> = new Set(
