@@ -39,40 +39,67 @@ const CHECK_KEY = Buffer.from(CHECK_KEY_TEXT, "utf8");
 const QUOTE = 0x22;
 const NULL_BYTES = Buffer.from("null", "utf8");
 
+/** A record's UTF-8 bytes as a Buffer (a view, not a copy). */
+function asBuffer(canonical: Uint8Array): Buffer {
+  return Buffer.isBuffer(canonical)
+    ? canonical
+    : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
+}
+
+/**
+ * `text`, the same JSON as the bytes, when it is ASCII (as many UTF-16 units as bytes): its
+ * offsets are then the bytes' and the string is searched (no call into the buffer per record).
+ */
+function asciiOf(text: string | undefined, bytes: Buffer): string | null {
+  return text !== undefined && text.length === bytes.byteLength ? text : null;
+}
+
+/**
+ * The next check time of a record from offset `search` on: the offsets of its opening and closing
+ * quotes, or null when there is none left. A check time is the string from `"last_checked_at":"`
+ * to the next quote; `"last_checked_at":null` (or any value but a string) is passed over, and an
+ * unterminated one ends the search.
+ */
+function nextCheckTime(
+  bytes: Buffer,
+  ascii: string | null,
+  search: number,
+): [open: number, close: number] | null {
+  for (let from = search; ; ) {
+    const at = ascii !== null ? ascii.indexOf(CHECK_KEY_TEXT, from) : bytes.indexOf(CHECK_KEY, from);
+    if (at < 0) return null;
+    const open = at + CHECK_KEY.length;
+    if (bytes[open] !== QUOTE) {
+      from = open;
+      continue;
+    }
+    const close = ascii !== null ? ascii.indexOf('"', open + 1) : bytes.indexOf(QUOTE, open + 1);
+    return close < 0 ? null : [open, close];
+  }
+}
+
 /**
  * The fingerprint line of a record, given its canonical JSON as UTF-8 bytes, handed out piece
  * by piece (views of `canonical`, and `null` where a check time was): the bytes of
- * `fingerprintLine(text)` without a copy of the record. Like the text version, a check time is
- * the string from `"last_checked_at":"` to the next quote.
+ * `fingerprintLine(text)` without a copy of the record.
  */
 export function fingerprintPieces(
   canonical: Uint8Array,
   emit: (piece: Uint8Array) => void,
   text?: string,
 ): void {
-  const bytes = Buffer.isBuffer(canonical)
-    ? canonical
-    : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
-  // `text`, the same JSON as a string: when it is ASCII (as many UTF-16 units as bytes), its
-  // offsets are the bytes' and the string is searched (no call into the buffer per record)
-  const ascii = text !== undefined && text.length === bytes.byteLength ? text : null;
+  const bytes = asBuffer(canonical);
+  const ascii = asciiOf(text, bytes);
   let from = 0;
-  let search = 0;
-  for (;;) {
-    const at = ascii !== null ? ascii.indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
-    if (at < 0) break;
-    const value = at + CHECK_KEY.length;
-    // `"last_checked_at":null` (or any value but a string) stays as it is
-    if (bytes[value] !== QUOTE) {
-      search = value;
-      continue;
-    }
-    const end = ascii !== null ? ascii.indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
-    if (end < 0) break;
-    emit(bytes.subarray(from, value));
+  for (
+    let found = nextCheckTime(bytes, ascii, 0);
+    found !== null;
+    found = nextCheckTime(bytes, ascii, from)
+  ) {
+    const [open, close] = found;
+    emit(bytes.subarray(from, open));
     emit(NULL_BYTES);
-    from = end + 1;
-    search = from;
+    from = close + 1;
   }
   emit(from === 0 ? bytes : bytes.subarray(from));
 }
@@ -137,36 +164,24 @@ export class Fingerprint {
 
   /** recordBytes in the batch; false (nothing written) where a value would grow. */
   private recordInBatch(canonical: Uint8Array, text: string | undefined): boolean {
-    const bytes = Buffer.isBuffer(canonical)
-      ? canonical
-      : Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
+    const bytes = asBuffer(canonical);
+    const ascii = asciiOf(text, bytes);
     const length = bytes.byteLength;
     if (length + 1 > BATCH_BYTES - this.used) this.flush();
     const start = this.used;
     const batch = this.batch;
     batch.set(bytes, start);
     // offsets are the record's; `removed` bytes of it are gone from the batch so far
-    const ascii = text !== undefined && text.length === length ? text : null;
     let removed = 0;
-    let search = 0;
-    for (;;) {
-      const at = ascii !== null ? ascii.indexOf(CHECK_KEY_TEXT, search) : bytes.indexOf(CHECK_KEY, search);
-      if (at < 0) break;
-      const value = at + CHECK_KEY.length;
-      // `"last_checked_at":null` (or any value but a string) stays as it is
-      if (bytes[value] !== QUOTE) {
-        search = value;
-        continue;
-      }
-      const close = ascii !== null ? ascii.indexOf('"', value + 1) : bytes.indexOf(QUOTE, value + 1);
-      if (close < 0) break;
-      const quoted = close + 1 - value;
+    for (let found = nextCheckTime(bytes, ascii, 0); found !== null; ) {
+      const [open, close] = found;
+      const quoted = close + 1 - open;
       if (quoted < NULL_BYTES.byteLength) return false;
-      const to = start + value - removed;
+      const to = start + open - removed;
       batch.set(NULL_BYTES, to);
       batch.copyWithin(to + NULL_BYTES.byteLength, start + close + 1 - removed, start + length - removed);
       removed += quoted - NULL_BYTES.byteLength;
-      search = close + 1;
+      found = nextCheckTime(bytes, ascii, close + 1);
     }
     const end = start + length - removed;
     batch[end] = NEWLINE_BYTE;

@@ -399,6 +399,22 @@ describe("the release plan and its fingerprint", () => {
     }
   });
 
+  /** Records' canonical JSON with check times to null, and the cases around them. */
+  const CHECK_TIME_TEXTS = [
+    '{"a":1}',
+    '{"coverage":{"last_checked_at":"2026-11-23T00:00:00Z","status":"partial"},"id":"x"}',
+    // null stays, and a later check time is still nulled
+    '{"a":{"last_checked_at":null},"b":{"last_checked_at":"2026-11-23T00:00:00Z"},"c":"é"}',
+    '{"x":{"last_checked_at":"2026-01-01T00:00:00Z"},"y":{"last_checked_at":"2026-02-01T00:00:00Z"}}',
+    // non-ASCII before and after; a key that only ends like it is not the member
+    '{"name":"Ünïcödé ✓","not_last_checked_at":"kept","z":{"last_checked_at":"t"},"é":"漢字"}',
+    // a member at the very end, values shorter than null (the fingerprint's batch cannot shrink
+    // them in place), and an unterminated one
+    '{"last_checked_at":"t"}',
+    '{"a":{"last_checked_at":""},"b":{"last_checked_at":"2026-11-23T00:00:00Z"}}',
+    '{"last_checked_at":"unterminated',
+  ];
+
   test("the fingerprint line of a record's bytes is the bytes of its text's fingerprint line", () => {
     // searched in the bytes, or in the text given beside them (used when it is ASCII)
     const line = (text: string, withText = false) => {
@@ -410,18 +426,7 @@ describe("the release plan and its fingerprint", () => {
       );
       return Buffer.concat(pieces).toString("utf8");
     };
-    for (const text of [
-      '{"a":1}',
-      '{"coverage":{"last_checked_at":"2026-11-23T00:00:00Z","status":"partial"},"id":"x"}',
-      // null stays, and a later check time is still nulled
-      '{"a":{"last_checked_at":null},"b":{"last_checked_at":"2026-11-23T00:00:00Z"},"c":"é"}',
-      '{"x":{"last_checked_at":"2026-01-01T00:00:00Z"},"y":{"last_checked_at":"2026-02-01T00:00:00Z"}}',
-      // non-ASCII before and after; a key that only ends like it is not the member
-      '{"name":"Ünïcödé ✓","not_last_checked_at":"kept","z":{"last_checked_at":"t"},"é":"漢字"}',
-      // a member at the very end and an unterminated one
-      '{"last_checked_at":"t"}',
-      '{"last_checked_at":"unterminated',
-    ]) {
+    for (const text of CHECK_TIME_TEXTS) {
       expect(line(text)).toBe(fingerprintLine(text));
       expect(line(text, true)).toBe(fingerprintLine(text));
     }
@@ -429,15 +434,7 @@ describe("the release plan and its fingerprint", () => {
 
   test("a record's bytes hashed in the batch are its fingerprint line, whichever way it is searched", () => {
     const texts = [
-      '{"a":1}',
-      '{"coverage":{"last_checked_at":"2026-11-23T00:00:00Z","status":"partial"},"id":"x"}',
-      '{"a":{"last_checked_at":null},"b":{"last_checked_at":"2026-11-23T00:00:00Z"},"c":"é"}',
-      '{"x":{"last_checked_at":"2026-01-01T00:00:00Z"},"y":{"last_checked_at":"2026-02-01T00:00:00Z"}}',
-      '{"name":"Ünïcödé ✓","not_last_checked_at":"kept","z":{"last_checked_at":"t"},"é":"漢字"}',
-      // values shorter than null (the batch cannot shrink them in place), at the end, unterminated
-      '{"last_checked_at":"t"}',
-      '{"a":{"last_checked_at":""},"b":{"last_checked_at":"2026-11-23T00:00:00Z"}}',
-      '{"last_checked_at":"unterminated',
+      ...CHECK_TIME_TEXTS,
       // larger than the batch (64 KiB), and many records in a row so the batch fills and flushes
       `{"big":"${"x".repeat(70_000)}","z":{"last_checked_at":"2026-11-23T00:00:00Z"}}`,
       ...Array.from(
