@@ -8,7 +8,7 @@ export type { Logger };
  * results). Synchronous by default: a command's log lines and its results keep their order.
  * `sync: false` (the server's access log) writes on the thread pool instead, the lines that come
  * while a write is in flight going out together with the next one: a line per request no longer
- * costs the request a write of its own (about 28 µs each on the build machine, a fifth of a 304's
+ * costs the request a write of its own (about 28 µs each on the build machine, a sixth of a 304's
  * time). Pending lines are flushed when the process exits (pino does, on `exit`); a kill -9 can
  * lose the last ones.
  */
