@@ -54,7 +54,7 @@ export function registerServe(program: Command): void {
     )
     .action(async (flags: ServeFlags) => {
       // loaded when the command runs: `catalog <command>` starts without the other commands' code
-      const [{ createLogger }, { resolveReleaseId }, { startServer }] = await Promise.all([
+      const [{ createLogger, endLogger }, { resolveReleaseId }, { startServer }] = await Promise.all([
         import("../lib/logger.js"),
         import("../release/history.js"),
         import("../serve/server.js"),
@@ -99,11 +99,13 @@ export function registerServe(program: Command): void {
             logger.error({ err: error.message }, "reload failed; still serving the previous release"),
         );
       });
+      // the asynchronous log's lines are all written before the process exits (endLogger)
+      const exit = (code: number) => void endLogger(logger).then(() => process.exit(code));
       const shutdown = (signal: string) => {
         logger.info({ signal }, "shutting down");
         server.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
+          () => exit(0),
+          () => exit(1),
         );
       };
       process.once("SIGTERM", () => shutdown("SIGTERM"));
