@@ -3,14 +3,17 @@ import { expect } from "vitest";
 import { CatalogError } from "../../src/lib/errors.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 
-/** Runs `run` and asserts it throws a `parse_failed` CatalogError (never an empty success). */
-export function expectParseFailure(run: () => unknown): void {
+/**
+ * Runs `run` and asserts it throws a `parse_failed` CatalogError (never an empty success);
+ * returns the failure's message.
+ */
+export function expectParseFailure(run: () => unknown): string {
   try {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(CatalogError);
     expect((error as CatalogError).code).toBe("parse_failed");
-    return;
+    return (error as CatalogError).message;
   }
   throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
 }

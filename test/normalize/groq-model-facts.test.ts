@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CatalogError } from "../../src/lib/errors.js";
 import { modelFactParsers, parserRegistry } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/groq-model-facts.js";
 import type { ParserInput } from "../../src/normalize/types.js";
@@ -32,14 +31,7 @@ function factOf(out: ParseOutput): ModelFact {
 
 /** The parse failure's message (the test fails when parsing succeeds or fails otherwise). */
 function failureOf(input: ParserInput): string {
-  try {
-    page(input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CatalogError);
-    expect((error as CatalogError).code).toBe("parse_failed");
-    return (error as CatalogError).message;
-  }
-  throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
+  return expectParseFailure(() => page(input));
 }
 
 const gptOss120b = await recordedInput("groq", "model-gpt-oss-120b");
