@@ -70,7 +70,13 @@ import {
   scopeStatus,
   uniqueSorted,
 } from "./merge-lifecycle.js";
-import { mergeSpecs, modelFactKey, officialDisagreements } from "./model-facts.js";
+import {
+  compareDisagreements,
+  type MergedSpecs,
+  mergeSpecs,
+  modelFactKey,
+  officialDisagreements,
+} from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import type { OfficialDisagreement, SourceConflict, UnresolvedReplacement } from "./types.js";
 import { resolveUnversionedNames } from "./unversioned-names.js";
@@ -103,6 +109,8 @@ export interface DeploymentFields {
   modelFactUrls: string[];
   /** Where the best official and the best community value of a price or limit differ. */
   conflicts: FieldConflict[];
+  /** Official model facts contradicting the official deployment fact that was kept. */
+  disagreements: MergedSpecs["disagreements"];
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
@@ -195,6 +203,7 @@ export function mergeDeploymentFields(
     capabilities: withPricedCaching(specs.capabilities, officialCard?.fact.rate_card ?? null),
     modelFactUrls: specs.modelFactUrls,
     conflicts,
+    disagreements: specs.disagreements,
   };
 }
 
@@ -236,6 +245,7 @@ interface MergedDeployment {
   sourceIds: string[];
   replacements: PickedLifecycle["replacements"];
   conflicts: FieldConflict[];
+  disagreements: MergedSpecs["disagreements"];
 }
 
 /** One deployment from its facts and assertions, its replacements still unresolved. */
@@ -292,6 +302,7 @@ function mergeDeployment(
     officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
     replacements: picked.replacements,
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
+    disagreements: fields.disagreements,
   };
 }
 
@@ -358,6 +369,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
   const conflicts: SourceConflict[] = [];
+  const disagreements: OfficialDisagreement[] = officialDisagreements(candidates.modelFacts);
   const unresolved: UnresolvedReplacement[] = [];
 
   // Step 2: deployments (fields, lifecycle, status).
@@ -370,6 +382,13 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     merged.push(one);
     for (const conflict of one.conflicts)
       conflicts.push({ resource_id: id, provider_id: identity.provider_id, ...conflict });
+    for (const disagreement of one.disagreements)
+      disagreements.push({
+        provider_id: identity.provider_id,
+        provider_model_id: identity.provider_model_id,
+        deployment_id: id,
+        ...disagreement,
+      });
   });
   // Step 2b: `batch` where an official source prices the model in batch mode (withBatchPrice).
   const batchPriced = new Set(
@@ -453,7 +472,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     deployments,
     lifecycle,
     conflicts,
-    officialDisagreements: officialDisagreements(candidates.modelFacts),
+    officialDisagreements: disagreements.sort(compareDisagreements),
     unresolvedReplacements: unresolved,
   };
 }

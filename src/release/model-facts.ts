@@ -232,12 +232,17 @@ export function officialDisagreements(index: ModelFactIndex): OfficialDisagreeme
         compare(`capabilities.${name}`, (c) => c.capabilities?.[name]?.status);
     }
   }
-  return found.sort(
-    (a, b) =>
-      compareCodePoints(a.provider_id, b.provider_id) ||
-      compareCodePoints(a.provider_model_id, b.provider_model_id) ||
-      compareCodePoints(a.field, b.field) ||
-      compareCodePoints(a.other.source_id, b.other.source_id),
+  return found.sort(compareDisagreements);
+}
+
+/** Provider, provider model, the model-level ones before each deployment's, field, other source. */
+export function compareDisagreements(a: OfficialDisagreement, b: OfficialDisagreement): number {
+  return (
+    compareCodePoints(a.provider_id, b.provider_id) ||
+    compareCodePoints(a.provider_model_id, b.provider_model_id) ||
+    compareCodePoints(a.deployment_id ?? "", b.deployment_id ?? "") ||
+    compareCodePoints(a.field, b.field) ||
+    compareCodePoints(a.other.source_id, b.other.source_id)
   );
 }
 
@@ -249,6 +254,11 @@ export interface MergedSpecs {
   modelFactUrls: string[];
   /** Official-vs-community disagreements about a limit (the official value won). */
   conflicts: Array<Pick<SourceConflict, "field" | "official" | "community">>;
+  /**
+   * Where an official fact about this deployment was kept for a limit or a capability and an
+   * official fact about its model says otherwise (deploymentDisagreements).
+   */
+  disagreements: Array<Pick<OfficialDisagreement, "field" | "kept" | "other">>;
 }
 
 const LIMIT_FIELDS = ["context_tokens", "max_output_tokens"] as const;
@@ -373,5 +383,46 @@ export function mergeSpecs(
   const modelFactUrls = [
     ...new Set([...used].filter((c) => c.level > 0).map((c) => c.evidence.source_url)),
   ].sort(compareCodePoints);
-  return { context_tokens, max_output_tokens, capabilities, modelFactUrls, conflicts };
+  const disagreements = deploymentDisagreements(candidates);
+  return { context_tokens, max_output_tokens, capabilities, modelFactUrls, conflicts, disagreements };
+}
+
+/**
+ * Official sources contradicting an official fact about the deployment itself: where the value
+ * kept for a field (the first official candidate that speaks about it) is a deployment fact,
+ * each official model fact with another value (one per source). Groq's models page gives
+ * Qwen3.8-27B a 131,042-token window, its model page 131,072: the deployment's own fact wins,
+ * and this reports the other. Where the kept value is a model fact, every official candidate
+ * is a model fact too and officialDisagreements reports it once per model.
+ */
+function deploymentDisagreements(candidates: readonly Candidate[]): MergedSpecs["disagreements"] {
+  const found: MergedSpecs["disagreements"] = [];
+  const compare = (field: string, read: (c: Candidate) => number | string | null | undefined) => {
+    const kept = candidates.find((c) => c.official && read(c) !== undefined);
+    if (kept === undefined || kept.level !== 0) return;
+    const keptValue = read(kept) ?? null;
+    const reported = new Set<string>([kept.sourceId]);
+    for (const c of candidates) {
+      if (!c.official || c.level === 0) continue;
+      const value = read(c);
+      if (value === undefined || value === keptValue || reported.has(c.sourceId)) continue;
+      reported.add(c.sourceId);
+      found.push({
+        field,
+        kept: { source_id: kept.sourceId, value: keptValue, observed_at: kept.evidence.observed_at },
+        other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
+      });
+    }
+  };
+  let modelLevel = false;
+  for (const c of candidates) if (c.official && c.level > 0) modelLevel = true;
+  if (!modelLevel) return found;
+  for (const field of LIMIT_FIELDS) compare(field, (c) => c[field]);
+  const names = new Set<CapabilityName>();
+  for (const c of candidates)
+    if (c.official && c.level === 0)
+      for (const name of Object.keys(c.capabilities ?? {})) names.add(name as CapabilityName);
+  for (const name of [...names].sort(compareCodePoints))
+    compare(`capabilities.${name}`, (c) => c.capabilities?.[name]?.status);
+  return found;
 }

@@ -211,12 +211,16 @@ export function formatBuildReport(report: BuildReport): string {
   }
   if (report.official_disagreements.length > 0) {
     lines.push(
-      `official sources disagree (declared over inferred, then newest wins): ${report.official_disagreements.length}`,
+      `official sources disagree (deployment facts over model facts, declared over inferred, then newest wins): ${report.official_disagreements.length}`,
     );
-    for (const d of report.official_disagreements)
+    for (const d of report.official_disagreements) {
+      const about = d.deployment_id
+        ? `${d.deployment_id} (its own fact vs its model's)`
+        : `${d.provider_id}/${d.provider_model_id}${d.modes ? ` (${d.modes.join(", ")})` : ""}`;
       lines.push(
-        `  ${d.provider_id}/${d.provider_model_id}${d.modes ? ` (${d.modes.join(", ")})` : ""} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
+        `  ${about} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
       );
+    }
   }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {

@@ -104,6 +104,11 @@ export interface SourceConflict {
 export interface OfficialDisagreement {
   provider_id: string;
   provider_model_id: string;
+  /**
+   * Present when the kept value is an official fact about this deployment and the other an
+   * official fact about its provider model; absent when both are model facts.
+   */
+  deployment_id?: string;
   /** The deployment modes both facts name (a fact for some modes only); absent = every mode. */
   modes?: string[];
   field: string;

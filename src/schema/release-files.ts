@@ -87,6 +87,7 @@ export const BuildReportFile = z
         z.strictObject({
           provider_id: z.string(),
           provider_model_id: z.string(),
+          deployment_id: z.string().optional(),
           modes: z.array(z.string()).optional(),
           field: z.string(),
           kept: DisagreementSide,
@@ -96,7 +97,7 @@ export const BuildReportFile = z
       .optional()
       .meta({
         description:
-          "Official model facts about the same provider model that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): the value the merge kept (declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
+          "Official facts that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): two facts about the same provider model (and modes), or, with deployment_id, an official fact about that deployment (which is kept) and an official fact about its provider model. Each names the value the merge kept (deployment facts before model facts, declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
       }),
     carried_forward: z.array(
       z.strictObject({

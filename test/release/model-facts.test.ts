@@ -167,12 +167,51 @@ describe("model facts", () => {
     expect(find(merge(standardWorld(), []).merged.deployments, GPT4O).max_output_tokens).toBe(16_384);
   });
 
-  test("an official fact about the deployment beats an official fact about its model, with no conflict", () => {
-    const { merged } = merge(standardWorld(), [
-      [modelsSource(), [modelFact("gpt-4.1", { context_tokens: 1_000_000 })]],
+  test("an official fact about the deployment beats an official fact about its model: no conflict, but an official disagreement naming the deployment", () => {
+    const world = standardWorld();
+    const own = world.pricing.find((f) => f.provider_model_id === "gpt-4.1");
+    if (!own) throw new Error("the standard world prices gpt-4.1");
+    expect(own.context_tokens).toBe(1_047_576);
+    own.capabilities = { tool_calling: { status: "supported" } };
+    const { merged } = merge(world, [
+      [
+        modelsSource(),
+        [
+          modelFact("gpt-4.1", {
+            context_tokens: 1_000_000,
+            capabilities: { tool_calling: { status: "unsupported" } },
+          }),
+        ],
+      ],
     ]);
-    expect(find(merged.deployments, GPT41).context_tokens).toBe(1_047_576);
+    const gpt41 = find(merged.deployments, GPT41);
+    expect(gpt41.context_tokens).toBe(1_047_576);
+    expect(gpt41.capabilities.tool_calling?.status).toBe("supported");
     expect(merged.conflicts.filter((c) => c.field === "context_tokens")).toEqual([]);
+    const kept = { source_id: expect.any(String), observed_at: expect.any(String) };
+    expect(merged.officialDisagreements.filter((d) => d.deployment_id === GPT41)).toEqual([
+      {
+        provider_id: "openai",
+        provider_model_id: "gpt-4.1",
+        deployment_id: GPT41,
+        field: "capabilities.tool_calling",
+        kept: { ...kept, value: "supported" },
+        other: { source_id: MODELS_ID, value: "unsupported", observed_at: OBSERVED },
+      },
+      {
+        provider_id: "openai",
+        provider_model_id: "gpt-4.1",
+        deployment_id: GPT41,
+        field: "context_tokens",
+        kept: { ...kept, value: 1_047_576 },
+        other: { source_id: MODELS_ID, value: 1_000_000, observed_at: OBSERVED },
+      },
+    ]);
+    // agreeing with the deployment's own fact is no disagreement
+    const agreeing = merge(standardWorld(), [
+      [modelsSource(), [modelFact("gpt-4.1", { context_tokens: 1_047_576 })]],
+    ]);
+    expect(agreeing.merged.officialDisagreements).toEqual([]);
   });
 
   test("a model fact naming modes applies to those modes only and beats the fact for every mode", () => {
