@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadSourceDefinitions } from "../src/collect/definitions.js";
+import { committedRelease } from "./helpers/committed-release.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -177,6 +178,40 @@ describe("GitHub workflows", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     expect(publish).toContain('gh release create "$RELEASE_ID" "${export_dir}"/*');
     expect(publish).toContain("--clobber");
+  });
+
+  it("nightly's job summary tabulates the report's official specs per provider (its script, run by bash and jq)", async () => {
+    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
+    expect(step?.run).toBeTypeOf("string");
+    const { report } = await committedRelease();
+    const totals = report.totals.official_specs;
+    if (!totals) throw new Error("the committed release's report has no official_specs");
+    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
+    try {
+      await writeFile(
+        join(dir, "build.json"),
+        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
+      );
+      const summary = join(dir, "summary.md");
+      await run("bash", ["-e", "-c", String(step?.run)], {
+        cwd: dir,
+        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
+      });
+      const text = await readFile(summary, "utf8");
+      const share = (n: number, d: number) =>
+        d === 0 ? `${n}` : `${n} (${Math.round((n * 1000) / d) / 10}%)`;
+      const row = (name: string, c: typeof totals) =>
+        `| ${name} | ${c.non_retired} | ${share(c.context_tokens, c.non_retired)} | ${share(c.max_output_tokens, c.non_retired)} | ${share(c.capability, c.non_retired)} |`;
+      expect(text).toContain(
+        "| Provider | Not retired | Official context window | Official max output | Official capability |",
+      );
+      expect(text).toContain(row("**total**", totals));
+      expect(text).toContain("| **total** | 1287 | 754 (58.6%) | 604 (46.9%) | 739 (57.4%) |");
+      for (const p of report.providers)
+        if (p.official_specs) expect(text).toContain(row(p.provider_id, p.official_specs));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("nightly closes an open nightly pull request on a night with no change (its diff is stale)", () => {

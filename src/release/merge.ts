@@ -78,7 +78,12 @@ import {
   officialDisagreements,
 } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
-import type { OfficialDisagreement, SourceConflict, UnresolvedReplacement } from "./types.js";
+import type {
+  OfficialDisagreement,
+  OfficialSpecCounts,
+  SourceConflict,
+  UnresolvedReplacement,
+} from "./types.js";
 import { resolveUnversionedNames } from "./unversioned-names.js";
 
 export interface MergeInput {
@@ -95,6 +100,8 @@ export interface MergeResult {
   /** Official model facts that contradict each other (model-facts.ts officialDisagreements). */
   officialDisagreements: OfficialDisagreement[];
   unresolvedReplacements: UnresolvedReplacement[];
+  /** By provider: the deployments not retired and what official sources give them. */
+  officialSpecs: Map<string, OfficialSpecCounts>;
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -111,6 +118,8 @@ export interface DeploymentFields {
   conflicts: FieldConflict[];
   /** Official model facts contradicting the official deployment fact that was kept. */
   disagreements: MergedSpecs["disagreements"];
+  /** The limits came from official facts (report.ts's official_specs counts them). */
+  officialLimits: Pick<MergedSpecs, "officialContext" | "officialMaxOutput">;
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
@@ -204,6 +213,7 @@ export function mergeDeploymentFields(
     modelFactUrls: specs.modelFactUrls,
     conflicts,
     disagreements: specs.disagreements,
+    officialLimits: { officialContext: specs.officialContext, officialMaxOutput: specs.officialMaxOutput },
   };
 }
 
@@ -246,6 +256,7 @@ interface MergedDeployment {
   replacements: PickedLifecycle["replacements"];
   conflicts: FieldConflict[];
   disagreements: MergedSpecs["disagreements"];
+  officialLimits: DeploymentFields["officialLimits"];
 }
 
 /** One deployment from its facts and assertions, its replacements still unresolved. */
@@ -303,6 +314,7 @@ function mergeDeployment(
     replacements: picked.replacements,
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
     disagreements: fields.disagreements,
+    officialLimits: fields.officialLimits,
   };
 }
 
@@ -400,6 +412,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     if (batchPriced.has(offeredAt(deployment)))
       deployment.capabilities = withBatchPrice(deployment.capabilities);
   const deployments = merged.map((m) => m.deployment);
+  const officialSpecs = countOfficialSpecs(merged);
 
   // Step 3: replacements, which resolve to current models, so after every status is known.
   const replacements = replacementIndex(identities, deployments);
@@ -473,8 +486,34 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     lifecycle,
     conflicts,
     officialDisagreements: disagreements.sort(compareDisagreements),
+    officialSpecs,
     unresolvedReplacements: unresolved,
   };
+}
+
+/** Whether an official source states one of the deployment's capabilities. */
+function officialCapability(capabilities: Deployment["capabilities"]): boolean {
+  for (const name in capabilities)
+    if (capabilities[name as CapabilityName]?.verification_status?.startsWith("official_")) return true;
+  return false;
+}
+
+/** By provider (every provider with a deployment): the non-retired deployments' official specs. */
+function countOfficialSpecs(merged: readonly MergedDeployment[]): Map<string, OfficialSpecCounts> {
+  const counts = new Map<string, OfficialSpecCounts>();
+  for (const { deployment: d, officialLimits } of merged) {
+    let c = counts.get(d.provider_id);
+    if (!c) {
+      c = { non_retired: 0, context_tokens: 0, max_output_tokens: 0, capability: 0 };
+      counts.set(d.provider_id, c);
+    }
+    if (d.status === "retired") continue;
+    c.non_retired++;
+    if (officialLimits.officialContext) c.context_tokens++;
+    if (officialLimits.officialMaxOutput) c.max_output_tokens++;
+    if (officialCapability(d.capabilities)) c.capability++;
+  }
+  return counts;
 }
 
 /** Aggregation over a provider's or model's deployments (not a lifecycle assertion). */

@@ -254,6 +254,10 @@ export interface MergedSpecs {
   modelFactUrls: string[];
   /** Official-vs-community disagreements about a limit (the official value won). */
   conflicts: Array<Pick<SourceConflict, "field" | "official" | "community">>;
+  /** The context window is an official fact's value (not null): community facts did not give it. */
+  officialContext: boolean;
+  /** The max output is an official fact's value (not null). */
+  officialMaxOutput: boolean;
   /**
    * Where an official fact about this deployment was kept for a limit or a capability and an
    * official fact about its model says otherwise (deploymentDisagreements).
@@ -384,7 +388,17 @@ export function mergeSpecs(
     ...new Set([...used].filter((c) => c.level > 0).map((c) => c.evidence.source_url)),
   ].sort(compareCodePoints);
   const disagreements = deploymentDisagreements(candidates);
-  return { context_tokens, max_output_tokens, capabilities, modelFactUrls, conflicts, disagreements };
+  return {
+    context_tokens,
+    max_output_tokens,
+    capabilities,
+    modelFactUrls,
+    conflicts,
+    disagreements,
+    // official candidates rank first: the field's first speaker is official when any official one speaks
+    officialContext: contextFrom?.official === true && context_tokens !== null,
+    officialMaxOutput: outputFrom?.official === true && max_output_tokens !== null,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   CheckResult,
   CoverageCounts,
   OfficialDisagreement,
+  OfficialSpecCounts,
   ProviderReport,
   ReportIssue,
   SourceConflict,
@@ -27,6 +28,8 @@ export interface ReportInput {
   conflicts: readonly SourceConflict[];
   /** Official model facts that contradict each other; absent = none were compared. */
   officialDisagreements?: readonly OfficialDisagreement[];
+  /** By provider: non-retired deployments and their official specs (merge.ts); absent = not counted. */
+  officialSpecs?: ReadonlyMap<string, OfficialSpecCounts>;
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
@@ -72,7 +75,7 @@ export function withCheckResults(report: BuildReport, checks: readonly CheckResu
 export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildReport {
   const providers = new Map<string, ProviderReport>();
   const emptyCoverage = (): CoverageCounts => ({ monitored: 0, partial: 0, unmonitored: 0 });
-  const totals = {
+  const totals: BuildReport["totals"] = {
     deployments: 0,
     priced: 0,
     scheduled_end_of_life: 0,
@@ -103,6 +106,29 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     totals.priced += priced;
     totals.scheduled_end_of_life += scheduled;
     totals.coverage[d.lifecycle.coverage.status]++;
+  }
+  const officialSpecs = input.officialSpecs;
+  if (officialSpecs) {
+    const sum: OfficialSpecCounts = {
+      non_retired: 0,
+      context_tokens: 0,
+      max_output_tokens: 0,
+      capability: 0,
+    };
+    for (const entry of providers.values()) {
+      const counts = officialSpecs.get(entry.provider_id) ?? {
+        non_retired: 0,
+        context_tokens: 0,
+        max_output_tokens: 0,
+        capability: 0,
+      };
+      entry.official_specs = { ...counts };
+      sum.non_retired += counts.non_retired;
+      sum.context_tokens += counts.context_tokens;
+      sum.max_output_tokens += counts.max_output_tokens;
+      sum.capability += counts.capability;
+    }
+    totals.official_specs = sum;
   }
   const warnings: ReportIssue[] = [];
   if (input.unresolvedReplacements.length > 0)
@@ -174,16 +200,26 @@ export function formatBuildReport(report: BuildReport): string {
     "monitored",
     "partial",
     "unmonitored",
+    "not retired",
+    "official ctx",
+    "official max out",
+    "official capability",
   ];
-  const row = (name: string, r: Omit<ProviderReport, "provider_id">) => [
-    name,
-    String(r.deployments),
-    String(r.priced),
-    String(r.scheduled_end_of_life),
-    String(r.coverage.monitored),
-    String(r.coverage.partial),
-    String(r.coverage.unmonitored),
-  ];
+  const row = (name: string, r: Omit<ProviderReport, "provider_id">) => {
+    const specs = r.official_specs;
+    return [
+      name,
+      String(r.deployments),
+      String(r.priced),
+      String(r.scheduled_end_of_life),
+      String(r.coverage.monitored),
+      String(r.coverage.partial),
+      String(r.coverage.unmonitored),
+      ...(specs
+        ? [specs.non_retired, specs.context_tokens, specs.max_output_tokens, specs.capability].map(String)
+        : ["-", "-", "-", "-"]),
+    ];
+  };
   const lines = pad([
     header,
     ...report.providers.map((p) => row(p.provider_id, p)),
@@ -192,6 +228,14 @@ export function formatBuildReport(report: BuildReport): string {
   lines.push(
     `lifecycle records: ${report.totals.lifecycle_records}, events: ${report.totals.events}, sources: ${report.totals.sources}`,
   );
+  const specs = report.totals.official_specs;
+  if (specs) {
+    const share = (n: number) =>
+      `${n} (${specs.non_retired === 0 ? 0 : Math.round((n / specs.non_retired) * 1000) / 10}%)`;
+    lines.push(
+      `official specs of the ${specs.non_retired} deployments not retired: context ${share(specs.context_tokens)}, max output ${share(specs.max_output_tokens)}, a capability ${share(specs.capability)}`,
+    );
+  }
   const issues = (label: string, list: ReportIssue[]) => {
     if (list.length === 0) return;
     lines.push(`${label}: ${list.length}`);

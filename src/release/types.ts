@@ -142,6 +142,20 @@ export interface ProviderReport {
   priced: number;
   scheduled_end_of_life: number;
   coverage: CoverageCounts;
+  /** Absent in reports of releases published before it was stored. */
+  official_specs?: OfficialSpecCounts;
+}
+
+/**
+ * The deployments not retired, and how many of them have each spec from an official source:
+ * a context window or a max output an official fact states (not null), and at least one
+ * capability whose verification status is official_*. What LiteLLM alone gives does not count.
+ */
+export interface OfficialSpecCounts {
+  non_retired: number;
+  context_tokens: number;
+  max_output_tokens: number;
+  capability: number;
 }
 
 export interface ReportIssue {
@@ -172,6 +186,7 @@ export interface BuildReport {
     events: number;
     sources: number;
     coverage: CoverageCounts;
+    official_specs?: OfficialSpecCounts;
   };
   errors: ReportIssue[];
   warnings: ReportIssue[];

@@ -43,6 +43,18 @@ const ReportIssue = z.strictObject({
   examples: z.array(CheckRow),
 });
 const ConflictSide = z.strictObject({ source_id: z.string(), value: z.union([z.string(), z.number()]) });
+const OfficialSpecs = z
+  .strictObject({
+    non_retired: Count,
+    context_tokens: Count,
+    max_output_tokens: Count,
+    capability: Count,
+  })
+  .optional()
+  .meta({
+    description:
+      "Of the deployments not retired (non_retired): how many have a context window and a max output that an official fact states (not null), and at least one capability whose verification status is official_*; what a community source alone gives does not count. Absent in releases published before it was stored.",
+  });
 const DisagreementSide = z.strictObject({
   source_id: z.string(),
   value: z.union([z.string(), z.number()]).nullable(),
@@ -60,6 +72,7 @@ export const BuildReportFile = z
         priced: Count,
         scheduled_end_of_life: Count,
         coverage: CoverageCounts,
+        official_specs: OfficialSpecs,
       }),
     ),
     totals: z.strictObject({
@@ -70,6 +83,7 @@ export const BuildReportFile = z
       events: Count,
       sources: Count,
       coverage: CoverageCounts,
+      official_specs: OfficialSpecs,
     }),
     errors: z.array(ReportIssue),
     warnings: z.array(ReportIssue),

@@ -12,6 +12,7 @@ import {
   mergeSpecs,
   modelFactKey,
 } from "../../src/release/model-facts.js";
+import type { BuildReport } from "../../src/release/types.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
 interface Coverage {
@@ -23,9 +24,11 @@ interface Coverage {
 
 const byProvider = new Map<string, Coverage>();
 const all: Coverage = { total: 0, context: 0, maxOutput: 0, capability: 0 };
+let report: BuildReport;
 
 beforeAll(async () => {
-  const { catalog, facts } = await committedRelease();
+  const { catalog, facts, report: committedReport } = await committedRelease();
+  report = committedReport;
   const officialSources = facts.sources.filter((s) => s.source_type !== "community_catalog");
   const modelFacts = indexModelFacts(officialSources, () => true);
   const deploymentFacts = new Map<string, DeploymentCandidate[]>();
@@ -177,4 +180,21 @@ describe("official limits and capabilities of non-retired deployments", () => {
   // cards, 9 Vertex Gemini and 12 Vertex MaaS pages were found stored (97 more official model
   // pages are live-only, fetched by the nightly); see the README "Capabilities" section.
   it.todo(">= 80% of non-retired deployments have an official context window and max output");
+
+  it("the build's report counts the same official specs, per provider and in total, as computed here", () => {
+    const counted = (c: Coverage) => ({
+      non_retired: c.total,
+      context_tokens: c.context,
+      max_output_tokens: c.maxOutput,
+      capability: c.capability,
+    });
+    expect(report.totals.official_specs).toEqual(counted(all));
+    for (const p of report.providers) {
+      const mine = byProvider.get(p.provider_id) ?? { total: 0, context: 0, maxOutput: 0, capability: 0 };
+      expect(p.official_specs, p.provider_id).toEqual(counted(mine));
+    }
+    expect(report.providers.map((p) => p.provider_id)).toEqual(
+      expect.arrayContaining([...byProvider.keys()]),
+    );
+  });
 });

@@ -278,10 +278,16 @@ describe("release diff", () => {
       const text = formatBuildReport(outcome.report);
       const lines = text.split("\n");
       expect(lines[0]).toMatch(
-        /^provider\s+deployments\s+priced\s+eol scheduled\s+monitored\s+partial\s+unmonitored$/,
+        /^provider\s+deployments\s+priced\s+eol scheduled\s+monitored\s+partial\s+unmonitored\s+not retired\s+official ctx\s+official max out\s+official capability$/,
       );
-      expect(lines[1]).toMatch(/^openai\s+4\s+4\s+1\s+0\s+4\s+0$/);
-      expect(lines[2]).toMatch(/^total\s+4\s+4\s+1\s+0\s+4\s+0$/);
+      // 4 not retired; gpt-4.1's context is the official pricing fact's, max outputs are
+      // LiteLLM's only, and 3 have a capability an official rate card implies (prompt caching,
+      // batch)
+      expect(lines[1]).toMatch(/^openai\s+4\s+4\s+1\s+0\s+4\s+0\s+4\s+1\s+0\s+3$/);
+      expect(lines[2]).toMatch(/^total\s+4\s+4\s+1\s+0\s+4\s+0\s+4\s+1\s+0\s+3$/);
+      expect(text).toContain(
+        "official specs of the 4 deployments not retired: context 1 (25%), max output 0 (0%), a capability 3 (75%)",
+      );
       expect(text).toContain(`conflicts (official wins): 1`);
       expect(text).toContain(`${GPT4O} rate_card.input_micro_usd: official 2500000`);
       expect(text).toContain(`carried forward (source failed, last good facts kept): 1`);
