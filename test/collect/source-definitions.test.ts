@@ -29,6 +29,7 @@ describe("source definitions", () => {
   it("an archived source has its capture committed, and the schema refuses one without", async () => {
     const archived = definitions.filter((d) => d.archived);
     expect(archived.map((d) => `${d.provider_id}/${d.name}`).sort()).toEqual([
+      "anthropic/models-overview-2024",
       "anthropic/models-overview-2025",
       "azure/model-retirements-2025-12",
       "azure/models-azure-openai-2025",

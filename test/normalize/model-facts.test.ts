@@ -15,6 +15,10 @@ import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const anthropic = defined(anthropicParsers["anthropic-model-facts"], "parser anthropic-model-facts");
 const launchPage = defined(anthropicParsers["anthropic-launch-page"], "parser anthropic-launch-page");
+const overview2024 = defined(
+  anthropicParsers["anthropic-models-overview-2024"],
+  "parser anthropic-models-overview-2024",
+);
 const google = defined(googleParsers["google-model-facts"], "parser google-model-facts");
 const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
 
@@ -35,6 +39,7 @@ describe("official model facts create no deployments", () => {
   it.each([
     ["anthropic", "models-overview"],
     ["anthropic", "models-overview-2025"],
+    ["anthropic", "models-overview-2024"],
     ["google", "models"],
     ["google", "embeddings"],
     ["azure", "models-azure-openai"],
@@ -208,6 +213,85 @@ describe("Claude models overview", () => {
     const input = await recordedInput("anthropic", "models-overview");
     expectParseFailure(() =>
       anthropic(edit(input, (c) => c.replace(/(\| \*\*Context window\*\* \| )[^|]*\|/, "$1large |"))),
+    );
+  });
+});
+
+describe("Claude models overview of 2024", () => {
+  it("gives each column its API model name's limits and vision, and Claude 3's Bedrock and Vertex AI names the same, inferred", async () => {
+    const out = ParseOutput.parse(overview2024(await recordedInput("anthropic", "models-overview-2024")));
+    const claude = byId(out.model_facts, "anthropic");
+    expect([...claude.keys()]).toEqual([
+      "claude-3-opus-20240229",
+      "claude-3-sonnet-20240229",
+      "claude-3-haiku-20240307",
+      "claude-2.1",
+      "claude-2.0",
+      "claude-instant-1.2",
+    ]);
+    expect(claude.get("claude-3-opus-20240229")).toMatchObject({
+      context_tokens: 200_000, // "200K\*": the footnote marker is not part of the size
+      max_output_tokens: 4_096,
+      capabilities: { vision: supported },
+      evidence: { verification_status: "official_declared" },
+    });
+    expect(claude.get("claude-2.0")).toMatchObject({
+      context_tokens: 100_000,
+      max_output_tokens: 4_096,
+      capabilities: { vision: unsupported },
+    });
+    const inferred = { status: "supported", verification_status: "official_inferred" };
+    const bedrock = byId(out.model_facts, "amazon-bedrock");
+    expect([...bedrock.keys()]).toEqual([
+      "anthropic.claude-3-opus-20240229-v1:0",
+      "anthropic.claude-3-sonnet-20240229-v1:0",
+      "anthropic.claude-3-haiku-20240307-v1:0",
+    ]);
+    expect(bedrock.get("anthropic.claude-3-sonnet-20240229-v1:0")).toMatchObject({
+      context_tokens: 200_000,
+      max_output_tokens: 4_096,
+      capabilities: { vision: inferred },
+      evidence: { verification_status: "official_inferred" },
+    });
+    const vertex = byId(out.model_facts, "google-vertex");
+    expect([...vertex.keys()]).toEqual([
+      "claude-3-opus@20240229",
+      "claude-3-sonnet@20240229",
+      "claude-3-haiku@20240307",
+    ]);
+  });
+
+  it("fails when the names table's API model name is not the comparison table's, or a platform name is malformed", async () => {
+    const input = await recordedInput("anthropic", "models-overview-2024");
+    expect(
+      expectParseFailure(() =>
+        overview2024(
+          edit(input, (c) =>
+            c.replace(
+              "| Claude 3 Opus | claude-3-opus-20240229 |",
+              "| Claude 3 Opus | claude-3-opus-20240301 |",
+            ),
+          ),
+        ),
+      ),
+    ).toMatch(/Claude 3 Opus: the names table's API model name is "claude-3-opus-20240301"/);
+    expect(
+      expectParseFailure(() =>
+        overview2024(edit(input, (c) => c.replace("| claude-3-sonnet@20240229 |", "| claude-3-sonnet |"))),
+      ),
+    ).toMatch(/"claude-3-sonnet" is not a google-vertex Claude model id/);
+  });
+
+  it("fails without the names table, without the Max output row, or when a context window is not a size", async () => {
+    const input = await recordedInput("anthropic", "models-overview-2024");
+    expectParseFailure(() =>
+      overview2024(edit(input, (c) => c.replace("| Latest AWS Bedrock model name |", "| Bedrock |"))),
+    );
+    expectParseFailure(() => overview2024(edit(input, (c) => c.replace("| Max output |", "| Output |"))));
+    expectParseFailure(() =>
+      overview2024(
+        edit(input, (c) => c.replace("| Context window | 200K\\* |", "| Context window | large |")),
+      ),
     );
   });
 });

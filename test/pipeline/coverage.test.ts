@@ -127,25 +127,28 @@ describe("official limits and capabilities of non-retired deployments", () => {
   it("Bedrock and Vertex AI deployments get official limits from their model cards and pages and from the Claude overview's platform ids", () => {
     // Amazon Bedrock: 8 model cards (Claude Haiku 4.5, Sonnet 4.6, Opus 4.7, Fable 5, Nova 2
     // Lite, Llama 3.3 70B, Qwen3 235B, Jamba 1.5 Large), the Claude overview's AWS Bedrock ids and
-    // the Claude model pages' Model IDs tables (official_inferred): 116 of 332 non-retired
-    // deployments, most of them placed by LiteLLM (101 before the Opus 4.5 / 4.6 / 4.8 pages gave
+    // the Claude model pages' Model IDs tables (official_inferred): 122 of 332 non-retired
+    // deployments, most of them placed by LiteLLM (116 before the 2024 Claude overview gave
+    // Claude 3 Opus and Sonnet their limits, 6 deployments; 101 before the Opus 4.5 / 4.6 / 4.8 pages gave
     // their Bedrock ids, 15 deployments; 106 of 337 before Anthropic's partner-platform table
     // retired 5: Claude Sonnet 3.7 and Opus 4 under LiteLLM's us / eu profile keys).
-    expect(byProvider.get("amazon-bedrock")?.context).toBeGreaterThanOrEqual(116);
-    expect(byProvider.get("amazon-bedrock")?.maxOutput).toBeGreaterThanOrEqual(116);
-    expect(byProvider.get("amazon-bedrock")?.capability).toBeGreaterThanOrEqual(116);
+    expect(byProvider.get("amazon-bedrock")?.context).toBeGreaterThanOrEqual(122);
+    expect(byProvider.get("amazon-bedrock")?.maxOutput).toBeGreaterThanOrEqual(122);
+    expect(byProvider.get("amazon-bedrock")?.capability).toBeGreaterThanOrEqual(122);
     // Vertex AI: 9 Gemini model pages, the 3.7 Flash developer's guide (limits of 3.7 and 3.6
     // Flash), 12 MaaS pages of partner and open models, the Claude overview's and the Claude
-    // model pages' Google Cloud ids: 42 / 41 / 37 of 116 (37 / 36 / 32 of 123 before the MaaS
+    // model pages' Google Cloud ids: 44 / 43 / 39 of 116 (42 / 41 / 37 before the 2024 Claude
+    // overview's Claude 3 Opus and Sonnet; 37 / 36 / 32 of 123 before the MaaS
     // pages, which also retired 7 of those deployments; 32 / 31 / 27 before the model pages'
     // ids; 27 / 26 / 27 before the guide; Gemini Embedding 2 has no maximum output).
-    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(42);
-    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(41);
-    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(37);
+    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(44);
+    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(43);
+    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(39);
   });
 
   it("at least 58% of non-retired deployments have an official context window and 46% an official max output", () => {
-    // Measured 2026-11-26 on the offline build of the recorded captures: 58.6% / 46.9% / 57.0%
+    // Measured 2026-11-26 on the offline build of the recorded captures: 59.2% / 47.6% / 58.0%
+    // of 1,287 (762 / 612 / 747) with the 2024 Claude overview; 58.6% / 46.9% / 57.0%
     // of 1,287 (754 / 604 / 733) with the September 2026 Azure Learn page copy; 56.6% / 45.1% /
     // 55.2% (728 / 580 / 710) without it, after the Azure docs move (its October 2026 retirement schedule
     // moved many dates later, so 151 more deployments are not yet retired), the Gemini API's model

@@ -19,7 +19,7 @@
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
-import { collapseSpace, linkText, markdownTables, plainCell } from "../markdown.js";
+import { collapseSpace, linkText, type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "anthropic";
@@ -85,6 +85,36 @@ function inferredCapabilities(
   );
 }
 
+/** A comparison table's rows by label, and `row`, which fails the parse when a label is missing. */
+function labelledRows(input: ParserInput, table: MarkdownTable) {
+  const rows = new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), r]));
+  const row = (label: string): string[] => {
+    const found = rows.get(label);
+    if (!found) throw parseFailure(input.source, `comparison table has no "${label}" row`);
+    return found;
+  };
+  return { rows, row };
+}
+
+/** An overview column's limits and capabilities for another provider's id of the model: official_inferred. */
+function platformFact(
+  provider: string,
+  providerModelId: string,
+  contextTokens: number,
+  outputTokens: number,
+  capabilities: Partial<Record<CapabilityName, CapabilityEntry>>,
+  inferred: ModelFact["evidence"],
+): ModelFact {
+  return {
+    provider_id: provider,
+    provider_model_id: providerModelId,
+    context_tokens: contextTokens,
+    max_output_tokens: outputTokens,
+    capabilities: inferredCapabilities(capabilities),
+    evidence: inferred,
+  };
+}
+
 export const parseAnthropicModelFacts: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
   const inferred = evidenceFor(input.source, input.observedAt, "official_inferred");
@@ -102,12 +132,7 @@ export const parseAnthropicModelFacts: Parser = (input) => {
 
   const facts: ModelFact[] = [];
   for (const table of tables) {
-    const rows = new Map(table.rows.map((r) => [rowLabel(r[0] ?? ""), r]));
-    const row = (label: string) => {
-      const found = rows.get(label);
-      if (!found) throw parseFailure(input.source, `comparison table has no "${label}" row`);
-      return found;
-    };
+    const { rows, row } = labelledRows(input, table);
     const ids = row("claude api id");
     const aliases = rows.get("claude api alias");
     const context = row("context window");
@@ -148,14 +173,7 @@ export const parseAnthropicModelFacts: Parser = (input) => {
       for (const p of platforms) {
         const platform = platformId(p.row[col] ?? "", id, p.prefix, p.form);
         if (!platform) continue; // "—": not offered there
-        facts.push({
-          provider_id: p.provider,
-          provider_model_id: platform,
-          context_tokens: contextTokens,
-          max_output_tokens: outputTokens,
-          capabilities: inferredCapabilities(capabilities),
-          evidence: inferred,
-        });
+        facts.push(platformFact(p.provider, platform, contextTokens, outputTokens, capabilities, inferred));
       }
     }
   }
@@ -348,8 +366,109 @@ export const parseAnthropicLaunchPage: Parser = (input) => {
   };
 };
 
+/** A comparison cell without its escaped footnote markers: "200K\\*", "100K\\*\\*" -> "200K", "100K". */
+function withoutFootnotes(cell: string): string {
+  return plainCell(cell.replace(/\\\*/g, ""));
+}
+
+/** The 2024 names table's columns: the platform's header and its id form. */
+const NAMES_2024 = [
+  {
+    header: "Latest AWS Bedrock model name",
+    provider: "amazon-bedrock",
+    form: /^anthropic\.claude-[a-z0-9.:-]+$/,
+  },
+  { header: "GCP Vertex AI model name", provider: "google-vertex", form: /^claude-[a-z0-9-]+@\d{8}$/ },
+] as const;
+
+/**
+ * The Claude models overview as docs.anthropic.com served it in 2024 (/en/docs/models-overview):
+ * a model names table (Model | Latest 1P API model name | Latest AWS Bedrock model name | GCP
+ * Vertex AI model name) and a comparison table whose first header is empty, one column per model
+ * and one row per feature. Model facts only; no deployments.
+ * - context_tokens = the Context window row without its footnote marker ("200K\\*" -> 200,000),
+ *   max_output_tokens = the Max output row ("4096 tokens").
+ * - vision: the Vision row's Yes (supported) or No (unsupported); anything else leaves it unknown.
+ * - Facts apply to each column's Latest API model name and, marked official_inferred (as the
+ *   later overviews' platform rows are read), to the Bedrock and Vertex AI names the names table
+ *   gives the model, whose Latest 1P API model name must be the comparison table's.
+ */
+export const parseAnthropicModelsOverview2024: Parser = (input) => {
+  const tables = markdownTables(input.content);
+  const names = tables.find((t) => t.headers.map(plainCell).includes("Latest AWS Bedrock model name"));
+  const comparison = tables.find(
+    (t) =>
+      plainCell(t.headers[0] ?? "") === "" &&
+      t.rows.some((r) => rowLabel(r[0] ?? "") === "latest api model name"),
+  );
+  if (!names || !comparison)
+    throw parseFailure(
+      input.source,
+      "expected a model names table (Latest AWS Bedrock model name) and a comparison table (Latest API model name row)",
+    );
+  const nameHeaders = names.headers.map(plainCell);
+  const apiColumn = nameHeaders.indexOf("Latest 1P API model name");
+  if (apiColumn < 0)
+    throw parseFailure(input.source, 'the names table has no "Latest 1P API model name" column');
+  const platformsOf = new Map(names.rows.map((r) => [plainCell(r[0] ?? ""), r]));
+  const { rows, row } = labelledRows(input, comparison);
+  const ids = row("latest api model name");
+  const context = row("context window");
+  const maxOutput = row("max output");
+  const vision = rows.get("vision");
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const inferred = evidenceFor(input.source, input.observedAt, "official_inferred");
+
+  const facts: ModelFact[] = [];
+  for (let col = 1; col < comparison.headers.length; col++) {
+    const model = plainCell(comparison.headers[col] ?? "");
+    const id = plainCell(ids[col] ?? "");
+    if (!/^claude-[a-z0-9.-]+$/.test(id))
+      throw parseFailure(input.source, `${model}: "${id}" is not a Claude API model name`);
+    const contextTokens = tokenCount(withoutFootnotes(context[col] ?? ""));
+    const outputTokens = tokenCount(withoutFootnotes(maxOutput[col] ?? ""));
+    if (contextTokens === null || outputTokens === null)
+      throw parseFailure(input.source, `${model}: context window or max output is not a token size`);
+    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+    const sees = plainCell(vision?.[col] ?? "");
+    if (/^yes$/i.test(sees)) capabilities.vision = declaredCapability("supported");
+    else if (/^no$/i.test(sees)) capabilities.vision = declaredCapability("unsupported");
+    facts.push({
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      max_output_tokens: outputTokens,
+      capabilities: { ...capabilities },
+      evidence,
+    });
+    const platformRow = platformsOf.get(model);
+    if (!platformRow) continue; // Claude 2.x: the page names no platform ids for them
+    if (plainCell(platformRow[apiColumn] ?? "") !== id)
+      throw parseFailure(
+        input.source,
+        `${model}: the names table's API model name is "${plainCell(platformRow[apiColumn] ?? "")}", the comparison table's "${id}"`,
+      );
+    for (const platform of NAMES_2024) {
+      const column = nameHeaders.indexOf(platform.header);
+      if (column < 0) continue;
+      const platformId = plainCell(platformRow[column] ?? "");
+      if (!platform.form.test(platformId))
+        throw parseFailure(
+          input.source,
+          `${model}: "${platformId}" is not a ${platform.provider} Claude model id`,
+        );
+      facts.push(
+        platformFact(platform.provider, platformId, contextTokens, outputTokens, capabilities, inferred),
+      );
+    }
+  }
+  if (facts.length === 0) throw parseFailure(input.source, "the comparison table has no model columns");
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+};
+
 export const parsers: Record<string, Parser> = {
   "anthropic-model-facts": parseAnthropicModelFacts,
+  "anthropic-models-overview-2024": parseAnthropicModelsOverview2024,
   "anthropic-model-page": parseAnthropicModelPage,
   "anthropic-launch-page": parseAnthropicLaunchPage,
 };
