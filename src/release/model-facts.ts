@@ -207,29 +207,17 @@ export function officialDisagreements(index: ModelFactIndex): OfficialDisagreeme
     for (const [modes, group] of byModes) {
       if (group.length < 2) continue;
       group.sort(compareCandidates);
-      const compare = (field: string, read: (c: Candidate) => number | string | null | undefined) => {
+      for (const [field, read] of comparedFields(group)) {
         const kept = group.find((c) => read(c) !== undefined);
-        if (kept === undefined) return;
-        const keptValue = read(kept) ?? null;
-        const reported = new Set<string>([kept.sourceId]);
-        for (const c of group) {
-          const value = read(c);
-          if (value === undefined || value === keptValue || reported.has(c.sourceId)) continue;
-          reported.add(c.sourceId);
+        if (kept === undefined) continue;
+        for (const difference of differingFrom(kept, group, field, read))
           found.push({
             provider_id,
             provider_model_id,
             ...(modes === "*" ? {} : { modes: modes.split(",") }),
-            field,
-            kept: { source_id: kept.sourceId, value: keptValue, observed_at: kept.evidence.observed_at },
-            other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
+            ...difference,
           });
-        }
-      };
-      for (const field of LIMIT_FIELDS) compare(field, (c) => c[field]);
-      const names = new Set(group.flatMap((c) => Object.keys(c.capabilities ?? {}) as CapabilityName[]));
-      for (const name of [...names].sort(compareCodePoints))
-        compare(`capabilities.${name}`, (c) => c.capabilities?.[name]?.status);
+      }
     }
   }
   return found.sort(compareDisagreements);
@@ -410,33 +398,48 @@ export function mergeSpecs(
  * is a model fact too and officialDisagreements reports it once per model.
  */
 function deploymentDisagreements(candidates: readonly Candidate[]): MergedSpecs["disagreements"] {
+  const modelLevel = candidates.filter((c) => c.official && c.level > 0);
+  if (modelLevel.length === 0) return [];
   const found: MergedSpecs["disagreements"] = [];
-  const compare = (field: string, read: (c: Candidate) => number | string | null | undefined) => {
+  const ownFacts = candidates.filter((c) => c.official && c.level === 0);
+  for (const [field, read] of comparedFields(ownFacts)) {
     const kept = candidates.find((c) => c.official && read(c) !== undefined);
-    if (kept === undefined || kept.level !== 0) return;
-    const keptValue = read(kept) ?? null;
-    const reported = new Set<string>([kept.sourceId]);
-    for (const c of candidates) {
-      if (!c.official || c.level === 0) continue;
-      const value = read(c);
-      if (value === undefined || value === keptValue || reported.has(c.sourceId)) continue;
-      reported.add(c.sourceId);
-      found.push({
-        field,
-        kept: { source_id: kept.sourceId, value: keptValue, observed_at: kept.evidence.observed_at },
-        other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
-      });
-    }
-  };
-  let modelLevel = false;
-  for (const c of candidates) if (c.official && c.level > 0) modelLevel = true;
-  if (!modelLevel) return found;
-  for (const field of LIMIT_FIELDS) compare(field, (c) => c[field]);
-  const names = new Set<CapabilityName>();
-  for (const c of candidates)
-    if (c.official && c.level === 0)
-      for (const name of Object.keys(c.capabilities ?? {})) names.add(name as CapabilityName);
+    if (kept?.level === 0) found.push(...differingFrom(kept, modelLevel, field, read));
+  }
+  return found;
+}
+
+/** How a compared field is read from a candidate (undefined: the candidate says nothing). */
+type FieldReader = (c: Candidate) => number | string | null | undefined;
+
+/** The limits, then each capability one of `stating` names (sorted), with their readers. */
+function comparedFields(stating: readonly Candidate[]): Array<[string, FieldReader]> {
+  const fields: Array<[string, FieldReader]> = LIMIT_FIELDS.map((field) => [field, (c) => c[field]]);
+  const names = new Set(stating.flatMap((c) => Object.keys(c.capabilities ?? {}) as CapabilityName[]));
   for (const name of [...names].sort(compareCodePoints))
-    compare(`capabilities.${name}`, (c) => c.capabilities?.[name]?.status);
+    fields.push([`capabilities.${name}`, (c) => c.capabilities?.[name]?.status]);
+  return fields;
+}
+
+/** Each of `others` whose value of the field differs from the kept one's: one per source, never the kept one's. */
+function differingFrom(
+  kept: Candidate,
+  others: readonly Candidate[],
+  field: string,
+  read: FieldReader,
+): MergedSpecs["disagreements"] {
+  const keptValue = read(kept) ?? null;
+  const reported = new Set<string>([kept.sourceId]);
+  const found: MergedSpecs["disagreements"] = [];
+  for (const c of others) {
+    const value = read(c);
+    if (value === undefined || value === keptValue || reported.has(c.sourceId)) continue;
+    reported.add(c.sourceId);
+    found.push({
+      field,
+      kept: { source_id: kept.sourceId, value: keptValue, observed_at: kept.evidence.observed_at },
+      other: { source_id: c.sourceId, value, observed_at: c.evidence.observed_at },
+    });
+  }
   return found;
 }

@@ -109,19 +109,15 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
   }
   const officialSpecs = input.officialSpecs;
   if (officialSpecs) {
-    const sum: OfficialSpecCounts = {
+    const none = (): OfficialSpecCounts => ({
       non_retired: 0,
       context_tokens: 0,
       max_output_tokens: 0,
       capability: 0,
-    };
+    });
+    const sum = none();
     for (const entry of providers.values()) {
-      const counts = officialSpecs.get(entry.provider_id) ?? {
-        non_retired: 0,
-        context_tokens: 0,
-        max_output_tokens: 0,
-        capability: 0,
-      };
+      const counts = officialSpecs.get(entry.provider_id) ?? none();
       entry.official_specs = { ...counts };
       sum.non_retired += counts.non_retired;
       sum.context_tokens += counts.context_tokens;
