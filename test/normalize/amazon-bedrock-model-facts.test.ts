@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parsers } from "../../src/normalize/parsers/amazon-bedrock-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { supported, unsupported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { recordedModelPageFacts } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const card = defined(parsers["amazon-bedrock-model-card"], "parser amazon-bedrock-model-card");
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
 
 async function factOf(name: string): Promise<ModelFact> {
   const out = ParseOutput.parse(card(await recordedInput("amazon-bedrock", name)));

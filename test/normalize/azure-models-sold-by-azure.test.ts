@@ -9,13 +9,12 @@ import {
   describedCapabilities,
 } from "../../src/normalize/parsers/azure-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { conditional, supported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const azure = defined(azureParsers["azure-model-facts"], "parser azure-model-facts");
-const supported = { status: "supported", verification_status: "official_declared" };
-const conditional = { status: "conditional", verification_status: "official_declared" };
 const inferred = { status: "supported", verification_status: "official_inferred" };
 
 function byId(facts: readonly ModelFact[] | undefined): Map<string, ModelFact> {

@@ -7,14 +7,13 @@ import {
 } from "../../src/normalize/parsers/azure-reasoning-features.js";
 import { indexModelFacts, modelFactKey } from "../../src/release/model-facts.js";
 import { type ModelFact, ParseOutput, type SourceFacts } from "../../src/schema/index.js";
+import { supported, unsupported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const parse = defined(reasoningParsers["azure-reasoning-features"], "parser azure-reasoning-features");
 
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
 /** reasoning: every column of the reasoning models page, by the page's structure */
 const reasoning = { status: "supported", verification_status: "official_inferred" };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parsers } from "../../src/normalize/parsers/google-models-api.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { supported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { expectParseFailure, withContent } from "../helpers/parsers.js";
@@ -12,8 +13,6 @@ async function recordedFacts(): Promise<Map<string, ModelFact>> {
   expect(out.deployments).toEqual([]);
   return new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
 }
-
-const supported = { status: "supported", verification_status: "official_declared" };
 
 describe("Gemini API models.list (recorded first page, June 2026)", () => {
   it("gives every listed model its input limit, as official_declared facts of provider google", async () => {

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parsers } from "../../src/normalize/parsers/google-vertex-maas.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { conditional, supported, textOnly, unsupported } from "../helpers/capabilities.js";
 import { loadDefinition, recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { recordedModelPages } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = defined(parsers["google-vertex-maas-page"], "parser google-vertex-maas-page");
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
-const conditional = { status: "conditional", verification_status: "official_declared" };
-const textOnly = {
-  vision: unsupported,
-  image_output: unsupported,
-  audio_input: unsupported,
-  audio_output: unsupported,
-  video_input: unsupported,
-};
 
 async function parsed(name: string): Promise<ParseOutput> {
   return ParseOutput.parse(page(await recordedInput("google-vertex", name)));

@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parsers } from "../../src/normalize/parsers/google-vertex-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { conditional, supported, unsupported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { recordedModelPageFacts } from "../helpers/model-pages.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = defined(parsers["google-vertex-model-page"], "parser google-vertex-model-page");
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
-const conditional = { status: "conditional", verification_status: "official_declared" };
 
 async function factsOf(name: string): Promise<Map<string, ModelFact>> {
   const out = ParseOutput.parse(page(await recordedInput("google-vertex", name)));

@@ -3,25 +3,25 @@ import { modelFactParsers, parserRegistry } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/groq-model-facts.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { supported, textOnly } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { recordedModelPageFacts } from "../helpers/model-pages.js";
 import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
 const page = defined(parsers["groq-model-page"], "parser groq-model-page");
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
-/** A text-in, text-out page's modality capabilities. */
-const textOnly = {
-  vision: unsupported,
-  audio_input: unsupported,
-  video_input: unsupported,
-  audio_output: unsupported,
-  image_output: unsupported,
-};
 
 function parse(input: ParserInput): ParseOutput {
   return ParseOutput.parse(page(input));
+}
+
+/** The skipped entry of a page that lists one capability the catalog has no name for. */
+function unreadCapability(name: string) {
+  return {
+    reason: "a listed capability without a catalog capability name (not read)",
+    count: 1,
+    examples: [name],
+  };
 }
 
 function factOf(out: ParseOutput): ModelFact {
@@ -93,13 +93,7 @@ describe("Groq per-model pages", () => {
         verification_status: "official_declared",
       },
     });
-    expect(out.skipped).toEqual([
-      {
-        reason: "a listed capability without a catalog capability name (not read)",
-        count: 1,
-        examples: ["JSON Object Mode"],
-      },
-    ]);
+    expect(out.skipped).toEqual([unreadCapability("JSON Object Mode")]);
   });
 
   it("Qwen3.8-27B takes images (INPUT 'Text, images' and a Vision link): its page says 131,072 context and 16,384 output", async () => {
@@ -108,11 +102,8 @@ describe("Groq per-model pages", () => {
     expect(fact.context_tokens).toBe(131_072);
     expect(fact.max_output_tokens).toBe(16_384);
     expect(fact.capabilities).toEqual({
+      ...textOnly,
       vision: supported,
-      audio_input: unsupported,
-      video_input: unsupported,
-      audio_output: unsupported,
-      image_output: unsupported,
       tool_calling: supported,
       structured_output: supported,
       reasoning: supported,
@@ -126,13 +117,7 @@ describe("Groq per-model pages", () => {
     expect(fact.context_tokens).toBe(512);
     expect(fact.max_output_tokens).toBe(512);
     expect(fact.capabilities).toEqual(textOnly);
-    expect(out.skipped).toEqual([
-      {
-        reason: "a listed capability without a catalog capability name (not read)",
-        count: 1,
-        examples: ["Content Moderation"],
-      },
-    ]);
+    expect(out.skipped).toEqual([unreadCapability("Content Moderation")]);
   });
 
   it("a capability the CAPABILITIES links leave out stays unknown, never unsupported: MiniMax M2.7 lists no JSON Schema Mode", async () => {

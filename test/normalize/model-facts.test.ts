@@ -9,6 +9,7 @@ import {
 } from "../../src/normalize/parsers/azure-model-facts.js";
 import { parsers as googleParsers } from "../../src/normalize/parsers/google-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { supported, unsupported } from "../helpers/capabilities.js";
 import { recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
@@ -31,9 +32,6 @@ function byId(facts: readonly ModelFact[] | undefined, provider?: string): Map<s
       .map((f) => [f.provider_model_id, f]),
   );
 }
-
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
 
 describe("official model facts create no deployments", () => {
   it.each([

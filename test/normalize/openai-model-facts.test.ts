@@ -4,13 +4,12 @@ import { describe, expect, it } from "vitest";
 import { normalizeSource } from "../../src/normalize/index.js";
 import { parsers } from "../../src/normalize/parsers/openai-model-facts.js";
 import { type ModelFact, ParseOutput } from "../../src/schema/index.js";
+import { supported, unsupported } from "../helpers/capabilities.js";
 import { loadDefinition, recordedInput, SOURCES_DIR } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
 const page = defined(parsers["openai-model-page"], "parser openai-model-page");
-const supported = { status: "supported", verification_status: "official_declared" };
-const unsupported = { status: "unsupported", verification_status: "official_declared" };
 
 async function factsOf(name: string): Promise<Map<string, ModelFact>> {
   const out = ParseOutput.parse(page(await recordedInput("openai", name)));
