@@ -7,10 +7,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyCommittedSnapshots } from "../helpers/committed-release.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const MAIN = join(REPO, "dist", "src", "cli", "main.js");
@@ -106,7 +107,7 @@ describe("the container's command: node dist/src/cli/main.js serve", () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "catalog-container-"));
     snapshots = join(work, "snapshots");
-    await cp(join(REPO, "snapshots"), snapshots, { recursive: true });
+    await copyCommittedSnapshots(snapshots);
   });
   afterAll(async () => {
     await rm(work, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyCommittedSnapshots } from "../helpers/committed-release.js";
 
 const run = promisify(execFile);
 const REPO = join(import.meta.dirname, "..", "..");
@@ -63,7 +64,8 @@ describe("the packed package", () => {
     const help = await run(catalogBin, ["--help"], { cwd: work });
     for (const command of ["build", "diff", "verify", "serve", "releases", "export", "capture"])
       expect(help.stdout).toContain(command);
-    const snapshots = join(REPO, "snapshots");
+    const snapshots = join(work, "snapshots");
+    await copyCommittedSnapshots(snapshots);
     const verify = await run(catalogBin, ["verify", "--snapshots", snapshots], { cwd: work });
     expect(verify.stdout).toMatch(/^rel_[0-9a-f]{64} ok\n$/);
     const out = join(work, "export");

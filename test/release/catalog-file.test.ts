@@ -3,7 +3,6 @@
  * exactly the canonical JSON of the catalog, every span in the index holds its record's
  * canonical JSON, and the index's columns are the records' own values.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/lib/canonical-json.js";
 import { serializeRelease } from "../../src/release/serialize.js";
@@ -18,9 +17,8 @@ import {
   serializeCatalog,
   serveIndexFor,
 } from "../../src/snapshot/index.js";
+import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 import { fixtureCatalog } from "../serve/support/fixture.js";
-
-const SNAPSHOTS = join(import.meta.dirname, "..", "..", "snapshots");
 
 /** The fixture with text outside ASCII (two-, three- and four-byte UTF-8), so byte and character offsets differ. */
 function nonAsciiCatalog(): CatalogContent {
@@ -36,7 +34,7 @@ function nonAsciiCatalog(): CatalogContent {
 }
 
 async function committedCatalog(): Promise<CatalogContent> {
-  return (await loadRelease(SNAPSHOTS)).catalog;
+  return (await loadRelease(REPO_SNAPSHOTS, await committedReleaseId())).catalog;
 }
 
 type Coded = { values: Array<string | null>; codes: number[] };

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportRelease, loadRelease, withDatabase } from "../../src/release/index.js";
 import type { CatalogContent } from "../../src/schema/index.js";
+import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
-const SNAPSHOTS = join(import.meta.dirname, "..", "..", "snapshots");
+const SNAPSHOTS = REPO_SNAPSHOTS;
 
 describe("catalog export", () => {
   let out: string;
@@ -18,10 +19,10 @@ describe("catalog export", () => {
   let releaseId: string;
   beforeAll(async () => {
     out = await mkdtemp(join(tmpdir(), "catalog-export-"));
-    const loaded = await loadRelease(SNAPSHOTS);
+    const loaded = await loadRelease(SNAPSHOTS, await committedReleaseId());
     catalog = loaded.catalog;
     releaseId = loaded.manifest.release_id;
-    const result = await exportRelease(SNAPSHOTS, undefined, out);
+    const result = await exportRelease(SNAPSHOTS, loaded.manifest.release_id, out);
     expect(result.releaseId).toBe(releaseId);
   }, 60_000);
   afterAll(async () => {

@@ -3,20 +3,19 @@
  * DuckDB: the two must be the same rows in the same order, or the first release's diff.json
  * would change with the path taken.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deploymentRefs, queryDiff, readDiff } from "../../src/release/diff.js";
 import { loadCatalog, withDatabase } from "../../src/release/index.js";
 import type { CatalogContent } from "../../src/schema/index.js";
 import { loadRelease } from "../../src/snapshot/index.js";
+import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
-const SNAPSHOTS = join(import.meta.dirname, "..", "..", "snapshots");
 const EMPTY: CatalogContent = { deployments: [], lifecycle: [], events: [], sources: [] };
 const ids = { fromReleaseId: null, toReleaseId: null };
 
 describe("a first build's added deployments", () => {
   it("are DuckDB's rows, in DuckDB's order, for the committed catalog and for one out of id order", async () => {
-    const committed = (await loadRelease(SNAPSHOTS)).catalog;
+    const committed = (await loadRelease(REPO_SNAPSHOTS, await committedReleaseId())).catalog;
     // the committed catalog has google and google-vertex: id order (dep_google-vertex_ < dep_google_)
     // is not provider order, so the refs are regrouped
     expect(committed.deployments.some((d) => d.provider_id === "google-vertex")).toBe(true);

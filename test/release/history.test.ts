@@ -1,13 +1,12 @@
 /** Release ids by unique prefix, and the release chain newest first. */
-import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { CatalogError } from "../../src/lib/errors.js";
 import { listReleases, readManifest, releaseHistory, resolveReleaseId } from "../../src/release/index.js";
-import { REPO, runCatalog } from "../helpers/cli.js";
-
-const SNAPSHOTS = join(REPO, "snapshots");
+import { runCatalog } from "../helpers/cli.js";
+import { committedSnapshotsCopy } from "../helpers/committed-release.js";
 
 const catalog = runCatalog;
 
@@ -44,6 +43,8 @@ describe("release ids by prefix", () => {
 
 describe("release history", () => {
   it("lists the chain newest first with created_at, previous id and counts", async () => {
+    const { dir, snapshots: SNAPSHOTS } = await committedSnapshotsCopy();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const chain = await listReleases(SNAPSHOTS);
     const history = await releaseHistory(SNAPSHOTS);
     expect(history.map((r) => r.id)).toEqual([...chain].reverse());
@@ -60,10 +61,8 @@ describe("release history", () => {
   });
 
   it("`catalog releases --json` prints them; diff, verify and export take prefixes", async () => {
-    const work = await mkdtemp(join(tmpdir(), "catalog-releases-"));
+    const { dir: work, snapshots } = await committedSnapshotsCopy();
     try {
-      const snapshots = join(work, "snapshots");
-      await cp(SNAPSHOTS, snapshots, { recursive: true });
       const listed = await catalog(["releases", "--json", "--snapshots", snapshots]);
       expect(listed.code).toBe(0);
       const { data } = JSON.parse(listed.stdout) as { data: Array<{ id: string }> };

@@ -21,7 +21,7 @@ import {
 } from "../../src/release/previous-release.js";
 import { checkContext } from "../../src/release/validate.js";
 import { catalogBoundaries, catalogParts, readCatalogTailSync } from "../../src/snapshot/catalog-parts.js";
-import { COMMITTED_SNAPSHOTS } from "../helpers/committed-release.js";
+import { REPO_SNAPSHOTS as COMMITTED_SNAPSHOTS, committedReleaseId } from "../helpers/committed-release.js";
 import { LATER, releaseInput, standardWorld, tempSnapshots } from "./fixtures.js";
 
 const NAMES = ["events", "lifecycle", "sources"] as const;
@@ -31,8 +31,7 @@ let whole: Buffer;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "previous-release-"));
-  const latest = await readLatest(COMMITTED_SNAPSHOTS);
-  if (!latest) throw new Error("the committed snapshots have a release");
+  const latest = await committedReleaseId();
   const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
   catalogPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files[CATALOG_FILE]?.sha256 ?? "");
   whole = await readFile(catalogPath);
@@ -89,7 +88,7 @@ describe("the end of catalog.json", () => {
   it("reads the parts where serve-index.json's members say, and the end of catalog.json when they do not hold", async () => {
     const expected = catalogParts(whole, NAMES);
     const cores = previousCoresOf(expected.lifecycle);
-    const latest = (await readLatest(COMMITTED_SNAPSHOTS)) as string;
+    const latest = await committedReleaseId();
     const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
     const serveIndexPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files["serve-index.json"]?.sha256 ?? "");
     const serveIndex = await readFile(serveIndexPath, "utf8");
@@ -144,7 +143,7 @@ describe("the end of catalog.json", () => {
     expect(expected.lifecycle.some((r) => r.lifecycle.replacement_ids.length > 1)).toBe(true);
     expect(expected.lifecycle.some((r) => r.lifecycle.end_of_life.date !== null)).toBe(true);
     expect(expected.lifecycle.some((r) => r.lifecycle.last_changed_at === null)).toBe(true);
-    const latest = (await readLatest(COMMITTED_SNAPSHOTS)) as string;
+    const latest = await committedReleaseId();
     const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
     const parquet = objectPath(COMMITTED_SNAPSHOTS, manifest.files["lifecycle.parquet"]?.sha256 ?? "");
     const serveIndexPath = objectPath(COMMITTED_SNAPSHOTS, manifest.files["serve-index.json"]?.sha256 ?? "");

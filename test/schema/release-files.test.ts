@@ -1,27 +1,30 @@
 /**
  * The published files of a release have schemas: the committed JSON Schemas under
  * src/schema/json-schema/ are what the zod schemas generate today (a changed schema without
- * `npm run json-schema` fails here), and every JSON file of the committed snapshot's latest
- * release passes both its zod schema and its committed JSON Schema (validated with Ajv, as a
+ * `npm run json-schema` fails here), and every JSON file of the committed release passes both its zod schema and its committed JSON Schema (validated with Ajv, as a
  * consumer would validate a download).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RELEASE_FILE_SCHEMAS, ReleaseManifest, releaseJsonSchemas } from "../../src/schema/index.js";
+import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SCHEMA_DIR = join(ROOT, "src/schema/json-schema");
-const SNAPSHOTS = join(ROOT, "snapshots");
+const SNAPSHOTS = REPO_SNAPSHOTS;
+let releaseId: string;
+beforeAll(async () => {
+  releaseId = await committedReleaseId();
+});
 
 function committedSchema(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(SCHEMA_DIR, name), "utf8"));
 }
 
-/** The latest committed release's JSON files by name, manifest.json included. */
+/** The committed release's JSON files by name, manifest.json included. */
 function latestReleaseFiles(): Map<string, unknown> {
-  const releaseId = readFileSync(join(SNAPSHOTS, "LATEST"), "utf8").trim();
   const manifestText = readFileSync(join(SNAPSHOTS, "releases", releaseId, "manifest.json"), "utf8");
   const manifest = ReleaseManifest.parse(JSON.parse(manifestText));
   const files = new Map<string, unknown>([["manifest.json", JSON.parse(manifestText)]]);

@@ -12,8 +12,8 @@ import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { type RunningServer, startServer } from "../../src/serve/index.js";
+import { committedSnapshotsCopy } from "../helpers/committed-release.js";
 
-const SNAPSHOTS = join(import.meta.dirname, "..", "..", "snapshots");
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
   "/usr/bin/chromium",
@@ -27,9 +27,12 @@ const RUN = BROWSER !== undefined || process.env.CI !== undefined;
 
 describe.skipIf(!RUN)("GET /docs in headless Chromium", () => {
   let server: RunningServer;
+  let work: string;
   beforeAll(async () => {
+    const copy = await committedSnapshotsCopy();
+    work = copy.dir;
     server = await startServer({
-      snapshotsDir: SNAPSHOTS,
+      snapshotsDir: copy.snapshots,
       host: "127.0.0.1",
       port: 0,
       watchLatest: false,
@@ -41,6 +44,7 @@ describe.skipIf(!RUN)("GET /docs in headless Chromium", () => {
   afterAll(async () => {
     await server?.close();
     await rm(join(tmpdir(), `catalog-docs-quota-${process.pid}.json`), { force: true });
+    if (work) await rm(work, { recursive: true, force: true });
   });
 
   it("renders the API reference from the server's own files, shows the endpoints and logs no console errors", async () => {
