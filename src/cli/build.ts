@@ -38,9 +38,10 @@ export function registerBuild(program: Command): void {
         import("../release/index.js"),
       ]);
       const logger = createLogger({ level: flags.logLevel ?? "warn" });
+      const snapshots = snapshotsDir(flags.snapshots);
       const summary = await runBuild({
         sourcesDir: sourcesDir(flags.sources),
-        snapshotsDir: snapshotsDir(flags.snapshots),
+        snapshotsDir: snapshots,
         offline: flags.offline ?? false,
         clock: clockFrom(flags.now),
         logger,
@@ -62,7 +63,10 @@ export function registerBuild(program: Command): void {
       } else if (summary.status === "unchanged") {
         process.stderr.write(`no change since ${summary.previous_release_id}: nothing published\n`);
       } else {
-        process.stderr.write(`published ${summary.release_id}\n`);
+        // where it went: a build in a checkout publishes next to the committed release
+        process.stderr.write(
+          `published ${summary.release_id} in ${snapshots} (LATEST names it; earlier releases stay: catalog releases)\n`,
+        );
       }
       if (flags.json) {
         const { outcome, ...rest } = summary;

@@ -1,8 +1,11 @@
 /**
  * Plans: a plan has a monthly request quota. The shipped defaults apply when the server is
- * given no plans file; a plans file replaces them entirely and must define `anonymous`
- * (the keyless plan, counted per client address). A quota is a finite non-negative integer:
- * there is no "unlimited" plan, and 0 blocks every request of that plan.
+ * given no plans file: they are for a server a person runs for their own use (the README's
+ * quick start), where real use is thousands of requests. A public server is given a plans
+ * file (`--plans`, e.g. the repository's config/plans.production.json; docs/operations.md),
+ * which replaces them entirely and must define `anonymous` (the keyless plan, counted per
+ * client address). A quota is a finite non-negative integer: there is no "unlimited" plan,
+ * and 0 blocks every request of that plan.
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
@@ -22,12 +25,12 @@ export const PlansFile = z.strictObject({
 });
 export type PlansFile = z.infer<typeof PlansFile>;
 
-/** free: 1,000 requests a month; pro: 100,000; anonymous (no key): 100 per client address. */
+/** A month of one person's use: anonymous (no key) 10,000 per client address; free 10,000; pro 100,000. */
 export const DEFAULT_PLANS: PlansFile = {
   plans: {
-    free: { monthly_quota: 1_000 },
+    free: { monthly_quota: 10_000 },
     pro: { monthly_quota: 100_000 },
-    anonymous: { monthly_quota: 100 },
+    anonymous: { monthly_quota: 10_000 },
   },
 };
 

@@ -120,7 +120,8 @@ describe("the container's command: node dist/src/cli/main.js serve", () => {
     });
     const answer = await fetch(`${url}/v1/providers`);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get("x-ratelimit-limit")).toBe("100");
+    // the shipped default plans (no plans file given)
+    expect(answer.headers.get("x-ratelimit-limit")).toBe("10000");
     proc.kill("SIGTERM");
     expect(await exited).toBe(0);
     const state = JSON.parse(await readFile(join(work, "quota.json"), "utf8")) as {

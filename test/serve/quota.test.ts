@@ -7,6 +7,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKey, listKeys, revokeKey, startServer } from "../../src/serve/index.js";
+import { loadPlans } from "../../src/serve/plans.js";
 import { quotaPeriod } from "../../src/serve/quota.js";
 import { dep } from "./support/fixture.js";
 import {
@@ -131,19 +132,32 @@ describe("monthly quota", () => {
     expect(anonymous.headers["x-ratelimit-remaining"]).toBe("4");
   });
 
-  it("ships default plans: anonymous 100, free 1000, pro 100000", async () => {
+  it("ships default plans for a server of one's own: anonymous 10000, free 10000, pro 100000", async () => {
     const dir = await makeTempDir();
     const keysFile = join(dir, "keys.json");
     const free = await createKey(keysFile, "small", "free");
     const pro = await createKey(keysFile, "large", "pro");
     const t = await server({ dir, keysFile });
+    expect((await t.get("/v1/lifecycle")).headers["x-ratelimit-limit"]).toBe("10000");
+    expect(
+      (await t.get("/v1/lifecycle", { authorization: `Bearer ${free.key}` })).headers["x-ratelimit-limit"],
+    ).toBe("10000");
+    expect(
+      (await t.get("/v1/lifecycle", { authorization: `Bearer ${pro.key}` })).headers["x-ratelimit-limit"],
+    ).toBe("100000");
+  });
+
+  it("ships plans for a public server in config/plans.production.json: anonymous 100, free 1000, pro 100000", async () => {
+    const dir = await makeTempDir();
+    const keysFile = join(dir, "keys.json");
+    const free = await createKey(keysFile, "small", "free");
+    const plansFile = join(import.meta.dirname, "..", "..", "config", "plans.production.json");
+    const t = await server({ dir, keysFile, plansFile });
     expect((await t.get("/v1/lifecycle")).headers["x-ratelimit-limit"]).toBe("100");
     expect(
       (await t.get("/v1/lifecycle", { authorization: `Bearer ${free.key}` })).headers["x-ratelimit-limit"],
     ).toBe("1000");
-    expect(
-      (await t.get("/v1/lifecycle", { authorization: `Bearer ${pro.key}` })).headers["x-ratelimit-limit"],
-    ).toBe("100000");
+    expect((await loadPlans(plansFile)).plans.pro?.monthly_quota).toBe(100_000);
   });
 
   it("rejects a key whose plan the plans file does not define", async () => {
