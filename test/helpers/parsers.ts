@@ -4,16 +4,20 @@ import { CatalogError } from "../../src/lib/errors.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 
 /**
- * Runs `run` and asserts it throws a `parse_failed` CatalogError (never an empty success);
- * returns the failure's message.
+ * Runs `run` and asserts it throws a `parse_failed` CatalogError (never an empty success)
+ * whose message names the failure expected: it contains `expected` (a string) or matches it
+ * (a RegExp), so a test of one failure does not pass on another. Returns the message.
  */
-export function expectParseFailure(run: () => unknown): string {
+export function expectParseFailure(run: () => unknown, expected: string | RegExp): string {
   try {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(CatalogError);
     expect((error as CatalogError).code).toBe("parse_failed");
-    return (error as CatalogError).message;
+    const message = (error as CatalogError).message;
+    if (typeof expected === "string") expect(message).toContain(expected);
+    else expect(message).toMatch(expected);
+    return message;
   }
   throw new Error("expected a parse_failed CatalogError, but parsing succeeded");
 }

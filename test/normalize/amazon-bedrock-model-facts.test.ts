@@ -86,19 +86,29 @@ describe("Amazon Bedrock model cards", () => {
 
   it("a card without a context window, a max output, a modalities table or a bedrock-runtime model ID fails to parse", async () => {
     const input = await recordedInput("amazon-bedrock", "model-card-claude-sonnet-4-6");
-    expectParseFailure(() => card(edit(input, (c) => c.replace(/^\+ \*\*Context window:\*\*.*$/m, ""))));
-    expectParseFailure(() =>
-      card(edit(input, (c) => c.replace("+ **Max output tokens:** 64K", "+ **Max output tokens:** varies"))),
+    expectParseFailure(
+      () => card(edit(input, (c) => c.replace(/^\+ \*\*Context window:\*\*.*$/m, ""))),
+      'model-card-claude-sonnet-4-6: Claude Sonnet 4.6: no "context window" token count in the model details',
     );
-    expectParseFailure(() =>
-      card(edit(input, (c) => c.replace("| **Input Modalities** |", "| **Inputs** |"))),
-    );
-    expectParseFailure(() =>
-      card(
-        edit(input, (c) =>
-          c.replace("| bedrock-runtime | anthropic.claude-sonnet-4-6 |", "| bedrock-runtime | N/A |"),
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) => c.replace("+ **Max output tokens:** 64K", "+ **Max output tokens:** varies")),
         ),
-      ),
+      'model-card-claude-sonnet-4-6: Claude Sonnet 4.6: no "max output tokens" token count in the model details',
+    );
+    expectParseFailure(
+      () => card(edit(input, (c) => c.replace("| **Input Modalities** |", "| **Inputs** |"))),
+      "model-card-claude-sonnet-4-6: Claude Sonnet 4.6: no Input / Output Modalities table",
+    );
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) =>
+            c.replace("| bedrock-runtime | anthropic.claude-sonnet-4-6 |", "| bedrock-runtime | N/A |"),
+          ),
+        ),
+      "model-card-claude-sonnet-4-6: Claude Sonnet 4.6: the Programmatic Access table gives no",
     );
   });
 });

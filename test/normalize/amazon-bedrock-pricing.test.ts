@@ -167,20 +167,27 @@ describe("Bedrock price list: identity and structure", () => {
   });
 
   it("fails on a document that is not a Bedrock offer file, and on one with no priced model", () => {
-    expectParseFailure(() =>
-      parse(edit(bedrockInput, (c) => c.replace('"offerCode":"AmazonBedrock"', '"offerCode":"AmazonEC2"'))),
+    expectParseFailure(
+      () =>
+        parse(edit(bedrockInput, (c) => c.replace('"offerCode":"AmazonBedrock"', '"offerCode":"AmazonEC2"'))),
+      'price-list-bedrock-ap-northeast-1: offerCode "AmazonEC2" is not a Bedrock offer',
     );
-    expectParseFailure(() =>
-      parse(
-        edit(bedrockInput, (c) =>
-          c
-            .replace(/"Nova Lite"/g, '"Nova Unknown"')
-            .replace(/"NVIDIA Nemotron Nano 2 VL"/g, '"X"')
-            .replace(/"Nova 2.0 Lite"/g, '"Y"'),
+    expectParseFailure(
+      () =>
+        parse(
+          edit(bedrockInput, (c) =>
+            c
+              .replace(/"Nova Lite"/g, '"Nova Unknown"')
+              .replace(/"NVIDIA Nemotron Nano 2 VL"/g, '"X"')
+              .replace(/"Nova 2.0 Lite"/g, '"Y"'),
+          ),
         ),
-      ),
+      "price-list-bedrock-ap-northeast-1: found no priced Bedrock model SKUs",
     );
-    expectParseFailure(() => parse(edit(bedrockInput, () => "not json")));
+    expectParseFailure(
+      () => parse(edit(bedrockInput, () => "not json")),
+      "price-list-bedrock-ap-northeast-1: not valid JSON (Unexpected token 'o', \"not json\" is not valid JSON)",
+    );
   });
 
   it("refuses to round: a price finer than a micro-dollar per million tokens is skipped and counted", () => {

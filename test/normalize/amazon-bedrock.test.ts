@@ -160,33 +160,41 @@ describe("amazon-bedrock broken pages", () => {
   it("fails instead of returning less when the page changed", async () => {
     const list = await recordedInput("amazon-bedrock", "model-lifecycle");
     const table = await recordedInput("amazon-bedrock", "model-lifecycle-legacy");
-    expectParseFailure(() =>
-      parse(withContent(list, list.content.replace("  - **Model ID:** cohere.command-r-v1:0\n", ""))),
+    expectParseFailure(
+      () => parse(withContent(list, list.content.replace("  - **Model ID:** cohere.command-r-v1:0\n", ""))),
+      'model-lifecycle: entry "Cohere Command R" has no valid model ID ("")',
     );
-    expectParseFailure(() =>
-      parse(
-        withContent(
-          list,
-          list.content.replace("**EOL date:** July 7, 2026", "**EOL date:** sometime in 2026"),
+    expectParseFailure(
+      () =>
+        parse(
+          withContent(
+            list,
+            list.content.replace("**EOL date:** July 7, 2026", "**EOL date:** sometime in 2026"),
+          ),
         ),
-      ),
+      'model-lifecycle: "sometime in 2026" is not a lifecycle date',
     );
-    expectParseFailure(() =>
-      parse(
-        withContent(
-          list,
-          list.content.replace("**Legacy date:** May 26, 2026", "**Sunset date:** May 26, 2026"),
+    expectParseFailure(
+      () =>
+        parse(
+          withContent(
+            list,
+            list.content.replace("**Legacy date:** May 26, 2026", "**Sunset date:** May 26, 2026"),
+          ),
         ),
-      ),
+      'model-lifecycle: unknown lifecycle field "**Sunset date:** May 26, 2026"',
     );
-    expectParseFailure(() =>
-      parse(withContent(list, list.content.replace("us-east-1\n", "US East (N. Virginia)\n"))),
+    expectParseFailure(
+      () => parse(withContent(list, list.content.replace("us-east-1\n", "US East (N. Virginia)\n"))),
+      'model-lifecycle: "US East (N. Virginia)" is not an AWS Region code',
     );
-    expectParseFailure(() =>
-      parse(withContent(table, table.content.replace("| EOL date |", "| End of life |"))),
+    expectParseFailure(
+      () => parse(withContent(table, table.content.replace("| EOL date |", "| End of life |"))),
+      "model-lifecycle-legacy: column ^eol date$ missing (headers: Model provider | Model name | Model ID",
     );
-    expectParseFailure(() =>
-      parse(withContent(table, list.content.slice(0, list.content.indexOf("- **AI21 Labs**")))),
+    expectParseFailure(
+      () => parse(withContent(table, list.content.slice(0, list.content.indexOf("- **AI21 Labs**")))),
+      "model-lifecycle-legacy: found no Legacy or EOL model rows",
     );
   });
 });

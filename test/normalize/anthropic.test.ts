@@ -43,18 +43,25 @@ describe("anthropic pricing", () => {
 
   it("fails when the batch table is gone", async () => {
     const input = await recordedInput("anthropic", "pricing");
-    expectParseFailure(() => pricing(edit(input, (c) => c.replaceAll("Batch input", "Async input"))));
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replaceAll("Batch input", "Async input"))),
+      "pricing: no Batch processing table (Model | Batch input | Batch output)",
+    );
   });
 
   it("fails when a cache column is renamed", async () => {
     const input = await recordedInput("anthropic", "pricing");
-    expectParseFailure(() => pricing(edit(input, (c) => c.replace("1h cache writes", "Long cache"))));
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace("1h cache writes", "Long cache"))),
+      "pricing: column ^1h cache writes?$ missing (headers: Model | Base input tokens | 5m cache writes |",
+    );
   });
 
   it("fails on an unparseable price", async () => {
     const input = await recordedInput("anthropic", "pricing");
-    expectParseFailure(() =>
-      pricing(edit(input, (c) => c.replace("| $4 / MTok         |", "| ask sales         |"))),
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace("| $4 / MTok         |", "| ask sales         |"))),
+      'pricing: Claude Opus 5.5 base input: "ask sales" is not a price per MTok',
     );
   });
 
@@ -104,31 +111,38 @@ describe("anthropic deprecations", () => {
 
   it("fails on an unknown state", async () => {
     const input = await recordedInput("anthropic", "deprecations");
-    expectParseFailure(() =>
-      deprecations(
-        edit(input, (c) =>
-          c.replace(
-            "| Active        | N/A               | Not sooner than May 28, 2027",
-            "| Sunsetting    | N/A               | Not sooner than May 28, 2027",
+    expectParseFailure(
+      () =>
+        deprecations(
+          edit(input, (c) =>
+            c.replace(
+              "| Active        | N/A               | Not sooner than May 28, 2027",
+              "| Sunsetting    | N/A               | Not sooner than May 28, 2027",
+            ),
           ),
         ),
-      ),
+      'deprecations: claude-opus-4-8: unknown state "Sunsetting"',
     );
   });
 
   it("fails when the status table is removed", async () => {
     const input = await recordedInput("anthropic", "deprecations");
-    expectParseFailure(() => deprecations(edit(input, (c) => c.replace("| API model name", "| Model"))));
+    expectParseFailure(
+      () => deprecations(edit(input, (c) => c.replace("| API model name", "| Model"))),
+      "deprecations: no Model status table (API model name | Current state ...)",
+    );
   });
 
   it("fails on an unparseable retirement date", async () => {
     const input = await recordedInput("anthropic", "deprecations");
-    expectParseFailure(() =>
-      deprecations(
-        edit(input, (c) =>
-          c.replace("| August 5, 2026                     |", "| after the summer                   |"),
+    expectParseFailure(
+      () =>
+        deprecations(
+          edit(input, (c) =>
+            c.replace("| August 5, 2026                     |", "| after the summer                   |"),
+          ),
         ),
-      ),
+      'deprecations: claude-opus-4-1-20250805 retirement date: "after the summer" is not a lifecycle date',
     );
   });
 });

@@ -141,12 +141,14 @@ describe("azure/models-sold-by-azure-2026-09", () => {
 
   it("fails on a tool-calling bullet with a qualifier it does not know, never reading it as plain support", async () => {
     const input = await recordedInput("azure", "models-sold-by-azure-2026-09");
-    expectParseFailure(() =>
-      azure(
-        edit(input, (c) =>
-          c.replace("parallel tool calling (Responses API only)", "parallel tool calling (Batch API only)"),
+    expectParseFailure(
+      () =>
+        azure(
+          edit(input, (c) =>
+            c.replace("parallel tool calling (Responses API only)", "parallel tool calling (Batch API only)"),
+          ),
         ),
-      ),
+      'models-sold-by-azure-2026-09: gpt-6.1-sol-2026-09-29: tool calling bullet "Functions, tools, and',
     );
     expect(describedCapabilities("- Function calling (Responses API only)")).toEqual({
       tool_calling: conditional,

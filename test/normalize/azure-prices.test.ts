@@ -172,8 +172,14 @@ describe("official Retail Prices API response (documented-shape test fixture)", 
   });
 
   it("fails on a response without Items, and on one without a single priced meter", () => {
-    expectParseFailure(() => parseOfficial(edit(input, (c) => c.replace('"Items"', '"Things"'))));
-    expectParseFailure(() => parseOfficial(edit(input, (c) => c.replace(/ Tokens"/g, ' Units"'))));
+    expectParseFailure(
+      () => parseOfficial(edit(input, (c) => c.replace('"Items"', '"Things"'))),
+      'retail-prices: no "Items" array',
+    );
+    expectParseFailure(
+      () => parseOfficial(edit(input, (c) => c.replace(/ Tokens"/g, ' Units"'))),
+      "retail-prices: found no priced token meters (0 of 13 rows mapped)",
+    );
   });
 });
 

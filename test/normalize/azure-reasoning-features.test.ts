@@ -270,15 +270,17 @@ describe("Azure OpenAI reasoning models page at its new path (February 2026)", (
 
   it("fails on a July 2026 shape: a row of ✅ one cell short, where the missing model cannot be told", async () => {
     const input = await recordedInput("azure", "reasoning-models");
-    expectParseFailure(() =>
-      parse(
-        edit(input, (c) =>
-          c.replace(
-            "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
-            "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
+    expectParseFailure(
+      () =>
+        parse(
+          edit(input, (c) =>
+            c.replace(
+              "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
+              "| **[Structured Outputs](./structured-outputs.md)** | ✅ | ✅ | ✅ | ✅| ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ | ✅ |",
+            ),
           ),
         ),
-      ),
+      'reasoning-models: feature row "Structured Outputs" has 12 cells for 13 model columns',
     );
   });
 });
@@ -338,51 +340,76 @@ describe("Azure OpenAI reasoning models page, archived versions", () => {
 });
 
 describe("Azure OpenAI reasoning models page: a page of another shape fails", () => {
-  const broken = async (change: (content: string) => string, name = "reasoning-models-2026-01") => {
+  const broken = async (
+    change: (content: string) => string,
+    expected: string | RegExp,
+    name = "reasoning-models-2026-01",
+  ) => {
     const input = await recordedInput("azure", name);
-    expectParseFailure(() => parse(edit(input, change)));
+    expectParseFailure(() => parse(edit(input, change)), expected);
   };
 
   it("fails without the API & feature support section", async () => {
-    await broken((c) => c.replace("## API & feature support", "## API support"));
+    await broken(
+      (c) => c.replace("## API & feature support", "## API support"),
+      'no "## API & feature support" section',
+    );
   });
 
   it("fails when no table has the **Feature** header", async () => {
-    await broken((c) => c.replaceAll("| **Feature**  |", "| Capability |"));
+    await broken((c) => c.replaceAll("| **Feature**  |", "| Capability |"), "found no feature table");
   });
 
   it("fails when a model column is not **<model>**, **<version>**", async () => {
-    await broken((c) => c.replace("| **o3**, **2025-04-16** |", "| **o3** (2025-04-16) |"));
+    await broken(
+      (c) => c.replace("| **o3**, **2025-04-16** |", "| **o3** (2025-04-16) |"),
+      'feature table column "**o3** (2025-04-16)" is not "**<model>**, **<version>**"',
+    );
   });
 
   it("fails when a read row lacks a cell, rather than guess its alignment", async () => {
-    await broken((c) =>
-      c.replace(
-        "| Parallel Tool Calls<sup>1</sup> | ✅| ✅ | ✅  | ✅ | ✅ | ✅ | ✅ |- |",
-        "| Parallel Tool Calls<sup>1</sup> | ✅| ✅ | ✅  | ✅ | ✅ | ✅ |- |",
-      ),
+    await broken(
+      (c) =>
+        c.replace(
+          "| Parallel Tool Calls<sup>1</sup> | ✅| ✅ | ✅  | ✅ | ✅ | ✅ | ✅ |- |",
+          "| Parallel Tool Calls<sup>1</sup> | ✅| ✅ | ✅  | ✅ | ✅ | ✅ |- |",
+        ),
+      'feature row "Parallel Tool Calls" has 11 cells for 12 model columns',
     );
   });
 
   it("fails on a feature cell other than ✅, - or empty", async () => {
-    await broken((c) =>
-      c.replace("| Parallel Tool Calls | - | - |", "| Parallel Tool Calls | Preview | - |"),
+    await broken(
+      (c) => c.replace("| Parallel Tool Calls | - | - |", "| Parallel Tool Calls | Preview | - |"),
+      'codex-mini-2025-05-16 Parallel Tool Calls: feature cell "Preview" is not ✅, - or empty',
     );
   });
 
   it("fails when a context window item is not a size, or a size is given twice", async () => {
-    await broken((c) => c.replace("128,000 <br><br>Input: 111,616", "128K <br><br>Input: 111,616"));
-    await broken((c) =>
-      c.replace("128,000 <br><br>Input: 111,616", "128,000 <br><br>Input: 111,616 <br> Input: 100,000"),
+    await broken(
+      (c) => c.replace("128,000 <br><br>Input: 111,616", "128K <br><br>Input: 111,616"),
+      'gpt-5.1-chat-2025-11-13 Context Window: context window item "128K" is not a size',
+    );
+    await broken(
+      (c) =>
+        c.replace("128,000 <br><br>Input: 111,616", "128,000 <br><br>Input: 111,616 <br> Input: 100,000"),
+      "gives two input sizes",
     );
   });
 
   it("fails when a feature table has no Context Window row", async () => {
-    await broken((c) => c.replaceAll("**[Context Window]", "**[Token limits]"), "reasoning-models-2025-06");
+    await broken(
+      (c) => c.replaceAll("**[Context Window]", "**[Token limits]"),
+      /^reasoning-models-2025-06: feature table \(codex-mini-2025-05-16, .*\) has no Context Window row$/,
+      "reasoning-models-2025-06",
+    );
   });
 
   it("fails when a model is listed twice", async () => {
-    await broken((c) => c.replace("| **o3**, **2025-04-16** |", "| **o4-mini**, **2025-04-16** |"));
+    await broken(
+      (c) => c.replace("| **o3**, **2025-04-16** |", "| **o4-mini**, **2025-04-16** |"),
+      "model o4-mini-2025-04-16 is listed twice",
+    );
   });
 });
 

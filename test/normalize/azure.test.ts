@@ -86,7 +86,10 @@ describe("azure identity helpers", () => {
       ),
     ).toEqual(["gpt-4o-realtime-preview-2024-12-17", "gpt-4o-mini-realtime-preview-2024-12-17"]);
     expect(parseReplacements(source, "n/a")).toEqual([]);
-    expectParseFailure(() => parseReplacements(source, "see the announcement blog post"));
+    expectParseFailure(
+      () => parseReplacements(source, "see the announcement blog post"),
+      't: replacement "see the announcement blog post" is not a model name',
+    );
   });
 
   it("reads pipe tables with their heading, keeping raw cells", () => {
@@ -169,25 +172,32 @@ describe("azure model-retirements (retirement schedule, October 2026)", () => {
 
   it("fails on a schedule whose table or values changed instead of returning less", async () => {
     const input = await recordedInput("azure", "model-retirements-current");
-    expectParseFailure(() =>
-      parseRetirements(
-        edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | GA |", "| gpt-5.5 | 2026-04-24 | Sunset |")),
-      ),
-    );
-    expectParseFailure(() =>
-      parseRetirements(
-        edit(input, (x) =>
-          x.replace("| gpt-5.5 | 2026-04-24 | GA | 2027-10-26 |", "| gpt-5.5 | 2026-04-24 | GA | soon |"),
+    expectParseFailure(
+      () =>
+        parseRetirements(
+          edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | GA |", "| gpt-5.5 | 2026-04-24 | Sunset |")),
         ),
-      ),
+      'model-retirements-current: unknown lifecycle "Sunset" for gpt-5.5 2026-04-24',
     );
-    expectParseFailure(() =>
-      parseRetirements(edit(input, (x) => x.replace("### Azure OpenAI", "### OpenAI"))),
+    expectParseFailure(
+      () =>
+        parseRetirements(
+          edit(input, (x) =>
+            x.replace("| gpt-5.5 | 2026-04-24 | GA | 2027-10-26 |", "| gpt-5.5 | 2026-04-24 | GA | soon |"),
+          ),
+        ),
+      'model-retirements-current: "soon" is not a lifecycle date',
     );
-    expectParseFailure(() =>
-      parseRetirements(
-        edit(input, (x) => x.replaceAll("| Retirement date | Replacement |", "| Sunset | Replacement |")),
-      ),
+    expectParseFailure(
+      () => parseRetirements(edit(input, (x) => x.replace("### Azure OpenAI", "### OpenAI"))),
+      'model-retirements-current: no "Azure OpenAI" retirement-schedule table under "Foundry Models sold by Azure"',
+    );
+    expectParseFailure(
+      () =>
+        parseRetirements(
+          edit(input, (x) => x.replaceAll("| Retirement date | Replacement |", "| Sunset | Replacement |")),
+        ),
+      "model-retirements-current: no retirement-schedule table (columns ^model$, ^version$, ^lifecycle$,",
     );
   });
 });
@@ -256,14 +266,20 @@ describe("azure model-retirements (retired models, April 2026)", () => {
   it("fails when the retired table is gone or a row has no retirement date", async () => {
     const input = await recordedInput("azure", "model-retirements-retired");
     const c = input.content;
-    expectParseFailure(() => parseRetirements(withContent(input, c.slice(0, c.indexOf("## Azure OpenAI")))));
-    expectParseFailure(() =>
-      parseRetirements(
-        edit(input, (x) => x.replace("| `ada` | July 6, 2023 | June 14, 2024 |", "| `ada` | | |")),
-      ),
+    expectParseFailure(
+      () => parseRetirements(withContent(input, c.slice(0, c.indexOf("## Azure OpenAI")))),
+      "model-retirements-retired: no retirement-schedule table (columns ^model$, ^version$, ^lifecycle$,",
     );
-    expectParseFailure(() =>
-      parseRetirements(edit(input, (x) => x.replace("| `dall-e-2`|", "| dall-e 2 (legacy) |"))),
+    expectParseFailure(
+      () =>
+        parseRetirements(
+          edit(input, (x) => x.replace("| `ada` | July 6, 2023 | June 14, 2024 |", "| `ada` | | |")),
+        ),
+      'model-retirements-retired: retired model "`ada`" has no retirement date',
+    );
+    expectParseFailure(
+      () => parseRetirements(edit(input, (x) => x.replace("| `dall-e-2`|", "| dall-e 2 (legacy) |"))),
+      'model-retirements-retired: retired model cell "dall-e 2 (legacy)" is not a model list',
     );
   });
 
@@ -272,8 +288,9 @@ describe("azure model-retirements (retired models, April 2026)", () => {
     const retired = await recordedInput("azure", "model-retirements-retired");
     const out = parseRetirements(withContent(current, `${current.content}\n${retired.content}`));
     expect(out.lifecycle).toHaveLength(118);
-    expectParseFailure(() =>
-      parseRetirements(withContent(retired, `${retired.content}\n${retired.content}`)),
+    expectParseFailure(
+      () => parseRetirements(withContent(retired, `${retired.content}\n${retired.content}`)),
+      "model-retirements-retired: model version o1-preview is listed twice",
     );
   });
 });
@@ -378,25 +395,37 @@ describe("azure models (region availability, one section per deployment type)", 
 
   it("fails when a section, part, column or cell changes shape", async () => {
     const input = await recordedInput("azure", "deployments-standard");
-    expectParseFailure(() =>
-      parseModels(edit(input, (x) => x.replace("## Data Zone Standard", "## Data Zone Premium"))),
+    expectParseFailure(
+      () => parseModels(edit(input, (x) => x.replace("## Data Zone Standard", "## Data Zone Premium"))),
+      'deployments-standard: section "Data Zone Premium" names no known deployment type (^global',
     );
-    expectParseFailure(() =>
-      parseModels(
-        edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | ✅ |", "| gpt-5.5 | 2026-04-24 | ✔ |")),
-      ),
+    expectParseFailure(
+      () =>
+        parseModels(
+          edit(input, (x) => x.replace("| gpt-5.5 | 2026-04-24 | ✅ |", "| gpt-5.5 | 2026-04-24 | ✔ |")),
+        ),
+      'deployments-standard: availability cell "✔" is neither ✅ nor -',
     );
-    expectParseFailure(() =>
-      parseModels(edit(input, (x) => x.replace("| **brazilsouth** |", "| **Brazil South** |"))),
+    expectParseFailure(
+      () => parseModels(edit(input, (x) => x.replace("| **brazilsouth** |", "| **Brazil South** |"))),
+      'deployments-standard: column "Brazil South" is not an Azure region',
     );
-    expectParseFailure(() =>
-      parseModels(
-        edit(input, (x) => x.replace("#### Availability for Azure OpenAI in Foundry Models", "#### Models")),
-      ),
+    expectParseFailure(
+      () =>
+        parseModels(
+          edit(input, (x) =>
+            x.replace("#### Availability for Azure OpenAI in Foundry Models", "#### Models"),
+          ),
+        ),
+      'deployments-standard: table under "Models" is in no known part of section "Global Standard"',
     );
-    expectParseFailure(() =>
-      parseModels(edit(input, (x) => x.replaceAll("| **Version** |", "| **Release** |"))),
+    expectParseFailure(
+      () => parseModels(edit(input, (x) => x.replaceAll("| **Version** |", "| **Release** |"))),
+      'deployments-standard: table "Model | Release | brazilsouth | canadacentral | canadaeast | centralus',
     );
-    expectParseFailure(() => parseModels(withContent(input, "---\ntitle: x\n---\n\nNo tables.\n")));
+    expectParseFailure(
+      () => parseModels(withContent(input, "---\ntitle: x\n---\n\nNo tables.\n")),
+      "deployments-standard: no region availability table",
+    );
   });
 });

@@ -106,33 +106,40 @@ describe("Claude on Google Cloud (Vertex AI model ids)", () => {
 
   it("fails when the model id table is gone or its id column renamed", async () => {
     const input = await vertexInput();
-    expectParseFailure(() =>
-      vertex(edit(input, (c) => c.replace("| Agent Platform API model ID |", "| Endpoint |"))),
+    expectParseFailure(
+      () => vertex(edit(input, (c) => c.replace("| Agent Platform API model ID |", "| Endpoint |"))),
+      "claude-on-vertex-ai: expected one Model | Agent Platform API model ID table, found 0",
     );
-    expectParseFailure(() =>
-      vertex(
-        edit(input, (c) => c.replace(/\| Model \| Agent Platform API model ID \|\n\| --- \| --- \|\n/, "")),
-      ),
+    expectParseFailure(
+      () =>
+        vertex(
+          edit(input, (c) => c.replace(/\| Model \| Agent Platform API model ID \|\n\| --- \| --- \|\n/, "")),
+        ),
+      "claude-on-vertex-ai: expected one Model | Agent Platform API model ID table, found 0",
     );
   });
 
   it("fails on a marker it does not know, an id of another shape, or a name and id that are different models", async () => {
     const input = await vertexInput();
-    expectParseFailure(() =>
-      vertex(edit(input, (c) => c.replace("Claude Sonnet 4  Deprecated.", "Claude Sonnet 4  Sunset."))),
+    expectParseFailure(
+      () => vertex(edit(input, (c) => c.replace("Claude Sonnet 4  Deprecated.", "Claude Sonnet 4  Sunset."))),
+      'claude-on-vertex-ai: "Claude Sonnet 4  Sunset.": unknown lifecycle marker "Sunset."',
     );
-    expectParseFailure(() =>
-      vertex(edit(input, (c) => c.replace("| claude-opus-4-7 |", "| see Model Garden |"))),
+    expectParseFailure(
+      () => vertex(edit(input, (c) => c.replace("| claude-opus-4-7 |", "| see Model Garden |"))),
+      'claude-on-vertex-ai: Claude Opus 4.7: "see Model Garden" is not a model id of this platform',
     );
-    expectParseFailure(() =>
-      vertex(
-        edit(input, (c) =>
-          c.replace(
-            "| Claude Opus 4.5 | claude-opus-4-5@20251101 |",
-            "| Claude Opus 4.5 | claude-opus-4-1@20250805 |",
+    expectParseFailure(
+      () =>
+        vertex(
+          edit(input, (c) =>
+            c.replace(
+              "| Claude Opus 4.5 | claude-opus-4-5@20251101 |",
+              "| Claude Opus 4.5 | claude-opus-4-1@20250805 |",
+            ),
           ),
         ),
-      ),
+      "claude-on-vertex-ai: Claude Opus 4.5 is claude-opus-4-5-20251101 on the Claude API, but its id",
     );
   });
 });
@@ -154,21 +161,31 @@ describe("Claude on Amazon Bedrock (Opus 4.6 and earlier)", () => {
 
   it("fails when the table is gone, a column is not an inference profile prefix, or a cell is neither Yes nor No", async () => {
     const input = await bedrockInput();
-    expectParseFailure(() =>
-      bedrock(edit(input, (c) => c.replace("| Base Bedrock model ID |", "| Model ARN |"))),
+    expectParseFailure(
+      () => bedrock(edit(input, (c) => c.replace("| Base Bedrock model ID |", "| Model ARN |"))),
+      "claude-on-amazon-bedrock-legacy: expected one Model | Base Bedrock model ID table, found 0",
     );
-    expectParseFailure(() => bedrock(edit(input, (c) => c.replace("| `jp` |", "| Notes |"))));
-    expectParseFailure(() =>
-      bedrock(
-        edit(input, (c) =>
-          c.replace("| anthropic.claude-opus-4-6-v1 | Yes |", "| anthropic.claude-opus-4-6-v1 | Soon |"),
+    expectParseFailure(
+      () => bedrock(edit(input, (c) => c.replace("| `jp` |", "| Notes |"))),
+      'claude-on-amazon-bedrock-legacy: column "Notes" is not an inference profile prefix',
+    );
+    expectParseFailure(
+      () =>
+        bedrock(
+          edit(input, (c) =>
+            c.replace("| anthropic.claude-opus-4-6-v1 | Yes |", "| anthropic.claude-opus-4-6-v1 | Soon |"),
+          ),
         ),
-      ),
+      'claude-on-amazon-bedrock-legacy: global column: "Soon" is neither Yes nor No',
     );
-    expectParseFailure(() =>
-      bedrock(
-        edit(input, (c) => c.replace("| anthropic.claude-haiku-4-5-20251001-v1:0 |", "| claude-haiku-4-5 |")),
-      ),
+    expectParseFailure(
+      () =>
+        bedrock(
+          edit(input, (c) =>
+            c.replace("| anthropic.claude-haiku-4-5-20251001-v1:0 |", "| claude-haiku-4-5 |"),
+          ),
+        ),
+      'claude-on-amazon-bedrock-legacy: Claude Haiku 4.5: "claude-haiku-4-5" is not a model id of this platform',
     );
   });
 
@@ -179,8 +196,14 @@ describe("Claude on Amazon Bedrock (Opus 4.6 and earlier)", () => {
       status: "retired",
     });
     expect(markedModelName(src, "Claude Opus 4.6")).toEqual({ name: "Claude Opus 4.6", status: undefined });
-    expectParseFailure(() => markedModelName(src, "Claude Opus 4  Paused."));
-    expectParseFailure(() => markedModelName(src, "Opus 4.6 (see note)"));
+    expectParseFailure(
+      () => markedModelName(src, "Claude Opus 4  Paused."),
+      't: "Claude Opus 4  Paused.": unknown lifecycle marker "Paused."',
+    );
+    expectParseFailure(
+      () => markedModelName(src, "Opus 4.6 (see note)"),
+      't: "Opus 4.6 (see note)" is not a Claude model name',
+    );
   });
 });
 

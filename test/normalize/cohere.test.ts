@@ -59,19 +59,29 @@ describe("cohere models overview", () => {
   });
 
   it("fails on a status it does not know", () => {
-    expectParseFailure(() =>
-      models(
-        edit(input, (c) => c.replace("| Live                     | Command A is", "| Sunset | Command A is")),
-      ),
+    expectParseFailure(
+      () =>
+        models(
+          edit(input, (c) =>
+            c.replace("| Live                     | Command A is", "| Sunset | Command A is"),
+          ),
+        ),
+      'models: command-a-03-2025: unknown status "Sunset"',
     );
   });
 
   it("fails on an unreadable status date", () => {
-    expectParseFailure(() => models(edit(input, (c) => c.replace("Retired Apr 4, 2026", "Retired soon"))));
+    expectParseFailure(
+      () => models(edit(input, (c) => c.replace("Retired Apr 4, 2026", "Retired soon"))),
+      'models: c4ai-aya-expanse-8b status date: "soon" is not a lifecycle date',
+    );
   });
 
   it("fails when the Chat model tables lose their output-token column", () => {
-    expectParseFailure(() => models(edit(input, (c) => c.replaceAll("Maximum Output Tokens", "Max Output"))));
+    expectParseFailure(
+      () => models(edit(input, (c) => c.replaceAll("Maximum Output Tokens", "Max Output"))),
+      "models: found no Chat model table (Model Name | Status | ... | Context Length | Maximum Output Tokens)",
+    );
   });
 });
 
@@ -133,8 +143,12 @@ describe("cohere deprecations page", () => {
   });
 
   it("fails on a retirement without an effective date it can read", () => {
-    expectParseFailure(() =>
-      deprecations(edit(deprecationsInput, (c) => c.replace("Effective April 4th, 2026", "Effective soon"))),
+    expectParseFailure(
+      () =>
+        deprecations(
+          edit(deprecationsInput, (c) => c.replace("Effective April 4th, 2026", "Effective soon")),
+        ),
+      'deprecations: embed-english-v2.0 retirement: "soon" is not a lifecycle date',
     );
   });
 });

@@ -50,17 +50,24 @@ describe("deepseek models and pricing, December 2025 text rendering", () => {
   });
 
   it("fails on a price it cannot read", () => {
-    expectParseFailure(() => pricing(edit(input, (c) => c.replace("| $0.28", "| about 28 cents"))));
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace("| $0.28", "| about 28 cents"))),
+      'pricing-2025-12: deepseek-chat cache-miss input: "about 28 cents" is not a price per 1M tokens',
+    );
   });
 
   it("fails when a row has more values than models", () => {
-    expectParseFailure(() =>
-      pricing(edit(input, (c) => c.replace("CONTEXT LENGTH| 128K", "CONTEXT LENGTH| 128K| 64K| 32K"))),
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace("CONTEXT LENGTH| 128K", "CONTEXT LENGTH| 128K| 64K| 32K"))),
+      "pricing-2025-12: CONTEXT LENGTH: 3 values for 2 models",
     );
   });
 
   it("fails when the Model Details table is gone", () => {
-    expectParseFailure(() => pricing(edit(input, (c) => c.replace("**MODEL|", "**NAME|"))));
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace("**MODEL|", "**NAME|"))),
+      'pricing-2025-12: no Model Details table (a "**MODEL ..." line)',
+    );
   });
 });
 
@@ -110,11 +117,17 @@ describe("deepseek models and pricing, June 2026 reader rendering", () => {
   });
 
   it("fails when a run-together price row has more prices than models", () => {
-    expectParseFailure(() => pricing(edit(june, (c) => c.replace("$0.14$0.435", "$0.14$0.435$0.5"))));
+    expectParseFailure(
+      () => pricing(edit(june, (c) => c.replace("$0.14$0.435", "$0.14$0.435$0.5"))),
+      "pricing-2026-06: cache-miss input: 3 values for 2 models",
+    );
   });
 
   it("fails on a feature cell it does not know", () => {
-    expectParseFailure(() => pricing(edit(june, (c) => c.replace("tool_calls)✓✓", "tool_calls)✓maybe"))));
+    expectParseFailure(
+      () => pricing(edit(june, (c) => c.replace("tool_calls)✓✓", "tool_calls)✓maybe"))),
+      'pricing-2026-06: Tool Calls: unreadable cells "✓maybe"',
+    );
   });
 });
 
@@ -183,6 +196,9 @@ describe("deepseek models and pricing, September 2026 reader rendering", () => {
   });
 
   it("fails when an off-peak / peak row lost its peak prices", () => {
-    expectParseFailure(() => pricing(edit(september, (c) => c.replace("PEAK$0.3$1.32", ""))));
+    expectParseFailure(
+      () => pricing(edit(september, (c) => c.replace("PEAK$0.3$1.32", ""))),
+      "pricing: no cache-miss input off-peak / peak prices",
+    );
   });
 });

@@ -83,13 +83,20 @@ describe("Gemini API models.list (recorded first page, June 2026)", () => {
   it("fails on a changed shape: a name that is not models/<id>, no input limit, no models, a repeated model", async () => {
     const input = await recordedInput("google", "models-api");
     const model = { name: "models/gemini-x", inputTokenLimit: 10, supportedGenerationMethods: [] };
-    for (const content of [
-      JSON.stringify({ models: [{ ...model, name: "tunedModels/x" }] }),
-      JSON.stringify({ models: [{ name: "models/gemini-x" }] }),
-      JSON.stringify({ models: [] }),
-      JSON.stringify({ models: [model, model] }),
-      "<html>not json</html>",
-    ])
-      expectParseFailure(() => parse(withContent(input, content)));
+    const cases: Array<[string, string | RegExp]> = [
+      [
+        JSON.stringify({ models: [{ ...model, name: "tunedModels/x" }] }),
+        'model name "tunedModels/x" is not "models/<id>"',
+      ],
+      [
+        JSON.stringify({ models: [{ name: "models/gemini-x" }] }),
+        /not a Gemini API model list: [\s\S]*"inputTokenLimit"[\s\S]*expected number, received undefined/,
+      ],
+      [JSON.stringify({ models: [] }), "models-api: found no models"],
+      [JSON.stringify({ models: [model, model] }), "model gemini-x is listed twice"],
+      ["<html>not json</html>", "not a Gemini API model list: Unexpected token '<'"],
+    ];
+    for (const [content, expected] of cases)
+      expectParseFailure(() => parse(withContent(input, content)), expected);
   });
 });

@@ -75,21 +75,29 @@ describe("vertex billing SKUs (fixture in the documented shape, not a recorded a
 
   it("fails on an answer that is not a SKU list, a non-USD price or no usable price at all", async () => {
     const input = await fixtureInput();
-    expectParseFailure(() => parse(withContent(input, '{"services": []}')));
-    expectParseFailure(() => parse(withContent(input, '{"skus": []}')));
-    expectParseFailure(() =>
-      parse(
-        withContent(
-          input,
-          input.content.replace(
-            '"currencyCode": "USD", "units": "0", "nanos": 1250',
-            '"currencyCode": "EUR", "units": "0", "nanos": 1250',
+    expectParseFailure(
+      () => parse(withContent(input, '{"services": []}')),
+      'billing-skus: not a Cloud Billing SKU list: [\n  {\n    "expected": "array",\n    "code":',
+    );
+    expectParseFailure(() => parse(withContent(input, '{"skus": []}')), "billing-skus: found no SKUs");
+    expectParseFailure(
+      () =>
+        parse(
+          withContent(
+            input,
+            input.content.replace(
+              '"currencyCode": "USD", "units": "0", "nanos": 1250',
+              '"currencyCode": "EUR", "units": "0", "nanos": 1250',
+            ),
           ),
         ),
-      ),
+      "billing-skus: TEST-0001 Gemini 2.5 Pro Text Input - Predictions: price in EUR, not USD",
     );
     const onlyNodeHours = JSON.parse(input.content) as { skus: { skuId: string }[] };
     onlyNodeHours.skus = onlyNodeHours.skus.filter((s) => s.skuId === "TEST-0008");
-    expectParseFailure(() => parse(withContent(input, JSON.stringify(onlyNodeHours))));
+    expectParseFailure(
+      () => parse(withContent(input, JSON.stringify(onlyNodeHours))),
+      "billing-skus: found no Gemini text token prices",
+    );
   });
 });

@@ -216,46 +216,107 @@ describe("Vertex AI MaaS model pages", () => {
     const text = await recordedInput("google-vertex", "maas-qwen3-235b");
     const older = await recordedInput("google-vertex", "maas-llama4-maverick");
     const grok = await recordedInput("google-vertex", "maas-grok-4-1-fast");
-    const fails = (input: typeof html, change: (c: string) => string) =>
-      expectParseFailure(() => page(edit(input, change)));
+    const fails = (input: typeof html, change: (c: string) => string, expected: string) =>
+      expectParseFailure(() => page(edit(input, change)), expected);
     // no specifications table
-    fails(html, (c) => c.replace("<th>Model ID</th>", "<th>Model</th>"));
-    fails(text, (c) => c.replace("## Managed API (MaaS) specifications", "## Specifications"));
-    fails(text, (c) => c.replace("\nModel ID\n", "\nModel\n"));
+    fails(
+      html,
+      (c) => c.replace("<th>Model ID</th>", "<th>Model</th>"),
+      'maas-qwen3-coder: no specifications table (an HTML table or a "## Managed API (MaaS)',
+    );
+    fails(
+      text,
+      (c) => c.replace("## Managed API (MaaS) specifications", "## Specifications"),
+      'maas-qwen3-235b: no specifications table (an HTML table or a "## Managed API (MaaS) specifications"',
+    );
+    fails(
+      text,
+      (c) => c.replace("\nModel ID\n", "\nModel\n"),
+      'maas-qwen3-235b: no specifications table (an HTML table or a "## Managed API (MaaS) specifications"',
+    );
     // a Model ID that is not an id
-    fails(html, (c) =>
-      c.replace("<td><code>qwen3-coder-480b-a35b-instruct-maas</code></td>", "<td>Qwen3 Coder</td>"),
+    fails(
+      html,
+      (c) => c.replace("<td><code>qwen3-coder-480b-a35b-instruct-maas</code></td>", "<td>Qwen3 Coder</td>"),
+      'maas-qwen3-coder: "Qwen3 Coder" is not a model id',
     );
     // limits
-    fails(html, (c) => c.replace("<th>Quotas</th>", "<th>Throughput</th>"));
-    fails(html, (c) => c.replace(/262,144 context length/g, "256K tokens of context"));
-    fails(text, (c) => c.replace(/262,144 context length/g, "large context length"));
-    fails(older, (c) => c.replace("Context length: 524,288", "Context: 524,288"));
+    fails(
+      html,
+      (c) => c.replace("<th>Quotas</th>", "<th>Throughput</th>"),
+      "maas-qwen3-coder: qwen/qwen3-coder-480b-a35b-instruct-maas: no Quotas / Quota limits / Limits row",
+    );
+    fails(
+      html,
+      (c) => c.replace(/262,144 context length/g, "256K tokens of context"),
+      'maas-qwen3-coder: qwen/qwen3-coder-480b-a35b-instruct-maas: quota "global : 65,536 maximum output,',
+    );
+    fails(
+      text,
+      (c) => c.replace(/262,144 context length/g, "large context length"),
+      'maas-qwen3-235b: qwen/qwen3-235b-a22b-instruct-2507-maas: quota "global : 16,384 maximum output,',
+    );
+    fails(
+      older,
+      (c) => c.replace("Context length: 524,288", "Context: 524,288"),
+      "maas-llama4-maverick: meta/llama-4-maverick-17b-128e-instruct-maas: no context length",
+    );
     // modalities
-    fails(html, (c) => c.replace("<th>Modalities</th>", "<th>Media</th>"));
-    fails(older, (c) => c.replace("Inputs:\nText , Code , Images", "In: Text , Code , Images"));
+    fails(
+      html,
+      (c) => c.replace("<th>Modalities</th>", "<th>Media</th>"),
+      "maas-qwen3-coder: qwen/qwen3-coder-480b-a35b-instruct-maas: no Modalities or Supported inputs & outputs row",
+    );
+    fails(
+      older,
+      (c) => c.replace("Inputs:\nText , Code , Images", "In: Text , Code , Images"),
+      'maas-llama4-maverick: meta/llama-4-maverick-17b-128e-instruct-maas: Supported inputs & outputs "In:',
+    );
     // a capability item without a status
-    fails(html, (c) =>
-      c.replace("Function calling</a><br />\nSupported", "Function calling</a><br />\nSee docs"),
+    fails(
+      html,
+      (c) => c.replace("Function calling</a><br />\nSupported", "Function calling</a><br />\nSee docs"),
+      'maas-qwen3-coder: qwen/qwen3-coder-480b-a35b-instruct-maas: "Function calling See docs" has no',
     );
     // publisher
-    fails(html, (c) => c.replaceAll("/publishers/qwen/", "/models/qwen/"));
-    fails(html, (c) =>
-      c.replace(
-        "[Pricing](",
-        "[Card](https://console.cloud.google.com/agent-platform/publishers/alibaba/model-garden/qwen3-coder) [Pricing](",
-      ),
+    fails(
+      html,
+      (c) => c.replaceAll("/publishers/qwen/", "/models/qwen/"),
+      "maas-qwen3-coder: no Model Garden link (…/publishers/<publisher>/model-garden/…) names the publisher",
+    );
+    fails(
+      html,
+      (c) =>
+        c.replace(
+          "[Pricing](",
+          "[Card](https://console.cloud.google.com/agent-platform/publishers/alibaba/model-garden/qwen3-coder) [Pricing](",
+        ),
+      "maas-qwen3-coder: the Model Garden links name several publishers: alibaba, qwen",
     );
     // banners
-    fails(html, (c) =>
-      c.replace("endpoint is deprecated and will be retired on", "endpoint will be turned off on"),
+    fails(
+      html,
+      (c) => c.replace("endpoint is deprecated and will be retired on", "endpoint will be turned off on"),
+      'maas-qwen3-coder: a deprecation banner is not read: "> **Caution:** As of July 21, 2026, the',
     );
-    fails(html, (c) =>
-      c.replace("the `qwen3-coder-480b-a35b-instruct-maas` endpoint", "the `qwen3-coder-plus-maas` endpoint"),
+    fails(
+      html,
+      (c) =>
+        c.replace(
+          "the `qwen3-coder-480b-a35b-instruct-maas` endpoint",
+          "the `qwen3-coder-plus-maas` endpoint",
+        ),
+      "maas-qwen3-coder: the banner names `qwen3-coder-plus-maas`, not a Model ID of the page",
     );
-    fails(grok, (c) =>
-      c.replace("will be shut down on August 20, 2026", "will be shut down later this year"),
+    fails(
+      grok,
+      (c) => c.replace("will be shut down on August 20, 2026", "will be shut down later this year"),
+      'maas-grok-4-1-fast: a deprecation banner is not read: "> **Deprecated:** The Grok 4.1 model family',
     );
-    fails(grok, (c) => c.replace("`xai/grok-4.1-fast-reasoning` and ", "`xai/grok-4-fast` and "));
+    fails(
+      grok,
+      (c) => c.replace("`xai/grok-4.1-fast-reasoning` and ", "`xai/grok-4-fast` and "),
+      "maas-grok-4-1-fast: the banner names `xai/grok-4-fast`, not a Model ID of the page",
+    );
   });
 });

@@ -111,13 +111,22 @@ describe("Vertex AI Gemini model pages", () => {
 
   it("a page without a Model ID row, token limits or a Modalities row fails to parse", async () => {
     const input = await recordedInput("google-vertex", "model-gemini-2-5-pro");
-    expectParseFailure(() => page(edit(input, (c) => c.replace("| Model ID |", "| Model |"))));
-    expectParseFailure(() =>
-      page(edit(input, (c) => c.replace("| Context window | 1,048,576 |", "| Context window | large |"))),
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("| Model ID |", "| Model |"))),
+      'model-gemini-2-5-pro: no "| Model ID | `<model>` ||" row',
     );
-    expectParseFailure(() => page(edit(input, (c) => c.replace("| Modalities |", "| Inputs |"))));
-    expectParseFailure(() =>
-      page(edit(input, (c) => c.replace("| Model ID | `gemini-2.5-pro` ||", "| Model ID | Gemini ||"))),
+    expectParseFailure(
+      () =>
+        page(edit(input, (c) => c.replace("| Context window | 1,048,576 |", "| Context window | large |"))),
+      "model-gemini-2-5-pro: gemini-2.5-pro: no context window / maximum input and maximum output token counts",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("| Modalities |", "| Inputs |"))),
+      "model-gemini-2-5-pro: gemini-2.5-pro: no Modalities row",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("| Model ID | `gemini-2.5-pro` ||", "| Model ID | Gemini ||"))),
+      'model-gemini-2-5-pro: "Gemini" is not a model id',
     );
   });
 });
@@ -162,25 +171,30 @@ describe("Vertex AI developer's guides", () => {
 
   it("fails when a limit row does not give one token count per model id", async () => {
     const input = await recordedInput("google-vertex", "guide-gemini-3-7-flash");
-    expectParseFailure(() =>
-      guide(
-        edit(input, (c) =>
-          c.replace("Context window 1,048,576 1,048,576 1,048,576", "Context window 1,048,576 1,048,576"),
-        ),
-      ),
-    );
-    expectParseFailure(() =>
-      guide(
-        edit(input, (c) =>
-          c.replace(
-            "Maximum output token length 65,536 65,536 65,536",
-            "Maximum output token length 65,536 65,536 long",
+    expectParseFailure(
+      () =>
+        guide(
+          edit(input, (c) =>
+            c.replace("Context window 1,048,576 1,048,576 1,048,576", "Context window 1,048,576 1,048,576"),
           ),
         ),
-      ),
+      'guide-gemini-3-7-flash: comparison row "Context window" does not give one token count per model:',
     );
-    expectParseFailure(() =>
-      guide(edit(input, (c) => c.replace("Model ID gemini-3.7-flash", "Model ID Flash"))),
+    expectParseFailure(
+      () =>
+        guide(
+          edit(input, (c) =>
+            c.replace(
+              "Maximum output token length 65,536 65,536 65,536",
+              "Maximum output token length 65,536 65,536 long",
+            ),
+          ),
+        ),
+      'guide-gemini-3-7-flash: comparison row "Maximum output token length" does not give one token count',
+    );
+    expectParseFailure(
+      () => guide(edit(input, (c) => c.replace("Model ID gemini-3.7-flash", "Model ID Flash"))),
+      'guide-gemini-3-7-flash: no comparison row "Model ID" of gemini-… ids: Flash | gemini-3.6-flash |',
     );
   });
 });

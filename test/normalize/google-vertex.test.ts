@@ -63,7 +63,10 @@ describe("retirement cells", () => {
     });
     expect(retirementMilestone(src, "No retirement date announced", []).state).toBe("not_announced");
     expect(retirementMilestone(src, "", []).state).toBe("unknown");
-    expectParseFailure(() => retirementMilestone(src, "When we feel like it", []));
+    expectParseFailure(
+      () => retirementMilestone(src, "When we feel like it", []),
+      'model-versions: "When we feel like it" is not a retirement date',
+    );
   });
   it("keeps only id-shaped replacements", () => {
     expect(vertexReplacements("gemini-3.1-flash-lite or Gemma 4")).toEqual(["gemini-3.1-flash-lite"]);
@@ -118,14 +121,19 @@ describe("google-vertex-model-versions (recorded capture)", () => {
   it("throws parse_failed on a broken page", async () => {
     const input = await recordedInput("google-vertex", "model-versions");
     const broken = (content: string): ParserInput => ({ ...input, content });
-    expectParseFailure(() => modelVersions(broken('<div class="devsite-article-body"><p>Moved.</p></div>')));
-    expectParseFailure(() =>
-      modelVersions(broken(input.content.replaceAll("<th>Retirement date</th>", "<th>Sunset</th>"))),
+    expectParseFailure(
+      () => modelVersions(broken('<div class="devsite-article-body"><p>Moved.</p></div>')),
+      "model-versions: no table with Model ID and Retirement date columns",
     );
-    expectParseFailure(() =>
-      modelVersions(broken(input.content.replace("<td>October 20, 2026</td>", "<td>Autumn</td>"))),
+    expectParseFailure(
+      () => modelVersions(broken(input.content.replaceAll("<th>Retirement date</th>", "<th>Sunset</th>"))),
+      "model-versions: lifecycle table lacks Model ID / Retirement date (Model ID | Release date | Sunset",
+    );
+    expectParseFailure(
+      () => modelVersions(broken(input.content.replace("<td>October 20, 2026</td>", "<td>Autumn</td>"))),
+      'model-versions: "Autumn" is not a retirement date',
     );
     const empty = input.content.replace(/<tbody>[\s\S]*?<\/tbody>/g, "<tbody></tbody>");
-    expectParseFailure(() => modelVersions(broken(empty)));
+    expectParseFailure(() => modelVersions(broken(empty)), "model-versions: found no model version rows");
   });
 });

@@ -56,7 +56,10 @@ describe("paid-tier price cells", () => {
     expect(textPrice(src, "Not available")).toBeNull();
   });
   it("rejects a tier without its counterpart", () => {
-    expectParseFailure(() => textPrice(src, "$1.25, prompts <= 200k tokens"));
+    expectParseFailure(
+      () => textPrice(src, "$1.25, prompts <= 200k tokens"),
+      'pricing: "$1.25, prompts <= 200k tokens" has a <= tier without a > tier',
+    );
   });
 });
 
@@ -132,15 +135,26 @@ describe("google-pricing (recorded capture)", () => {
   it("throws parse_failed on a broken page", async () => {
     const input = await recordedInput("google", "pricing");
     const broken = (content: string): ParserInput => ({ ...input, content });
-    expectParseFailure(() => pricing(broken('<div class="devsite-article-body"><p>Pricing</p></div>')));
-    expectParseFailure(() =>
-      pricing(broken(input.content.replaceAll("Paid Tier, per", "Paying customers, per"))),
+    expectParseFailure(
+      () => pricing(broken('<div class="devsite-article-body"><p>Pricing</p></div>')),
+      "pricing: found no model pricing sections",
     );
-    expectParseFailure(() => pricing(broken(input.content.replaceAll("Input price", "Prompt price"))));
-    expectParseFailure(() =>
-      pricing(broken(input.content.replace("$1.25, prompts &lt;= 200k", "$1.2.5, prompts &lt;= 200k"))),
+    expectParseFailure(
+      () => pricing(broken(input.content.replaceAll("Paid Tier, per", "Paying customers, per"))),
+      'pricing: pricing table without a "Paid Tier" column ( | Free Tier | Paying customers, per 1M tokens in USD)',
     );
-    expectParseFailure(() => pricing(broken(input.content.replace(">Batch</h3>", ">Turbo</h3>"))));
+    expectParseFailure(
+      () => pricing(broken(input.content.replaceAll("Input price", "Prompt price"))),
+      "pricing: pricing table without an input price row",
+    );
+    expectParseFailure(
+      () => pricing(broken(input.content.replace("$1.25, prompts &lt;= 200k", "$1.2.5, prompts &lt;= 200k"))),
+      'pricing: malformed amount in "$1.2.5, prompts <= 200k tokens\n$2.50, prompts > 200k tokens"',
+    );
+    expectParseFailure(
+      () => pricing(broken(input.content.replace(">Batch</h3>", ">Turbo</h3>"))),
+      'pricing: unknown pricing tier "Turbo" under "Gemini 3.1 Pro Preview"',
+    );
   });
 });
 
@@ -178,7 +192,10 @@ describe("google-deprecations (recorded capture)", () => {
     });
     expect(shutdownMilestone("June 1, 2026", [], false).date_type).toBe("on");
     expect(shutdownMilestone("No shutdown date announced", [], true).state).toBe("not_announced");
-    expectParseFailure(() => shutdownMilestone("Sometime soon", [], true));
+    expectParseFailure(
+      () => shutdownMilestone("Sometime soon", [], true),
+      '"Sometime soon" is not a lifecycle date',
+    );
   });
 
   it("emits every row with its declared status (GA or preview), earliest shutdown date and replacement", async () => {
@@ -228,15 +245,20 @@ describe("google-deprecations (recorded capture)", () => {
   it("throws parse_failed on a broken page", async () => {
     const input = await recordedInput("google", "deprecations");
     const broken = (content: string): ParserInput => ({ ...input, content });
-    expectParseFailure(() => deprecations(broken("# Gemini deprecations\n\nNothing here.\n")));
-    expectParseFailure(() =>
-      deprecations(broken(input.content.replaceAll("**Recommended replacement**", "**Successor**"))),
+    expectParseFailure(
+      () => deprecations(broken("# Gemini deprecations\n\nNothing here.\n")),
+      "deprecations: found no deprecation tables (a Shutdown date column)",
     );
-    expectParseFailure(() =>
-      deprecations(broken(input.content.replace("| June 1, 2026 |", "| Summer-ish |"))),
+    expectParseFailure(
+      () => deprecations(broken(input.content.replaceAll("**Recommended replacement**", "**Successor**"))),
+      'deprecations: deprecation table "Gemini 3 models" lacks Model / Shutdown date / Recommended replacement',
+    );
+    expectParseFailure(
+      () => deprecations(broken(input.content.replace("| June 1, 2026 |", "| Summer-ish |"))),
+      '"Summer-ish" is not a lifecycle date',
     );
     const headerOnly =
       "## Gemini 2.0 models\n\n| **Model** | **Release date** | **Shutdown date** | **Recommended replacement** |\n|---|---|---|---|\n";
-    expectParseFailure(() => deprecations(broken(headerOnly)));
+    expectParseFailure(() => deprecations(broken(headerOnly)), "deprecations: found no deprecation rows");
   });
 });

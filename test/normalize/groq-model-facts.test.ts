@@ -29,9 +29,9 @@ function factOf(out: ParseOutput): ModelFact {
   return defined(out.model_facts?.[0], "the page's model fact");
 }
 
-/** The parse failure's message (the test fails when parsing succeeds or fails otherwise). */
-function failureOf(input: ParserInput): string {
-  return expectParseFailure(() => page(input));
+/** Parsing `input` fails with the `expected` failure (the test fails when parsing succeeds or fails otherwise). */
+function failureOf(input: ParserInput, expected: string): string {
+  return expectParseFailure(() => page(input), expected);
 }
 
 const gptOss120b = await recordedInput("groq", "model-gpt-oss-120b");
@@ -151,23 +151,29 @@ describe("Groq per-model pages", () => {
         "",
       ].join("\n"),
     );
-    expect(failureOf(older)).toContain('older page format ("Loading model information...")');
+    failureOf(older, 'older page format ("Loading model information...")');
   });
 
   it("a page without its backticked model id, or describing another model than its URL names, is a parse failure", () => {
-    expect(failureOf(edit(gptOss120b, (c) => c.replace("\n`openai/gpt-oss-120b`\n", "\n")))).toContain(
+    failureOf(
+      edit(gptOss120b, (c) => c.replace("\n`openai/gpt-oss-120b`\n", "\n")),
       'no "`<model id>`" line under the title',
     );
     const elsewhere = {
       ...gptOss120b.source,
       url: "https://console.groq.com/docs/model/openai/gpt-oss-20b.md",
     };
-    expect(failureOf({ ...gptOss120b, source: elsewhere })).toContain(
+    failureOf(
+      { ...gptOss120b, source: elsewhere },
       "the page describes `openai/gpt-oss-120b`, not openai/gpt-oss-20b",
     );
     // the 2024-25 "Technical Details" table pages ("## LLaMA-3.2-3B-Preview", no id line) are not read either
-    expectParseFailure(() =>
-      page(edit(gptOss120b, (c) => c.replace("# GPT OSS 120B\n\n`openai/gpt-oss-120b`", "## GPT OSS 120B"))),
+    expectParseFailure(
+      () =>
+        page(
+          edit(gptOss120b, (c) => c.replace("# GPT OSS 120B\n\n`openai/gpt-oss-120b`", "## GPT OSS 120B")),
+        ),
+      'model-gpt-oss-120b: no "# <model>" title',
     );
   });
 
@@ -191,24 +197,24 @@ describe("Groq per-model pages", () => {
   });
 
   it("a modality the parser does not know, a Vision link on a text-only page, or a page stating nothing fails the parse", () => {
-    expect(
-      failureOf(edit(gptOss120b, (c) => c.replace("INPUT\n\nText\n", "INPUT\n\nText, holograms\n"))),
-    ).toContain('"holograms", not a modality the parser knows');
-    expect(
-      failureOf(
-        edit(gptOss120b, (c) =>
-          c.replace(
-            "[Reasoning](https://console.groq.com/docs/reasoning)",
-            "[Vision](https://console.groq.com/docs/vision)",
-          ),
+    failureOf(
+      edit(gptOss120b, (c) => c.replace("INPUT\n\nText\n", "INPUT\n\nText, holograms\n")),
+      '"holograms", not a modality the parser knows',
+    );
+    failureOf(
+      edit(gptOss120b, (c) =>
+        c.replace(
+          "[Reasoning](https://console.groq.com/docs/reasoning)",
+          "[Vision](https://console.groq.com/docs/vision)",
         ),
       ),
-    ).toContain("CAPABILITIES lists Vision, but INPUT names no images");
+      "CAPABILITIES lists Vision, but INPUT names no images",
+    );
     const nothing = edit(gptOss120b, (c) =>
       c
         .replace(/\nINPUT\n[\s\S]*?\nCAPABILITIES\n\n[^\n]*\n/, "\n")
         .replace(/### LIMITS\n[\s\S]*?### QUANTIZATION/, "### QUANTIZATION"),
     );
-    expect(failureOf(nothing)).toContain("states neither limits nor capabilities");
+    failureOf(nothing, "states neither limits nor capabilities");
   });
 });

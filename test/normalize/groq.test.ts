@@ -87,17 +87,22 @@ describe("groq deprecations", () => {
   });
 
   it("fails on a shutdown date that is not MM/DD/YY", () => {
-    expectParseFailure(() =>
-      deprecations(
-        edit(input, (c) =>
-          c.replace("| 08/16/26      | openai/gpt-oss-20b", "| soon          | openai/gpt-oss-20b"),
+    expectParseFailure(
+      () =>
+        deprecations(
+          edit(input, (c) =>
+            c.replace("| 08/16/26      | openai/gpt-oss-20b", "| soon          | openai/gpt-oss-20b"),
+          ),
         ),
-      ),
+      'deprecations: llama-3.1-8b-instant: "soon" is not a MM/DD/YY shutdown date',
     );
   });
 
   it("fails when the deprecation tables lose their Shutdown Date column", () => {
-    expectParseFailure(() => deprecations(edit(input, (c) => c.replaceAll("Shutdown Date", "Sunset"))));
+    expectParseFailure(
+      () => deprecations(edit(input, (c) => c.replaceAll("Shutdown Date", "Sunset"))),
+      "deprecations: found no deprecation table (Deprecated Model | Shutdown Date | Recommended Replacement Model ID)",
+    );
   });
 });
 
@@ -189,12 +194,16 @@ describe("groq supported models", () => {
     expect(groqTokenPrices(modelsInput, "\\-")).toBeNull();
     expect(groqTokenPrices(modelsInput, "$0.111 per hour")).toBe("not-token");
     expect(groqTokenPrices(modelsInput, "$22.00 per 1M characters")).toBe("not-token");
-    expectParseFailure(() => groqTokenPrices(modelsInput, "$0.15 per request"));
+    expectParseFailure(
+      () => groqTokenPrices(modelsInput, "$0.15 per request"),
+      'models: "$0.15 per request" is not a price the parser knows',
+    );
   });
 
   it("fails when the tables lose their Context Window column", () => {
-    expectParseFailure(() =>
-      models(edit(modelsInput, (c) => c.replaceAll("CONTEXT WINDOW (TOKENS)", "WINDOW"))),
+    expectParseFailure(
+      () => models(edit(modelsInput, (c) => c.replaceAll("CONTEXT WINDOW (TOKENS)", "WINDOW"))),
+      "models: found no models table (Model ID | ... | Context Window (tokens) | Max Completion Tokens | ...)",
     );
   });
 });

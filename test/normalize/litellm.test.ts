@@ -25,9 +25,9 @@ function dep(id: string): DeploymentFact {
   return d;
 }
 
-/** Parsing `content` fails with a parse_failed CatalogError. */
-function expectContentFailure(content: string): void {
-  expectParseFailure(() => parse(input(content)));
+/** Parsing `content` fails with a parse_failed CatalogError naming the `expected` failure. */
+function expectContentFailure(content: string, expected: string): void {
+  expectParseFailure(() => parse(input(content)), expected);
 }
 
 beforeAll(async () => {
@@ -309,10 +309,10 @@ describe("LiteLLM price map (real data from ../shared)", () => {
   });
 
   it("fails, never succeeds empty, on a structurally wrong document", () => {
-    expectContentFailure("not json");
-    expectContentFailure("[]");
-    expectContentFailure('"a string"');
-    expectContentFailure("{}");
+    expectContentFailure("not json", "model-prices: not valid JSON");
+    expectContentFailure("[]", "model-prices: the price map is not a JSON object");
+    expectContentFailure('"a string"', "model-prices: the price map is not a JSON object");
+    expectContentFailure("{}", "model-prices: no text-generation entries of the catalog's providers");
     expectContentFailure(
       JSON.stringify({
         sample_spec: { litellm_provider: "one of https://docs.litellm.ai/docs/providers", mode: "chat" },
@@ -323,6 +323,7 @@ describe("LiteLLM price map (real data from ../shared)", () => {
           input_cost_per_token: 2e-8,
         },
       }),
+      "model-prices: no text-generation entries of the catalog's providers",
     );
   });
 });

@@ -62,6 +62,9 @@ describe("markdown pipe tables", () => {
   it("finds a column by its plain header text, or fails the parse", () => {
     const source = { name: "t", url: "https://example.com/t" };
     expect(requireColumn(source, ["`Model`", "**Shutdown date**"], /^shutdown date$/i)).toBe(1);
-    expectParseFailure(() => requireColumn(source, ["Model"], /^shutdown date$/i));
+    expectParseFailure(
+      () => requireColumn(source, ["Model"], /^shutdown date$/i),
+      "t: column ^shutdown date$ missing (headers: Model)",
+    );
   });
 });

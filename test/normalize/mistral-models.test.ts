@@ -190,26 +190,65 @@ describe("mistral model cards", () => {
     const [first] = out.aliases ?? [];
     if (!first) throw new Error("no alias in the capture");
     expect(normalizeSource(recorded, registry([first])).aliases).toEqual([first]);
-    expectParseFailure(() => normalizeSource(recorded, registry([{ ...first, provider_id: "xai" }])));
-    expectParseFailure(() =>
-      normalizeSource(recorded, registry([{ ...first, alias: first.provider_model_id }])),
+    expectParseFailure(
+      () => normalizeSource(recorded, registry([{ ...first, provider_id: "xai" }])),
+      "model-cards: declared xai/mistral-ocr-4 an alias, a name of another provider",
+    );
+    expectParseFailure(
+      () => normalizeSource(recorded, registry([{ ...first, alias: first.provider_model_id }])),
+      "mistral/model-cards: output fails the schema (aliases.0.alias: an alias names another provider model id)",
     );
   });
 
   it("fails on a card whose shape it does not understand", async () => {
     const recorded = await input();
-    const cases: Array<[string, (text: string) => string]> = [
-      ["codestral-25-08.ts", (t) => t.replace("price: 0.3,", "price: basePrice,")],
-      ["codestral-25-08.ts", (t) => t.replace("status: 'GA'", "status: 'Beta'")],
-      ["codestral-25-08.ts", (t) => t.replace("type: 'custom'", "type: 'tiered'")],
-      ["codestral-25-08.ts", (t) => t.replace("contextLength: '128k'", "contextLength: 'lots'")],
-      ["zai-glm-5-2.ts", (t) => t.replace("label: 'Cached input'", "label: 'Cache write'")],
-      ["mistral-large-2-1-24-11.ts", (t) => t.replace("2026-05-31", "end of spring")],
-      ["codestral-25-08.ts", (t) => t.replace("identifiers:", "ids:")],
+    // each change and the failure it must raise
+    const cases: Array<[string, (text: string) => string, string]> = [
+      [
+        "codestral-25-08.ts",
+        (t) => t.replace("price: 0.3,", "price: basePrice,"),
+        'codestral-25-08.ts: line 29: "basePrice" is code, not data',
+      ],
+      [
+        "codestral-25-08.ts",
+        (t) => t.replace("status: 'GA'", "status: 'Beta'"),
+        "codestral-25-08.ts: not a model card (status: Invalid option",
+      ],
+      [
+        "codestral-25-08.ts",
+        (t) => t.replace("type: 'custom'", "type: 'tiered'"),
+        "codestral-25-08.ts: not a model card (pricing.type: Invalid discriminator value",
+      ],
+      [
+        "codestral-25-08.ts",
+        (t) => t.replace("contextLength: '128k'", "contextLength: 'lots'"),
+        '"lots" is not a token count',
+      ],
+      [
+        "zai-glm-5-2.ts",
+        (t) => t.replace("label: 'Cached input'", "label: 'Cache write'"),
+        'zai-glm-5-2.ts: unknown input price label "Cache write"',
+      ],
+      [
+        "mistral-large-2-1-24-11.ts",
+        (t) => t.replace("2026-05-31", "end of spring"),
+        'mistral-large-2-1-24-11.ts retirementDate: "end of spring" is not a lifecycle date',
+      ],
+      [
+        "codestral-25-08.ts",
+        (t) => t.replace("identifiers:", "ids:"),
+        "codestral-25-08.ts: not a model card (identifiers: Invalid input",
+      ],
     ];
-    for (const [file, change] of cases)
-      expectParseFailure(() => parse(edit(recorded, (c) => editFile(c, file, change))));
-    expectParseFailure(() => parse(edit(recorded, () => '{"files":[]}')));
-    expectParseFailure(() => parse(edit(recorded, () => "not json")));
+    for (const [file, change, expected] of cases)
+      expectParseFailure(() => parse(edit(recorded, (c) => editFile(c, file, change))), expected);
+    expectParseFailure(
+      () => parse(edit(recorded, () => '{"files":[]}')),
+      "model-cards: found no model card files",
+    );
+    expectParseFailure(
+      () => parse(edit(recorded, () => "not json")),
+      "model-cards: not a bundle of model files: Unexpected token 'o', \"not json\" is not valid JSON",
+    );
   });
 });

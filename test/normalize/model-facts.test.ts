@@ -95,7 +95,10 @@ describe("model facts about another provider", () => {
       }),
     });
     expect(normalizeSource(input, withStatus("official_inferred")).model_facts).toHaveLength(1);
-    expectParseFailure(() => normalizeSource(input, withStatus("official_declared")));
+    expectParseFailure(
+      () => normalizeSource(input, withStatus("official_declared")),
+      "models-overview: emitted a model fact about amazon-bedrock/anthropic.claude-opus-5, another",
+    );
   });
 });
 
@@ -202,15 +205,17 @@ describe("Claude models overview", () => {
 
   it("fails when the comparison table loses its Max output row", async () => {
     const input = await recordedInput("anthropic", "models-overview");
-    expectParseFailure(() =>
-      anthropic(edit(input, (c) => c.replace("| **Max output** |", "| **Output** |"))),
+    expectParseFailure(
+      () => anthropic(edit(input, (c) => c.replace("| **Max output** |", "| **Output** |"))),
+      'models-overview: comparison table has no "max output" row',
     );
   });
 
   it("fails when a context window is not a size", async () => {
     const input = await recordedInput("anthropic", "models-overview");
-    expectParseFailure(() =>
-      anthropic(edit(input, (c) => c.replace(/(\| \*\*Context window\*\* \| )[^|]*\|/, "$1large |"))),
+    expectParseFailure(
+      () => anthropic(edit(input, (c) => c.replace(/(\| \*\*Context window\*\* \| )[^|]*\|/, "$1large |"))),
+      "models-overview: Claude Fable 5: context window or max output is not a token size",
     );
   });
 });
@@ -262,34 +267,44 @@ describe("Claude models overview of 2024", () => {
   it("fails when the names table's API model name is not the comparison table's, or a platform name is malformed", async () => {
     const input = await recordedInput("anthropic", "models-overview-2024");
     expect(
-      expectParseFailure(() =>
-        overview2024(
-          edit(input, (c) =>
-            c.replace(
-              "| Claude 3 Opus | claude-3-opus-20240229 |",
-              "| Claude 3 Opus | claude-3-opus-20240301 |",
+      expectParseFailure(
+        () =>
+          overview2024(
+            edit(input, (c) =>
+              c.replace(
+                "| Claude 3 Opus | claude-3-opus-20240229 |",
+                "| Claude 3 Opus | claude-3-opus-20240301 |",
+              ),
             ),
           ),
-        ),
+        'models-overview-2024: Claude 3 Opus: the names table\'s API model name is "claude-3-opus-20240301",',
       ),
     ).toMatch(/Claude 3 Opus: the names table's API model name is "claude-3-opus-20240301"/);
     expect(
-      expectParseFailure(() =>
-        overview2024(edit(input, (c) => c.replace("| claude-3-sonnet@20240229 |", "| claude-3-sonnet |"))),
+      expectParseFailure(
+        () =>
+          overview2024(edit(input, (c) => c.replace("| claude-3-sonnet@20240229 |", "| claude-3-sonnet |"))),
+        'models-overview-2024: Claude 3 Sonnet: "claude-3-sonnet" is not a google-vertex Claude model id',
       ),
     ).toMatch(/"claude-3-sonnet" is not a google-vertex Claude model id/);
   });
 
   it("fails without the names table, without the Max output row, or when a context window is not a size", async () => {
     const input = await recordedInput("anthropic", "models-overview-2024");
-    expectParseFailure(() =>
-      overview2024(edit(input, (c) => c.replace("| Latest AWS Bedrock model name |", "| Bedrock |"))),
+    expectParseFailure(
+      () => overview2024(edit(input, (c) => c.replace("| Latest AWS Bedrock model name |", "| Bedrock |"))),
+      "models-overview-2024: expected a model names table (Latest AWS Bedrock model name) and a comparison",
     );
-    expectParseFailure(() => overview2024(edit(input, (c) => c.replace("| Max output |", "| Output |"))));
-    expectParseFailure(() =>
-      overview2024(
-        edit(input, (c) => c.replace("| Context window | 200K\\* |", "| Context window | large |")),
-      ),
+    expectParseFailure(
+      () => overview2024(edit(input, (c) => c.replace("| Max output |", "| Output |"))),
+      'models-overview-2024: comparison table has no "max output" row',
+    );
+    expectParseFailure(
+      () =>
+        overview2024(
+          edit(input, (c) => c.replace("| Context window | 200K\\* |", "| Context window | large |")),
+        ),
+      "models-overview-2024: Claude 3 Opus: context window or max output is not a token size",
     );
   });
 });
@@ -339,29 +354,34 @@ describe("Gemini API models page", () => {
 
   it("fails on a capability value it does not know", async () => {
     const input = await recordedInput("google", "models");
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replace("**Batch API** Supported", "**Batch API** Maybe"))),
+    expectParseFailure(
+      () => google(edit(input, (c) => c.replace("**Batch API** Supported", "**Batch API** Maybe"))),
+      'models: capability "Batch API" has the unknown value "Maybe"',
     );
   });
 
   it("fails on a capability it does not know rather than dropping it", async () => {
     const input = await recordedInput("google", "models");
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replace("**Caching** Supported", "**Teleport** Supported"))),
+    expectParseFailure(
+      () => google(edit(input, (c) => c.replace("**Caching** Supported", "**Teleport** Supported"))),
+      'models: gemini-3-pro-preview: unknown capability "Teleport"',
     );
   });
 
   it("fails when a model's token limits are missing", async () => {
     const input = await recordedInput("google", "models");
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replace("**Output token limit** 65,536", "**Output token limit** lots"))),
+    expectParseFailure(
+      () =>
+        google(edit(input, (c) => c.replace("**Output token limit** 65,536", "**Output token limit** lots"))),
+      'models: gemini-3-pro-preview: token limits "**Input token limit** 1,048,576 **Output token limit**',
     );
   });
 
   it("fails when the model details tables are gone", async () => {
     const input = await recordedInput("google", "models");
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replaceAll("| Property | Description |", "| Key | Value |"))),
+    expectParseFailure(
+      () => google(edit(input, (c) => c.replaceAll("| Property | Description |", "| Key | Value |"))),
+      "models: found no model details table (Property | Description)",
     );
   });
 });
@@ -397,14 +417,19 @@ describe("Claude launch pages", () => {
 
   it("fails when a table of several models has no shared-specs statement, or the section states no limits", async () => {
     const fable = await recordedInput("anthropic", "introducing-claude-fable-5-and-claude-mythos-5");
-    expectParseFailure(() =>
-      launchPage(edit(fable, (c) => c.replace("share the same specs", "differ in specs"))),
+    expectParseFailure(
+      () => launchPage(edit(fable, (c) => c.replace("share the same specs", "differ in specs"))),
+      "introducing-claude-fable-5-and-claude-mythos-5: 2 models in the table, but the section does not say",
     );
     const opus = await recordedInput("anthropic", "whats-new-claude-4-7");
-    expectParseFailure(() =>
-      launchPage(edit(opus, (c) => c.replace("128k max output tokens", "long outputs"))),
+    expectParseFailure(
+      () => launchPage(edit(opus, (c) => c.replace("128k max output tokens", "long outputs"))),
+      'whats-new-claude-4-7: the "New model" section states no context window and max output tokens',
     );
-    expectParseFailure(() => launchPage(edit(opus, (c) => c.replace("`claude-opus-4-7`", "Opus"))));
+    expectParseFailure(
+      () => launchPage(edit(opus, (c) => c.replace("`claude-opus-4-7`", "Opus"))),
+      "whats-new-claude-4-7: the models table has a row without a `claude-…` API model ID",
+    );
   });
 });
 
@@ -500,12 +525,14 @@ describe("Gemini API per-model pages", () => {
 
   it("fails on a table without an output token limit that is not an embedding model's", async () => {
     const input = await recordedInput("google", "embeddings");
-    expectParseFailure(() =>
-      google(
-        edit(input, (c) =>
-          c.replace("**Output** Text embeddings |\n| Token limits", "**Output** Text |\n| Token limits"),
+    expectParseFailure(
+      () =>
+        google(
+          edit(input, (c) =>
+            c.replace("**Output** Text embeddings |\n| Token limits", "**Output** Text |\n| Token limits"),
+          ),
         ),
-      ),
+      'embeddings: gemini-embedding-2: token limits "**Input token limit** 8,192 **Output dimension size**',
     );
   });
 
@@ -577,32 +604,39 @@ describe("Gemini API per-model pages", () => {
 
   it("fails on a text rendering whose labels and values do not pair up, or on a line outside any property", async () => {
     const input = await recordedInput("google", "model-gemini-3-6-flash");
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replace("Caching\n\nSupported\n\n", "Caching\n\n"))),
+    expectParseFailure(
+      () => google(edit(input, (c) => c.replace("Caching\n\nSupported\n\n", "Caching\n\n"))),
+      'model-gemini-3-6-flash: gemini-3.6-flash: "capabilities" is not label / value pairs: Audio',
     );
-    expectParseFailure(() =>
-      google(
-        edit(input, (c) =>
-          c.replace("Model code gemini-3.6-flash\n", "Model code gemini-3.6-flash\nStray line\n"),
+    expectParseFailure(
+      () =>
+        google(
+          edit(input, (c) =>
+            c.replace("Model code gemini-3.6-flash\n", "Model code gemini-3.6-flash\nStray line\n"),
+          ),
         ),
-      ),
+      'model-gemini-3-6-flash: line "Stray line" of the model details under "gemini-3.6-flash" belongs to no property',
     );
-    expectParseFailure(() =>
-      google(edit(input, (c) => c.replace("Thinking\n\nSupported", "Thinking\n\nSupported (sometimes)"))),
+    expectParseFailure(
+      () =>
+        google(edit(input, (c) => c.replace("Thinking\n\nSupported", "Thinking\n\nSupported (sometimes)"))),
+      'model-gemini-3-6-flash: capability "Thinking" has the unknown value "Supported (sometimes)"',
     );
   });
 
   it("fails on a consumption option value it does not know", async () => {
     const input = await recordedInput("google", "model-gemini-3-5-flash-lite");
-    expectParseFailure(() =>
-      google(
-        edit(input, (c) =>
-          c.replace(
-            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Supported",
-            "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Soon",
+    expectParseFailure(
+      () =>
+        google(
+          edit(input, (c) =>
+            c.replace(
+              "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Supported",
+              "Batch API](https://ai.google.dev/gemini-api/docs/batch-api)**<br>Soon",
+            ),
           ),
         ),
-      ),
+      'model-gemini-3-5-flash-lite: capability "Batch API" has the unknown value "Soon"',
     );
   });
 });
@@ -799,7 +833,10 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     });
     // any other text that is not a size still fails
     const input = await recordedInput("azure", "models-azure-openai");
-    expectParseFailure(() => azure(edit(input, (c) => c.replace("Input: 128,00 ", "Input: about 128k "))));
+    expectParseFailure(
+      () => azure(edit(input, (c) => c.replace("Input: 128,00 ", "Input: about 128k "))),
+      'models-azure-openai: gpt-audio-2025-08-28, gpt-audio-mini-2025-10-06: max request "Input: about',
+    );
   });
 
   it("June 2026: GPT-4.1's window for standard deployments and for batch deployments name their modes", async () => {
@@ -819,10 +856,12 @@ describe("Azure OpenAI models sold directly by Azure", () => {
     });
     // a deployment kind the parser does not know fails the source
     const input = await recordedInput("azure", "models-azure-openai");
-    expectParseFailure(() =>
-      azure(
-        edit(input, (c) => c.replace("300,000 (standard deployments)", "300,000 (developer deployments)")),
-      ),
+    expectParseFailure(
+      () =>
+        azure(
+          edit(input, (c) => c.replace("300,000 (standard deployments)", "300,000 (developer deployments)")),
+        ),
+      'models-azure-openai: gpt-4.1-2025-04-14: context window for "developer" deployments is not a known kind',
     );
   });
 
@@ -868,21 +907,26 @@ describe("Azure OpenAI models sold directly by Azure", () => {
 
   it("fails when a context window is not a size", async () => {
     const input = await recordedInput("azure", "models-azure-openai-2026-01");
-    expectParseFailure(() =>
-      azure(edit(input, (c) => c.replace("| 8,192 | 1,024 |", "| about 8k | 1,024 |"))),
+    expectParseFailure(
+      () => azure(edit(input, (c) => c.replace("| 8,192 | 1,024 |", "| about 8k | 1,024 |"))),
+      'models-azure-openai-2026-01: computer-use-preview-2025-03-11: context window "about 8k" is not a size',
     );
   });
 
   it("fails when a max request cell is not Input / Output", async () => {
     const input = await recordedInput("azure", "models-azure-openai-2026-01");
-    expectParseFailure(() =>
-      azure(edit(input, (c) => c.replace("Input: 128,000  <br> Output: 32,768", "Up to 128,000 in"))),
+    expectParseFailure(
+      () => azure(edit(input, (c) => c.replace("Input: 128,000  <br> Output: 32,768", "Up to 128,000 in"))),
+      'models-azure-openai-2026-01: o1-preview-2024-09-12: max request "Up to 128,000 in" is not "Input:',
     );
   });
 
   it("fails when the model tables are gone", async () => {
     const input = await recordedInput("azure", "models-azure-openai-2026-01");
-    expectParseFailure(() => azure(edit(input, (c) => c.replaceAll("Model ID", "Name"))));
+    expectParseFailure(
+      () => azure(edit(input, (c) => c.replaceAll("Model ID", "Name"))),
+      "models-azure-openai-2026-01: found no model table (Model ID | ...)",
+    );
   });
 
   it("reads model ids with their versions and capabilities from description bullets", () => {
@@ -1034,9 +1078,13 @@ describe("Claude model reference pages", () => {
   it("fails without a Model ID line or with a specs line that gives no sizes", async () => {
     const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
     const input = await recordedInput("anthropic", "model-opus-4-6");
-    expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID:", "Model:"))));
-    expectParseFailure(() =>
-      page(edit(input, (c) => c.replace("Max output: 128K tokens", "Max output: plenty"))),
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Model ID:", "Model:"))),
+      'model-opus-4-6: no "Model ID: `claude-...`" line',
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Max output: 128K tokens", "Max output: plenty"))),
+      'model-opus-4-6: "Context window: 1M tokens · Max output: plenty ·" does not give two token sizes',
     );
   });
 
@@ -1045,15 +1093,18 @@ describe("Claude model reference pages", () => {
     const whole = await recordedInput("anthropic", "model-opus-4-6");
     const declared = { status: "supported", verification_status: "official_declared" };
     // the Claude API row must be the page's model; a Bedrock id must have Bedrock's form
-    expectParseFailure(() =>
-      page(
-        edit(whole, (c) =>
-          c.replace("| `claude-opus-4-6`              |", "| `claude-opus-4-7`              |"),
+    expectParseFailure(
+      () =>
+        page(
+          edit(whole, (c) =>
+            c.replace("| `claude-opus-4-6`              |", "| `claude-opus-4-7`              |"),
+          ),
         ),
-      ),
+      'model-opus-4-6: the Model IDs table\'s Claude API row is "claude-opus-4-7", not claude-opus-4-6',
     );
-    expectParseFailure(() =>
-      page(edit(whole, (c) => c.replace("`anthropic.claude-opus-4-6-v1`", "`claude-opus-4-6-v1`"))),
+    expectParseFailure(
+      () => page(edit(whole, (c) => c.replace("`anthropic.claude-opus-4-6-v1`", "`claude-opus-4-6-v1`"))),
+      'model-opus-4-6: "claude-opus-4-6-v1" is not a amazon-bedrock Claude model id',
     );
     // a Thinking row that names neither adaptive nor extended thinking says nothing of reasoning
     const plain = page(edit(whole, (c) => c.replace("Adaptive (extended deprecated)", "—")));

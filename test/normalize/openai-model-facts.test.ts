@@ -128,8 +128,9 @@ describe("OpenAI model pages", () => {
     for (const name of await modelPageSources())
       if (name !== "model-gpt-5-6-sol")
         expect(page(await recordedInput("openai", name)).aliases).toBeUndefined();
-    expectParseFailure(() =>
-      page(edit(input, (c) => c.replace("The `gpt-5.6` alias", "The `GPT 5.6!` alias"))),
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("The `gpt-5.6` alias", "The `GPT 5.6!` alias"))),
+      'model-gpt-5-6-sol: gpt-5.6-sol: the alias "GPT 5.6!" is not a model id',
     );
   });
 
@@ -209,12 +210,22 @@ describe("OpenAI model pages", () => {
 
   it("fails on a page without a Model ID line, without a context window, or with an unreadable Batch row", async () => {
     const input = await recordedInput("openai", "model-gpt-4-1");
-    expectParseFailure(() => page(edit(input, (c) => c.replace("Model ID: `gpt-4.1`", "Model: gpt-4.1"))));
-    expectParseFailure(() => page(edit(input, (c) => c.replace("1,047,576 context window", "1M context"))));
-    expectParseFailure(() =>
-      page(
-        edit(input, (c) => c.replace("| Batch | `v1/batch` | Supported |", "| Batch | `v1/batch` | Soon |")),
-      ),
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Model ID: `gpt-4.1`", "Model: gpt-4.1"))),
+      'model-gpt-4-1: no "Model ID: `<model>`" line',
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("1,047,576 context window", "1M context"))),
+      'model-gpt-4-1: gpt-4.1: the details give no "N context window" and "N max output tokens"',
+    );
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c.replace("| Batch | `v1/batch` | Supported |", "| Batch | `v1/batch` | Soon |"),
+          ),
+        ),
+      "model-gpt-4-1: gpt-4.1: the Endpoints table has no Batch row saying Supported / Not supported",
     );
   });
 });

@@ -70,12 +70,14 @@ describe("openai pricing", () => {
 
   it("fails on a row of six values", async () => {
     const input = await recordedInput("openai", "pricing");
-    expectParseFailure(() =>
-      pricing(
-        edit(input, (c) =>
-          c.replace('["gpt-5.6-sol", 5, 0.5, 6.25, 30]', '["gpt-5.6-sol", 5, 0.5, 6.25, 30, 40]'),
+    expectParseFailure(
+      () =>
+        pricing(
+          edit(input, (c) =>
+            c.replace('["gpt-5.6-sol", 5, 0.5, 6.25, 30]', '["gpt-5.6-sol", 5, 0.5, 6.25, 30, 40]'),
+          ),
         ),
-      ),
+      "pricing: text tokens (standard): 45 rows but only 44 have the shape [name, input, cached, output]",
     );
   });
 
@@ -91,29 +93,39 @@ describe("openai pricing", () => {
 
   it("fails on a page without the pricing tables", async () => {
     const input = await recordedInput("openai", "pricing");
-    expectParseFailure(() => pricing(edit(input, (c) => c.replace(/<TextTokenPricingTables[\s\S]*/, ""))));
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace(/<TextTokenPricingTables[\s\S]*/, ""))),
+      "pricing: no TextTokenPricingTables block with tier and rows",
+    );
   });
 
   it("fails when the standard tier disappears", async () => {
     const input = await recordedInput("openai", "pricing");
-    expectParseFailure(() =>
-      pricing(
-        edit(input, (c) => c.replace('tier="standard"', 'tier="default"').replace(/tier="batch"[\s\S]*/, "")),
-      ),
+    expectParseFailure(
+      () =>
+        pricing(
+          edit(input, (c) =>
+            c.replace('tier="standard"', 'tier="default"').replace(/tier="batch"[\s\S]*/, ""),
+          ),
+        ),
+      "pricing: no standard tier table",
     );
   });
 
   it("fails on an unparseable price instead of dropping the row", async () => {
     const input = await recordedInput("openai", "pricing");
-    expectParseFailure(() =>
-      pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", "call us", 0.5, 8]'))),
+    expectParseFailure(
+      () =>
+        pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", "call us", 0.5, 8]'))),
+      'pricing: gpt-4.1 input: ""call us"" is not a price',
     );
   });
 
   it("fails on a row of another shape", async () => {
     const input = await recordedInput("openai", "pricing");
-    expectParseFailure(() =>
-      pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", 2, 8]'))),
+    expectParseFailure(
+      () => pricing(edit(input, (c) => c.replace('["gpt-4.1", 2, 0.5, 8]', '["gpt-4.1", 2, 8]'))),
+      "pricing: text tokens (standard): 45 rows but only 44 have the shape [name, input, cached, output]",
     );
   });
 
@@ -175,25 +187,31 @@ describe("openai deprecations", () => {
 
   it("fails when the Shutdown date column is renamed", async () => {
     const input = await recordedInput("openai", "deprecations");
-    expectParseFailure(() =>
-      deprecations(edit(input, (c) => c.replaceAll("| Shutdown date", "| Retire on"))),
+    expectParseFailure(
+      () => deprecations(edit(input, (c) => c.replaceAll("| Shutdown date", "| Retire on"))),
+      "deprecations: found no table with a Shutdown date column",
     );
   });
 
   it("fails on an unparseable shutdown date", async () => {
     const input = await recordedInput("openai", "deprecations");
-    expectParseFailure(() =>
-      deprecations(
-        edit(input, (c) =>
-          c.replace("| 2025-07-14    | `gpt-4.5-preview`", "| soon-ish      | `gpt-4.5-preview`"),
+    expectParseFailure(
+      () =>
+        deprecations(
+          edit(input, (c) =>
+            c.replace("| 2025-07-14    | `gpt-4.5-preview`", "| soon-ish      | `gpt-4.5-preview`"),
+          ),
         ),
-      ),
+      'deprecations: gpt-4.5-preview: "soon-ish" is not a lifecycle date',
     );
   });
 
   it("fails on a page with no tables", async () => {
     const input = await recordedInput("openai", "deprecations");
-    expectParseFailure(() => deprecations({ ...input, content: "## Overview\n\nNothing here.\n" }));
+    expectParseFailure(
+      () => deprecations({ ...input, content: "## Overview\n\nNothing here.\n" }),
+      "deprecations: found no table with a Shutdown date column",
+    );
   });
 
   it("reads model cells, replacements and dates in the page's shapes", () => {
@@ -293,17 +311,21 @@ describe("openai pricing: every token-priced table of the page", () => {
 
   it("fails on a grouped row of another shape and on the same model priced twice differently", async () => {
     const input = await fixture("specialized-2026-excerpt.md");
-    expectParseFailure(() =>
-      pricing(
-        edit(input, (c) => c.replace('["o3-deep-research", 10, 2.5, 40]', '["o3-deep-research", 10, 40]')),
-      ),
-    );
-    expectParseFailure(() =>
-      pricing(
-        edit(input, (c) =>
-          c.replace('["o4-mini-deep-research", 2, 0.5, 8]', '["o3-deep-research", 2, 0.5, 8]'),
+    expectParseFailure(
+      () =>
+        pricing(
+          edit(input, (c) => c.replace('["o3-deep-research", 10, 2.5, 40]', '["o3-deep-research", 10, 40]')),
         ),
-      ),
+      "pricing: Deep research group (standard): 2 rows but only 1 have the shape [name, input, cached,",
+    );
+    expectParseFailure(
+      () =>
+        pricing(
+          edit(input, (c) =>
+            c.replace('["o4-mini-deep-research", 2, 0.5, 8]', '["o3-deep-research", 2, 0.5, 8]'),
+          ),
+        ),
+      "pricing: o3-deep-research is listed twice in the standard tables with different prices",
     );
   });
 });

@@ -78,17 +78,22 @@ describe("together ai serverless models", () => {
   });
 
   it("fails on an unreadable context length", () => {
-    expectParseFailure(() =>
-      models(
-        edit(input, (c) =>
-          c.replace("| 262144         | FP8          |", "| long           | FP8          |"),
+    expectParseFailure(
+      () =>
+        models(
+          edit(input, (c) =>
+            c.replace("| 262144         | FP8          |", "| long           | FP8          |"),
+          ),
         ),
-      ),
+      'serverless-models: "long" is not a positive token count',
     );
   });
 
   it("fails when the Chat models table is gone", () => {
-    expectParseFailure(() => models(edit(input, (c) => c.replace("## Chat models", "## Chat"))));
+    expectParseFailure(
+      () => models(edit(input, (c) => c.replace("## Chat models", "## Chat"))),
+      "serverless-models: no Chat models table (Organization | Model Name | API Model String ...)",
+    );
   });
 });
 
@@ -131,9 +136,13 @@ describe("together ai feature pages (function calling, structured outputs, visio
   });
 
   it("fails on a page whose feature it does not know, and on a bullet it cannot read", () => {
-    expectParseFailure(() => features(edit(vision, (c) => c.replace("# Vision", "# Audio"))));
-    expectParseFailure(() =>
-      features(edit(functionCalling, (c) => c.replace("* `openai/gpt-oss-20b`", "* gpt-oss 20b"))),
+    expectParseFailure(
+      () => features(edit(vision, (c) => c.replace("# Vision", "# Audio"))),
+      'vision: no feature page this parser knows ("# Audio")',
+    );
+    expectParseFailure(
+      () => features(edit(functionCalling, (c) => c.replace("* `openai/gpt-oss-20b`", "* gpt-oss 20b"))),
+      'function-calling: unreadable model bullet "* gpt-oss 20b"',
     );
   });
 });

@@ -118,16 +118,23 @@ describe("xai models and pricing", () => {
       output: 500_000,
     });
     expect(xaiTokenPrices(input, "$0.050/sec")).toBeNull();
-    expectParseFailure(() => xaiTokenPrices(input, "contact sales"));
+    expectParseFailure(
+      () => xaiTokenPrices(input, "contact sales"),
+      'models-2025: "contact sales" is not a price the parser knows',
+    );
   });
 
   it("fails on a price it cannot read", () => {
-    expectParseFailure(() => models(edit(input, (c) => c.replace("$3.00$15.00 |", "three dollars |"))));
+    expectParseFailure(
+      () => models(edit(input, (c) => c.replace("$3.00$15.00 |", "three dollars |"))),
+      'models-2025: "three dollars" is not a price the parser knows',
+    );
   });
 
   it("fails when the Model Pricing table is gone", () => {
-    expectParseFailure(() =>
-      models(edit(input, (c) => c.replace("| Model | Modalities |", "| Name | Modalities |"))),
+    expectParseFailure(
+      () => models(edit(input, (c) => c.replace("| Model | Modalities |", "| Name | Modalities |"))),
+      "models-2025: no Model Pricing table (Model | ... | Context | ... | Pricing)",
     );
   });
 });
@@ -170,14 +177,17 @@ describe("xai retirement of May 15, 2026", () => {
   });
 
   it("fails when the prose no longer states the retirement day", () => {
-    expectParseFailure(() =>
-      retirement(edit(retired, (c) => c.replace("**Effective May 15, 2026 at 12:00 PM PT**", "Soon"))),
+    expectParseFailure(
+      () => retirement(edit(retired, (c) => c.replace("**Effective May 15, 2026 at 12:00 PM PT**", "Soon"))),
+      'retirement-2026-05-15: no retirement date ("Effective <Month D, YYYY> ...,") in the prose',
     );
   });
 
   it("fails on a redirect target that is not a model id", () => {
-    expectParseFailure(() =>
-      retirement(edit(retired, (c) => c.replace("| `grok-build-0.1` |", "| our newest coding model |"))),
+    expectParseFailure(
+      () =>
+        retirement(edit(retired, (c) => c.replace("| `grok-build-0.1` |", "| our newest coding model |"))),
+      'retirement-2026-05-15: grok-code-fast-1: "our newest coding model" names no xAI model id',
     );
   });
 });
