@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The /v1 read server with the published snapshots. Build: docker build -t catalog .
 # Run:   docker run --rm -p 8080:8080 catalog
-# (README, "Container": keys, plans, quota state, Redis, a newer snapshot.)
+# (docs/operations.md, "Container": keys, plans, quota state, Redis, a newer snapshot.)
 
 # --- build: full install (TypeScript), compile to dist/ ------------------------------------
 FROM node:22-slim AS build

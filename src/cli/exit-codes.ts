@@ -1,5 +1,5 @@
 /**
- * Exit codes of `catalog` (decisions.md "Command line additions"): 0 success or nothing to
+ * Exit codes of `catalog` (docs/decisions.md "Command line additions"): 0 success or nothing to
  * publish, 2 a usage error, and one code per other failure class. The table is a
  * Record over CatalogErrorCode, so a new error code without an exit code fails typecheck.
  */

@@ -1,5 +1,5 @@
 /**
- * The compare and calculate operations (spec 4.3, decisions.md "Compare and calculate") as
+ * The compare and calculate operations (docs/decisions.md, "Compare and calculate") as
  * pure functions of the loaded deployments and the request. The server maps the results to
  * HTTP; nothing here knows about requests, releases or errors.
  */

@@ -4,7 +4,7 @@
  * pico-USD (1e-12 USD). Every amount is kept as a BigInt count of pico-USD (token counts and
  * prices are each up to 2^53, so their product can reach 2^106, far beyond a float's exact
  * range) and is rounded half-up to whole micro-USD only when it is shown
- * (decisions.md, "Compare and calculate").
+ * (docs/decisions.md, "Compare and calculate").
  */
 
 export const PICO_PER_MICRO = 1_000_000n;

@@ -1,8 +1,8 @@
 /**
  * Pricing one usage profile against one rate card: the calculate operation's core, which
- * compare reuses (decisions.md: "compare uses the same function").
+ * compare reuses (docs/decisions.md: "compare uses the same function").
  *
- * Rules (decisions.md, "Compare and calculate"; src/schema/deployment.ts for tiers):
+ * Rules (docs/decisions.md, "Compare and calculate"; src/schema/deployment.ts for tiers):
  * - A component costs tokens x price / 1,000,000 micro-USD, computed exactly (money.ts).
  * - A component with 0 tokens costs 0 whatever its price, even an unknown (null) one.
  * - A component with tokens > 0 and an unknown price makes the usage unpriceable: unknown is

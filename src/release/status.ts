@@ -5,8 +5,8 @@
  * of its input and nothing else, so an unchanged page still moves a model to `retired` on the
  * build after its end-of-life day has passed.
  *
- * The rules are evaluated in order and the first that applies decides. The README table
- * "Lifecycle status: the rule table" lists the same rules (a test holds the two together).
+ * The rules are evaluated in order and the first that applies decides. The table in
+ * docs/lifecycle-status.md lists the same rules (a test holds the two together).
  */
 import type { LifecycleMilestone, LifecycleStatus } from "../schema/index.js";
 
@@ -34,7 +34,7 @@ export interface StatusRule {
   name: string;
   /** The status the rule yields; `declared` rules yield the declared status. */
   yields: LifecycleStatus | "declared";
-  /** The condition in words, as the README documents it. */
+  /** The condition in words, as docs/lifecycle-status.md documents it. */
   condition: string;
   applies(input: StatusInput): boolean;
 }

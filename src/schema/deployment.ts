@@ -7,7 +7,7 @@ import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js
 
 /**
  * The capability names the catalog knows; a `capability` filter outside this list is a 400.
- * What each means and which sources state it: README "Capabilities".
+ * What each means and which sources state it: docs/sources.md, "Capabilities".
  */
 export const CapabilityName = z
   .enum([

@@ -1,5 +1,5 @@
 /**
- * Shapes of release history and browsing (decisions.md, "Release history, browsing and
+ * Shapes of release history and browsing (docs/decisions.md, "Release history, browsing and
  * exports"): providers and models with their lifecycle and summary, the releases of the served
  * chain, a release's diff (the JSON `catalog diff --format json` prints), and a deployment's
  * history across releases.

@@ -4,7 +4,7 @@
  * parameters as their input type (defaults make fields optional), responses as their output
  * type. Every schema carrying `.meta({ id })` becomes one entry of `components/schemas` and is
  * referenced with `$ref`. The document also states the decisions the spec leaves open
- * (problem bodies, conditional requests, authentication and quota; ../../shared/spec).
+ * (problem bodies, conditional requests, authentication and quota; docs/decisions.md).
  *
  * `catalog openapi --out src/schema/openapi.json` writes the checked-in copy; a test fails when
  * it is stale. The output is deterministic: same schemas, same bytes.

@@ -3,7 +3,7 @@
  * (routes/table.ts, from the contract in src/schema/routes.ts). No framework: node:http plus
  * pre-serialized record buffers.
  *
- * Order of checks for a metered (/v1) request (decisions.md):
+ * Order of checks for a metered (/v1) request (docs/decisions.md):
  *   1. an Authorization header that is not a valid key -> 401 (never treated as anonymous)
  *   2. path and method -> 404 / 405 (counted against quota)
  *   3. a key is required but absent -> 401 (not counted)

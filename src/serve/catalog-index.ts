@@ -299,7 +299,7 @@ export function lifecycleSortValue(
 
 /**
  * Nulls last in both orders; ties (and the null tail) by resource_type, resource_id
- * ascending (decisions.md: "the requested sort with nulls last in both orders, then
+ * ascending (docs/decisions.md: "the requested sort with nulls last in both orders, then
  * resource_type, resource_id"). Each order is sorted when first asked for.
  */
 function lazyLifecycleOrders(fields: LifecycleFields, key: LifecycleSortKey): LifecycleOrders {

@@ -46,7 +46,7 @@ export function allPositions(count: number): number[] {
 
 /**
  * Positions 0..n-1 ordered by `values` (a value per position), nulls last in both orders, ties
- * and the null tail in position order (the records' base order), as decisions.md asks of sorted
+ * and the null tail in position order (the records' base order), as docs/decisions.md asks of sorted
  * lists.
  */
 export function nullsLastOrder<T>(

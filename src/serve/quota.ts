@@ -1,5 +1,5 @@
 /**
- * Monthly request quota (decisions.md "Authentication, plans and quota"): one counter per
+ * Monthly request quota (docs/decisions.md "Authentication, plans and quota"): one counter per
  * subject (a workspace, or `anon:<address>` for keyless callers) per calendar month in UTC.
  *
  * Two stores behind one interface:

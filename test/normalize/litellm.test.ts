@@ -113,7 +113,7 @@ describe("identity mapping", () => {
   });
 });
 
-describe("LiteLLM price map (real data from ../shared)", () => {
+describe("LiteLLM price map (real data: the committed capture)", () => {
   it("normalizes hundreds of deployments of all twelve catalog providers", () => {
     expect(output.deployments.length).toBeGreaterThanOrEqual(800);
     const providers = new Set(output.deployments.map((d) => d.provider_id));

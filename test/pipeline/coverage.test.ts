@@ -181,7 +181,7 @@ describe("official limits and capabilities of non-retired deployments", () => {
 
   // The limits target. Not reached offline: only 24 OpenAI model pages, 8 Bedrock model
   // cards, 9 Vertex Gemini and 12 Vertex MaaS pages were found stored (97 more official model
-  // pages are live-only, fetched by the nightly); see the README "Capabilities" section.
+  // pages are live-only, fetched by the nightly); see docs/sources.md, "Capabilities".
   it.todo(">= 80% of non-retired deployments have an official context window and max output");
 
   it("the build's report counts the same official specs, per provider and in total, as computed here", () => {

@@ -54,7 +54,7 @@ const GETS = [
 ];
 const POSTS = ["/v1/deployments/compare", "/v1/pricing/calculate"];
 
-/** Error statuses each endpoint must document (decisions.md, Errors). */
+/** Error statuses each endpoint must document (docs/decisions.md, Errors). */
 const EXPECTED_ERRORS: Array<[string, string, number[]]> = [
   ["/v1/deployments", "get", [400, 401, 405, 429, 503]],
   ["/v1/deployments/{deploymentId}", "get", [400, 401, 404, 405, 429, 503]],
@@ -228,7 +228,7 @@ describe("OpenAPI document", () => {
     ]);
   });
 
-  it("responses carry the headers of spec 4.6 and decisions.md", () => {
+  it("responses carry the headers of spec 4.6 and docs/decisions.md", () => {
     const headerNames = (response: Json) => Object.keys(resolve(response).headers ?? {});
     for (const path of GETS) {
       const responses = operation(path, "get").responses as Json;

@@ -43,7 +43,7 @@
  *   <br> Output: 128,000" gives the window (400,000) and the output limit (128,000), the input
  *   limit being part of the window; "Input: 200,000 <br> Output: 100,000" alone gives
  *   context_tokens 200,000 (the maximum input, the reading azure-model-facts gives a "Max
- *   request: Input: N, Output: M" cell and the README documents for context_tokens) and
+ *   request: Input: N, Output: M" cell and docs/sources.md documents for context_tokens) and
  *   max_output_tokens 100,000. An empty cell states no limit; any other item fails.
  * - Rows not read (no catalog capability, or not a model property): API Version, Developer
  *   Messages, Reasoning effort, Chat Completions API, Responses API, max_completion_tokens,

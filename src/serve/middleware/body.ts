@@ -1,5 +1,5 @@
 /**
- * Request bodies (decisions.md, "Bodies"): `application/json` or any `application/*+json`, at
+ * Request bodies (docs/decisions.md, "Bodies"): `application/json` or any `application/*+json`, at
  * most 64 KiB (413; a declared-oversize body is not read and the connection is closed), valid
  * JSON without reserved field names, checked against the route's zod schema (400 naming each
  * bad field).

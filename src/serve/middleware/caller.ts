@@ -1,5 +1,5 @@
 /**
- * Who is asking (decisions.md, "Authentication, plans and quota"): a workspace, from a valid
+ * Who is asking (docs/decisions.md, "Authentication, plans and quota"): a workspace, from a valid
  * Bearer key, or the anonymous plan of the client address. An Authorization header that is not
  * a valid, active key is 401 on every /v1 route; it is never treated as anonymous.
  */

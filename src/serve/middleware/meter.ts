@@ -1,5 +1,5 @@
 /**
- * Quota on a request (decisions.md, "What counts"): `consume` counts it and refuses it with 429
+ * Quota on a request (docs/decisions.md, "What counts"): `consume` counts it and refuses it with 429
  * when the plan's quota is spent; `peek` only reports the counter (401 and 304 answers). Both
  * set the rate-limit headers of the caller's plan. With `--no-quota` both do nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * The browsing routes (decisions.md, "Release history, browsing and exports"): /v1/providers,
+ * The browsing routes (docs/decisions.md, "Release history, browsing and exports"): /v1/providers,
  * /v1/models and /v1/models/{id}, each with its lifecycle record and summary.
  */
 import { ListModelsQuery, ListProvidersQuery } from "../../schema/index.js";

@@ -1,5 +1,5 @@
 /**
- * The release history routes (decisions.md, "Release history, browsing and exports"):
+ * The release history routes (docs/decisions.md, "Release history, browsing and exports"):
  * /v1/releases, /v1/releases/{id}, /v1/releases/{id}/diff and /v1/deployments/{id}/history,
  * read from the served release's chain in the snapshots directory.
  */
