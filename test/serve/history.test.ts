@@ -16,6 +16,7 @@ import { diffReleases, loadRelease } from "../../src/release/index.js";
 import { type Deployment, Model, Provider, ReleaseDiff } from "../../src/schema/index.js";
 import { type RunningServer, startServer } from "../../src/serve/index.js";
 import { SOURCES_DIR } from "../helpers/captures.js";
+import { copyCommittedSnapshots } from "../helpers/committed-release.js";
 import { type Answer, call } from "./support/harness.js";
 
 const OPUS = "dep_anthropic_claude-opus-4-7_api_global";
@@ -42,7 +43,8 @@ describe("release history and browsing over HTTP", () => {
         clock: fixedClock(now),
         logger: silentLogger,
       });
-    releaseA = (await build("2026-11-23T00:00:00Z")).release_id as string;
+    // the first release is the committed one (build.test.ts holds it to be this build at 2026-11-23)
+    releaseA = await copyCommittedSnapshots(snapshots);
     const { definitions } = await loadSourceDefinitions(sources);
     const pricing = definitions.find((d) => d.provider_id === "anthropic" && d.name === "pricing");
     if (!pricing) throw new Error("no anthropic pricing source");
