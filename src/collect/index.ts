@@ -31,6 +31,7 @@ export {
   parseRetryAfter,
   type ResolvedAddress,
   type Resolver,
+  rewriteOrigin,
   USER_AGENT,
 } from "./fetcher.js";
 export {
@@ -41,6 +42,7 @@ export {
   monitoredContentHash,
 } from "./monitor.js";
 export { CollectProgress, formatCollectSummary, type ProgressStream, summaryStatus } from "./progress.js";
+export type { SecretEnv } from "./secrets.js";
 export {
   countFailures,
   deriveSourceStates,
