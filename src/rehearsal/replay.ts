@@ -23,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { CaptureMeta } from "../collect/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { group } from "../lib/regex.js";
 import type { SourceDefinition } from "../schema/index.js";
 
 /** Items per page of a token-paged source (the Gemini API's own default page size is 50). */
@@ -168,7 +169,7 @@ function originalUrl(req: IncomingMessage): URL | null {
   const match = /^\/(https?)\/([^/]+)(\/.*)?$/.exec(req.url ?? "");
   if (!match) return null;
   try {
-    return new URL(`${match[1]}://${match[2]}${match[3] ?? "/"}`);
+    return new URL(`${group(match, 1)}://${group(match, 2)}${match[3] ?? "/"}`);
   } catch {
     return null;
   }
