@@ -121,34 +121,14 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
   let replay: ReplayServer | null = null;
   try {
     const sourcesDir = join(work, "sources");
-    await copySources(options.sourcesDir, sourcesDir, options.providers);
-    const { definitions } = await loadSourceDefinitions(sourcesDir);
-    const live = definitions.filter((d) => !d.archived);
-    const recorded = await recordedSources(sourcesDir, live);
-    // A live-only source has nothing to replay: its definition leaves the copy, so neither the
-    // offline build (which skips it) nor the nights (which would fetch it) count it.
-    const replayedIds = new Set(recorded.map((r) => r.source.source_id));
-    for (const source of live)
-      if (!replayedIds.has(source.source_id))
-        await rm(join(sourcesDir, source.provider_id, `${source.name}.yaml`));
-    const report: RehearsalReport = {
-      live: live.length,
-      replayed: recorded.length,
-      liveOnly: live.length - recorded.length,
-      archived: definitions.length - live.length,
-      fetched: 0,
-      offlineReleaseId: null,
-      equal: false,
-      nights: [],
-      problems: [],
-    };
+    const { report, recorded } = await prepareSources(options, sourcesDir);
     log(
-      `${definitions.length} source definitions: ${live.length} live, of which ${recorded.length} with a recorded capture (replayed) and ${report.liveOnly} live-only without any capture (left out); ${report.archived} archived (replayed from their capture by every build)`,
+      `${report.live + report.archived} source definitions: ${report.live} live, of which ${report.replayed} with a recorded capture (replayed) and ${report.liveOnly} live-only without any capture (left out); ${report.archived} archived (replayed from their capture by every build)`,
     );
-
+    const offlineDir = join(work, "offline-snapshots");
     const offline = await runBuild({
       sourcesDir,
-      snapshotsDir: join(work, "offline-snapshots"),
+      snapshotsDir: offlineDir,
       offline: true,
       clock: fixedClock(now),
       logger: silentLogger,
@@ -158,71 +138,33 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
 
     const secretValues = rehearsalSecrets(recorded.map((r) => r.source));
     replay = await startReplay(recorded, secretValues);
-    const server = replay;
     const snapshotsDir = join(work, "snapshots");
-    const night = async (n: 1 | 2 | 3, at: string): Promise<BuildSummary> => {
-      const before = answerCounts(server, recorded);
-      const started = performance.now();
-      const summary = await runBuild({
-        sourcesDir,
-        snapshotsDir,
-        offline: false,
-        clock: fixedClock(at),
-        logger: silentLogger,
-        env: { ...process.env, ...secretValues },
-        fetcher: {
-          origins: server.origins,
-          resolver: noDns,
-          ...(options.perHostIntervalMs === undefined
-            ? {}
-            : { perHostIntervalMs: options.perHostIntervalMs }),
-        },
-      });
-      const nightReport: NightReport = {
-        night: n,
-        now: at,
-        status: summary.status,
-        releaseId: summary.release_id,
-        statuses: countBy(replayedSummaries(summary, recorded).map((s) => s.status)),
-        answers: subtract(answerCounts(server, recorded), before),
-        seconds: (performance.now() - started) / 1000,
-      };
-      report.nights.push(nightReport);
-      log(
-        `night ${n} at ${at}: ${summary.status} ${summary.release_id ?? ""} in ${nightReport.seconds.toFixed(1)} s; sources ${format(nightReport.statuses)}; replay answered ${format(nightReport.answers)}`,
-      );
-      return summary;
-    };
+    const night = nightRunner({
+      sourcesDir,
+      snapshotsDir,
+      recorded,
+      secretValues,
+      replay,
+      options,
+      report,
+      log,
+    });
 
     // Night 1: everything fetched; the release is the offline build's.
     const first = await night(1, now);
-    const fetched = replayedSummaries(first, recorded).filter(
-      (s) => s.status !== "failed" && s.status !== "skipped" && answered(server, s.source_id),
-    );
-    report.fetched = fetched.length;
-    for (const s of replayedSummaries(first, recorded))
-      if (!fetched.includes(s))
-        report.problems.push(
-          `night 1: ${s.provider_id}/${s.name} ${s.status}: ${s.error ?? "never requested"}`,
-        );
+    report.fetched = fetchedSources(first, recorded, replay).length;
     report.equal = first.release_id !== null && first.release_id === offline.release_id;
+    report.problems.push(...nightOneProblems(first, recorded, replay));
     if (!report.equal)
       report.problems.push(
-        `night 1: release ${first.release_id} is not the offline build's ${offline.release_id}${await describeDifference(snapshotsDir, first.release_id, join(work, "offline-snapshots"), offline.release_id)}`,
+        `night 1: release ${first.release_id} is not the offline build's ${offline.release_id}${await describeDifference(snapshotsDir, first.release_id, offlineDir, offline.release_id)}`,
       );
-
     // Night 2, the same day: nothing changed upstream.
-    const second = await night(2, laterOn(now, 18));
-    const notModified = replayedSummaries(second, recorded).filter((s) => s.status !== "not_modified");
-    for (const s of notModified)
-      report.problems.push(`night 2: ${s.provider_id}/${s.name} was ${s.status}, not 304`);
-    if (second.status !== "unchanged")
-      report.problems.push(`night 2: ${second.status}, expected nothing published`);
-
+    report.problems.push(...nightTwoProblems(await night(2, laterOn(now, 18)), recorded));
     // Night 3: a failure and a change.
     const three = options.nightThree ?? DEFAULT_NIGHT_THREE;
     report.problems.push(
-      ...(await nightThree(three, recorded, server, snapshotsDir, first, log, () =>
+      ...(await nightThree(three, recorded, replay, snapshotsDir, first, log, () =>
         night(3, laterOn(now, 20)),
       )),
     );
@@ -231,6 +173,108 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     await replay?.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Copies the sources (or the named providers) to `sourcesDir` and counts the definitions. A
+ * live-only source has nothing to replay: its definition leaves the copy, so neither the offline
+ * build (which skips it) nor the nights (which would fetch it) count it.
+ */
+async function prepareSources(
+  options: RehearsalOptions,
+  sourcesDir: string,
+): Promise<{ report: RehearsalReport; recorded: RecordedSource[] }> {
+  await copySources(options.sourcesDir, sourcesDir, options.providers);
+  const { definitions } = await loadSourceDefinitions(sourcesDir);
+  const live = definitions.filter((d) => !d.archived);
+  const recorded = await recordedSources(sourcesDir, live);
+  const replayedIds = new Set(recorded.map((r) => r.source.source_id));
+  for (const source of live)
+    if (!replayedIds.has(source.source_id))
+      await rm(join(sourcesDir, source.provider_id, `${source.name}.yaml`));
+  const report: RehearsalReport = {
+    live: live.length,
+    replayed: recorded.length,
+    liveOnly: live.length - recorded.length,
+    archived: definitions.length - live.length,
+    fetched: 0,
+    offlineReleaseId: null,
+    equal: false,
+    nights: [],
+    problems: [],
+  };
+  return { report, recorded };
+}
+
+/** Runs one night: the live build against the replay, recorded in the report and logged. */
+function nightRunner(context: {
+  sourcesDir: string;
+  snapshotsDir: string;
+  recorded: readonly RecordedSource[];
+  secretValues: Readonly<Record<string, string>>;
+  replay: ReplayServer;
+  options: RehearsalOptions;
+  report: RehearsalReport;
+  log: (line: string) => void;
+}): (n: 1 | 2 | 3, at: string) => Promise<BuildSummary> {
+  const { recorded, replay, options } = context;
+  return async (n, at) => {
+    const before = answerCounts(replay, recorded);
+    const started = performance.now();
+    const summary = await runBuild({
+      sourcesDir: context.sourcesDir,
+      snapshotsDir: context.snapshotsDir,
+      offline: false,
+      clock: fixedClock(at),
+      logger: silentLogger,
+      env: { ...process.env, ...context.secretValues },
+      fetcher: {
+        origins: replay.origins,
+        resolver: noDns,
+        ...(options.perHostIntervalMs === undefined ? {} : { perHostIntervalMs: options.perHostIntervalMs }),
+      },
+    });
+    const night: NightReport = {
+      night: n,
+      now: at,
+      status: summary.status,
+      releaseId: summary.release_id,
+      statuses: countBy(replayedSummaries(summary, recorded).map((s) => s.status)),
+      answers: subtract(answerCounts(replay, recorded), before),
+      seconds: (performance.now() - started) / 1000,
+    };
+    context.report.nights.push(night);
+    context.log(
+      `night ${n} at ${at}: ${summary.status} ${summary.release_id ?? ""} in ${night.seconds.toFixed(1)} s; sources ${format(night.statuses)}; replay answered ${format(night.answers)}`,
+    );
+    return summary;
+  };
+}
+
+/** The replayed sources night 1 fetched from the replay (answered 200 or 304) and built. */
+function fetchedSources(first: BuildSummary, recorded: readonly RecordedSource[], replay: ReplayServer) {
+  return replayedSummaries(first, recorded).filter(
+    (s) => s.status !== "failed" && s.status !== "skipped" && answered(replay, s.source_id),
+  );
+}
+
+function nightOneProblems(
+  first: BuildSummary,
+  recorded: readonly RecordedSource[],
+  replay: ReplayServer,
+): string[] {
+  const fetched = new Set(fetchedSources(first, recorded, replay));
+  return replayedSummaries(first, recorded)
+    .filter((s) => !fetched.has(s))
+    .map((s) => `night 1: ${s.provider_id}/${s.name} ${s.status}: ${s.error ?? "never requested"}`);
+}
+
+function nightTwoProblems(second: BuildSummary, recorded: readonly RecordedSource[]): string[] {
+  const problems = replayedSummaries(second, recorded)
+    .filter((s) => s.status !== "not_modified")
+    .map((s) => `night 2: ${s.provider_id}/${s.name} was ${s.status}, not 304`);
+  if (second.status !== "unchanged") problems.push(`night 2: ${second.status}, expected nothing published`);
+  return problems;
 }
 
 async function nightThree(
