@@ -31,7 +31,6 @@ export {
   parseRetryAfter,
   type ResolvedAddress,
   type Resolver,
-  rewriteOrigin,
   USER_AGENT,
 } from "./fetcher.js";
 export {
