@@ -100,7 +100,7 @@ describe("GitHub workflows", () => {
     }
   });
 
-  it("ci runs lint and the tests with redis-server on Node 20, 22 and 24, read-only", () => {
+  it("ci runs lint, the tests and then the rehearsal, with redis-server on Node 20, 22 and 24, read-only", () => {
     const { doc } = workflow("ci.yml");
     expect(Object.keys(doc.on).sort()).toEqual(["pull_request", "push"]);
     expect(doc.permissions).toEqual({ contents: "read" });
@@ -109,9 +109,16 @@ describe("GitHub workflows", () => {
     const job = doc.jobs.test as Yaml;
     expect(job.strategy.matrix.node).toEqual([20, 22, 24]);
     const scripts = runScripts(doc);
-    for (const command of ["apt-get install", "redis-server", "npm ci", "npm run lint", "npm test"])
+    for (const command of [
+      "apt-get install",
+      "redis-server",
+      "npm ci",
+      "npm run lint",
+      "npm test",
+      "npm run rehearse",
+    ])
       expect(scripts).toContain(command);
-    const order = ["npm ci", "npm run lint", "npm test"].map((c) => scripts.indexOf(c));
+    const order = ["npm ci", "npm run lint", "npm test", "npm run rehearse"].map((c) => scripts.indexOf(c));
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 

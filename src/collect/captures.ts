@@ -4,7 +4,8 @@
  * the current one. Captures are committed with the catalog and replayed by offline builds.
  *
  * A capture is written only when the monitored content changed (a new fetch of the same content
- * writes nothing, so repeated builds leave the folder untouched); files are written to a
+ * writes nothing, so repeated builds leave the folder untouched, apart from CURRENT.json taking
+ * new ETag / Last-Modified validators when the server sends other ones); files are written to a
  * temporary name and renamed into place (content file first, then CURRENT.json), so a crash
  * never leaves a CURRENT.json pointing at a half-written file; superseded capture files of the
  * source are removed afterwards.
@@ -121,7 +122,7 @@ export async function writeCapture(
     existing.file === file &&
     (capture.note === undefined || capture.note === existing.note)
   )
-    return { written: false, meta: existing };
+    return { written: false, meta: await refreshValidators(dir, sourcesDir, existing, capture) };
   const bytes = Buffer.from(capture.content, "utf8");
   if (sha256Hex(bytes) !== capture.sha256)
     throw new CatalogError(
@@ -157,6 +158,33 @@ export async function writeCapture(
     );
   }
   return { written: true, meta };
+}
+
+/**
+ * The same content answered with other validators (a first ETag for a capture recorded without
+ * one, or a server that changed its ETag): CURRENT.json takes the new ETag / Last-Modified, so
+ * the next fetch is a conditional request that can be answered 304. The rest of the record (when
+ * the content was fetched, from where) is kept: the content did not change.
+ */
+async function refreshValidators(
+  dir: string,
+  sourcesDir: string,
+  existing: CaptureMeta,
+  capture: NewCapture,
+): Promise<CaptureMeta> {
+  if (existing.etag === capture.etag && existing.last_modified === capture.lastModified) return existing;
+  const meta = CaptureMeta.parse({ ...existing, etag: capture.etag, last_modified: capture.lastModified });
+  try {
+    await writeFileAtomic(join(dir, "CURRENT.json"), `${JSON.stringify(meta, null, 2)}\n`);
+  } catch (error) {
+    throw new CatalogError(
+      "io_failed",
+      `cannot update the validators in ${relative(sourcesDir, dir)}: ${reason(error)}`,
+      undefined,
+      { cause: error },
+    );
+  }
+  return meta;
 }
 
 /** Why an operation failed, without the absolute path Node's file-system errors carry. */

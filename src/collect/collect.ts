@@ -176,12 +176,16 @@ async function fetchAndRecord(
       changed: hasChanged(before, monitored.sha256),
     };
   }
-  // A bundled source's document is its listed files, fetched now; the listing's raw hash stands for them.
-  const document = source.page_token
+  // A token-paged source's document is every page joined, a bundled source's its listed files,
+  // fetched now. Such a document assembled from several responses has no single raw body: its
+  // raw hash is that of the assembled document (so it covers every page and file, and is what
+  // an offline replay of its capture reports).
+  const assembled = source.page_token
     ? await fetchAllPages(source, source.page_token, response.text, requestUrl, fetcher)
     : source.bundle
       ? await fetchBundle(source, source.bundle, response.text, fetcher)
-      : response.text;
+      : null;
+  const document = assembled ?? response.text;
   const monitored = extractMonitored(source, document, opts.extract);
   const { written, meta } = await writeCapture(opts.sourcesDir, source, {
     content: monitored.content,
@@ -199,7 +203,7 @@ async function fetchAndRecord(
     status: "ok",
     content: monitored.content,
     observedAt: meta.fetched_at,
-    rawSha256: sha256Hex(response.bytes),
+    rawSha256: assembled === null ? sha256Hex(response.bytes) : sha256Hex(Buffer.from(assembled, "utf8")),
     monitoredSha256: monitored.sha256,
     httpStatus: response.status,
     changed: hasChanged(before, monitored.sha256),

@@ -70,6 +70,15 @@ export interface FetcherOptions {
   /** For HTTP-date Retry-After values. */
   clock?: Clock;
   userAgent?: string;
+  /**
+   * The rehearsal's origin rewrite (`npm run rehearse`, docs/rehearsal.md): a request to an
+   * origin listed here (`https://docs.x.ai`) is sent to the mapped base URL instead
+   * (`http://127.0.0.1:4321/https/docs.x.ai`, the origin replaced and the path and query kept).
+   * Everything else sees the source's own URL: allowed hosts, redirects, pacing per host, the
+   * URL a capture records and every message. The targets are set by the rehearsal, never by a
+   * source, and are not subject to the address guard. Empty by default: nothing is rewritten.
+   */
+  origins?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_FETCHER_OPTIONS = {
@@ -162,6 +171,7 @@ export class Fetcher {
       random: Math.random,
       clock: systemClock,
       userAgent: USER_AGENT,
+      origins: {},
       ...stripUndefined(options),
     };
     this.global = new PQueue({ concurrency: this.options.concurrency });
@@ -330,7 +340,8 @@ export class Fetcher {
     };
     if (req.conditional?.etag) headers["if-none-match"] = req.conditional.etag;
     if (req.conditional?.lastModified) headers["if-modified-since"] = req.conditional.lastModified;
-    const response = await request(url, { dispatcher: this.agent, method: "GET", headers, signal });
+    const target = rewriteOrigin(url, this.options.origins);
+    const response = await request(target, { dispatcher: this.agent, method: "GET", headers, signal });
     const { statusCode: status, body } = response;
     const header = (name: string): string | null => {
       const value = response.headers[name];
@@ -525,6 +536,13 @@ function safeUrl(url: string): URL {
   } catch {
     throw fetchFailed(`invalid URL "${url}"`, { url });
   }
+}
+
+/** `url` sent to its origin's rewrite target (FetcherOptions.origins), or unchanged. */
+export function rewriteOrigin(url: URL, origins: Readonly<Record<string, string>>): URL {
+  const base = Object.hasOwn(origins, url.origin) ? origins[url.origin] : undefined;
+  if (base === undefined) return url;
+  return new URL(`${base.replace(/\/+$/, "")}${url.pathname}${url.search}`);
 }
 
 function hostKey(hostname: string): string {

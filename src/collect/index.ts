@@ -41,6 +41,7 @@ export {
   monitoredContentHash,
 } from "./monitor.js";
 export { CollectProgress, formatCollectSummary, type ProgressStream, summaryStatus } from "./progress.js";
+export type { SecretEnv } from "./secrets.js";
 export {
   countFailures,
   deriveSourceStates,

@@ -14,6 +14,7 @@ import {
   loadCorrections,
   loadSourceDefinitions,
   refusesToPublish,
+  type SecretEnv,
   type SourceOutcome,
 } from "../collect/index.js";
 import { type Clock, toIsoSeconds } from "../lib/clock.js";
@@ -43,6 +44,8 @@ export interface BuildOptions {
   progress?: boolean;
   /** Fetch policy overrides for live builds (tests: allowLoopback, no retries). */
   fetcher?: FetcherOptions;
+  /** Where source secrets are read from in live builds; process.env by default. */
+  env?: SecretEnv;
 }
 
 export interface SourceSummary {
@@ -125,6 +128,7 @@ async function buildLocked(
     previousStates,
     progress: options.progress ?? false,
     ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   // its catalog.json's hash was checked on another thread while the sources were collected
   await previous?.verified;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureDir, readCaptureMeta } from "../../src/collect/index.js";
+import { sha256Hex } from "../../src/lib/hash.js";
 import type { SourceDefinition } from "../../src/schema/index.js";
 import { definition } from "./fixtures.js";
 import { liveHarness } from "./live.js";
@@ -54,6 +55,8 @@ describe("bundled sources", () => {
       ],
     });
     expect(live.server.hits("/raw/index.ts")).toBe(0);
+    // No single response is the document: the raw hash is the assembled document's (here its capture's).
+    expect(first?.rawSha256).toBe(sha256Hex(Buffer.from(first?.content ?? "", "utf8")));
     const meta = await readCaptureMeta(live.temp.dir, def);
     expect(await readFile(join(captureDir(live.temp.dir, def), meta?.file ?? ""), "utf8")).toBe(
       first?.content,

@@ -236,7 +236,9 @@ describe("live collect against a loopback server", () => {
       '"v1"',
     );
 
-    // 3. new ETag, only the nonce changed: same monitored hash, nothing written, no event
+    // 3. new ETag, only the nonce changed: same monitored hash, no capture written, no event;
+    // CURRENT.json takes the new ETag (and keeps when the content was fetched), so the next
+    // fetch is conditional on it
     current = { price: "$1", nonce: "n2", etag: '"v2"' };
     const third = await collectSources(
       options({ offline: false, definitions: [pricing], previousStates: build1.states }),
@@ -248,7 +250,15 @@ describe("live collect against a loopback server", () => {
       changed: false,
     });
     expect(deriveSourceStates(build1.states, outcomes(third), "2026-11-23T00:00:00Z").events).toEqual([]);
-    expect(await readCaptureMeta(temp.dir, pricing)).toEqual(meta1);
+    expect(await readCaptureMeta(temp.dir, pricing)).toEqual({ ...meta1, etag: '"v2"' });
+    expect(await readdir(dir)).toHaveLength(2);
+    const revalidated = await collectSources(
+      options({ offline: false, definitions: [pricing], previousStates: build1.states }),
+    );
+    expect(revalidated[0]).toMatchObject({ status: "not_modified", httpStatus: 304 });
+    expect(server.received.filter((r) => r.path === "/pricing").at(-1)?.headers["if-none-match"]).toBe(
+      '"v2"',
+    );
 
     // 4. a real change: new capture, old one removed, changed event with both hashes
     current = { price: "$2", nonce: "n3", etag: '"v3"' };

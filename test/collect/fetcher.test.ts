@@ -103,6 +103,36 @@ describe("a plain fetch", () => {
   });
 });
 
+describe("the origin rewrite (the rehearsal's)", () => {
+  const origin = "https://docs.provider.test";
+  const rewrite = () => ({ [origin]: `${server.origin}/replay/https/docs.provider.test` });
+
+  it("sends a listed origin's requests to its target and reports the source's own URL", async () => {
+    server.route("/replay/https/docs.provider.test/models", (req, res) => {
+      if (req.url?.endsWith("?page=1")) return void res.writeHead(302, { location: "/models?page=2" }).end();
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<p>${req.url}</p>`);
+    });
+    // docs.provider.test resolves nowhere and loopback is not allowed: only the rewrite reaches the server
+    const { fetcher } = makeFetcher({ origins: rewrite(), allowLoopback: false });
+    const response = await fetcher.fetch({ url: `${origin}/models?page=1`, format: "html" });
+    expect(response.kind).toBe("ok");
+    if (response.kind !== "ok") return;
+    expect(response.url).toBe(`${origin}/models?page=2`);
+    expect(response.text).toBe("<p>/replay/https/docs.provider.test/models?page=2</p>");
+  });
+
+  it("leaves every other origin alone, and nothing is rewritten when no origin is listed", async () => {
+    const { fetcher } = makeFetcher({ origins: rewrite() });
+    const other = await failure(
+      fetcher.fetch({ url: "https://elsewhere.provider.test/models", format: "html" }),
+    );
+    expect(other.message).toContain("DNS lookup failed");
+    const { fetcher: plain } = makeFetcher();
+    const unlisted = await failure(plain.fetch({ url: `${origin}/models`, format: "html" }));
+    expect(unlisted.message).toContain("DNS lookup failed");
+  });
+});
+
 describe("redirects", () => {
   it("follows up to five redirects, relative and absolute, to the final page", async () => {
     for (let i = 1; i <= 5; i++)

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { captureDir, readCaptureMeta } from "../../src/collect/index.js";
 import { applySecrets, REDACTED, redact, redactError } from "../../src/collect/secrets.js";
 import { CatalogError } from "../../src/lib/errors.js";
+import { sha256Hex } from "../../src/lib/hash.js";
 import type { SourceDefinition } from "../../src/schema/index.js";
 import { definition } from "./fixtures.js";
 import { liveHarness } from "./live.js";
@@ -52,6 +53,8 @@ describe("source secrets and token pagination", () => {
     const [result] = await collect([def], { TEST_BILLING_KEY: KEY });
     expect(result?.status).toBe("ok");
     expect(JSON.parse(result?.content ?? "")).toEqual({ skus: [{ skuId: "A" }, { skuId: "B" }] });
+    // The raw hash covers every page: it is the joined document's, not the first page's.
+    expect(result?.rawSha256).toBe(sha256Hex(Buffer.from('{"skus":[{"skuId":"A"},{"skuId":"B"}]}', "utf8")));
     const meta = await readCaptureMeta(live.temp.dir, def);
     expect(meta?.url).toBe(def.url);
     const dir = captureDir(live.temp.dir, def);

@@ -28,6 +28,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   serve: ["release", "snapshot", "pricing", "schema", "lib"],
   pipeline: ["collect", "normalize", "release", "snapshot", "pricing", "schema", "lib"],
   cli: ["pipeline", "collect", "normalize", "release", "snapshot", "pricing", "serve", "schema", "lib"],
+  // `npm run rehearse`: the pipeline's live build against a replay (docs/rehearsal.md).
+  rehearsal: ["pipeline", "collect", "release", "snapshot", "schema", "lib"],
 };
 
 /** Cross-stage imports narrower than a whole directory: the only files of the target a stage may import. */
