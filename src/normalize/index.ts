@@ -4,7 +4,6 @@
  * source (CatalogError "parse_failed"), never an empty success.
  */
 import { CatalogError } from "../lib/errors.js";
-import { safeParseAccepted } from "../schema/accept.js";
 import { ParseOutput, type SourceDefinition } from "../schema/index.js";
 import { parserRegistry } from "./registry.js";
 import type { Parser, ParserInput } from "./types.js";
@@ -43,8 +42,7 @@ export function normalizeSource(
       { cause: error },
     );
   }
-  // what almost every parser returns is taken as it is; zod checks (and words) the rest
-  const parsed = safeParseAccepted(ParseOutput, raw);
+  const parsed = ParseOutput.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new CatalogError(

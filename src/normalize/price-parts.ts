@@ -6,11 +6,12 @@
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import { isCatalogError } from "../lib/errors.js";
-import type { DeploymentFact, RateCard } from "../schema/index.js";
+import type { DeploymentFact, RateCard, RateComponent } from "../schema/index.js";
 import { evidenceFor, type SkipLog, usdToMicro } from "./helpers.js";
 import type { ParserInput } from "./types.js";
 
-export type PricePart = "input" | "cached_input" | "output" | "cache_write" | "cache_write_1h";
+/** A price part of a feed row: one of the rate card's components. */
+export type PricePart = RateComponent;
 
 /**
  * A price in USD per `unitTokens` tokens (decimal text, e.g. "0.0000720000" per 1K) as integer

@@ -14,7 +14,7 @@ import type {
   Deployment,
   Usage,
 } from "../schema/index.js";
-import { PRICE_COMPONENTS, type PriceComponentName, priceUsage } from "./price.js";
+import { type PriceComponentName, priceUsage, USAGE_PRICE_COMPONENTS } from "./price.js";
 
 type CompareItem = CompareResponse["data"][number];
 
@@ -149,7 +149,7 @@ export type CalculateResult =
  */
 export function calculate(deployment: Deployment, usage: Usage): CalculateResult {
   if (deployment.rate_card === null)
-    return { ok: false, reason: "no_rate_card", missing: [...PRICE_COMPONENTS] };
+    return { ok: false, reason: "no_rate_card", missing: [...USAGE_PRICE_COMPONENTS] };
   const result = priceUsage(deployment.rate_card, usage);
   if (!result.ok) return { ok: false, reason: "missing_price", missing: result.missing };
   return {

@@ -20,8 +20,8 @@ export {
 export {
   type AppliedPrices,
   appliedPrices,
-  PRICE_COMPONENTS,
   type PriceComponentName,
   type PriceResult,
   priceUsage,
+  USAGE_PRICE_COMPONENTS,
 } from "./price.js";

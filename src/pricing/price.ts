@@ -21,7 +21,8 @@ import {
 import { formatPicoUsd, picoUsdFor } from "./money.js";
 
 export type PriceComponentName = TokenPriceComponent;
-export const PRICE_COMPONENTS: readonly PriceComponentName[] = TOKEN_PRICE_COMPONENTS;
+/** The components a usage prices: those it has token counts for (src/schema/price-components.ts). */
+export const USAGE_PRICE_COMPONENTS: readonly PriceComponentName[] = TOKEN_PRICE_COMPONENTS;
 
 export type PriceResult =
   | { ok: true; pricing: Pricing; totalPicoUsd: bigint }
@@ -87,7 +88,7 @@ export function priceUsage(rateCard: RateCard, usage: Usage): PriceResult {
   const missing: PriceComponentName[] = [];
   const components: Pricing["components"] = [];
   let totalPicoUsd = 0n;
-  for (const component of PRICE_COMPONENTS) {
+  for (const component of USAGE_PRICE_COMPONENTS) {
     const tokens = tokensOf(usage, component);
     const price = applied.prices[component];
     if (price === null || price === undefined) {

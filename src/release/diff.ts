@@ -23,6 +23,7 @@ import type {
   CapabilityChange,
   DeploymentRef,
   LifecycleChange,
+  LifecycleChangeKind,
   LimitChange,
   ModelChange,
   PriceChange,
@@ -540,7 +541,7 @@ export function renderDiffMarkdown(diff: ReleaseDiff): string {
   const modelsBy = groupedBy(diff.model_changes, ofProvider);
   for (const provider of [...providers].sort(compareCodePoints)) {
     const lifecycle = lifecycleBy.get(provider) ?? [];
-    const kind = (...kinds: string[]) => lifecycle.filter((r) => kinds.includes(r.kind));
+    const kind = (...kinds: LifecycleChangeKind[]) => lifecycle.filter((r) => kinds.includes(r.kind));
     const prices = pricesBy.get(provider) ?? [];
     const increases = prices.filter((p) => p.old !== null && p.new !== null && p.new > p.old);
     const increased = new Set(increases);

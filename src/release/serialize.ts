@@ -7,15 +7,8 @@
  * the way (fingerprint.ts). Pure apart from the sinks it is given.
  */
 import { createHash } from "node:crypto";
-import { canonicalSerializer, canonicalWriter } from "../schema/canonical.js";
-import {
-  type CatalogContent,
-  Deployment,
-  LifecycleRecord,
-  SourceEvent,
-  SourceFacts,
-  SourceState,
-} from "../schema/index.js";
+import { canonicalJson, writeCanonicalJson } from "../lib/canonical-json.js";
+import type { CatalogContent } from "../schema/index.js";
 import type { CatalogLayoutRecorder, SpannedList } from "../snapshot/index.js";
 import type { FactsFile } from "./facts.js";
 import { Fingerprint } from "./fingerprint.js";
@@ -141,13 +134,11 @@ export function writeText(text: string, sink: Sink): void {
   }
 }
 
-// Each record's canonical JSON, compiled from its schema (the same bytes as canonicalJson).
-const deploymentJson = canonicalSerializer(Deployment);
-const lifecycleJson = canonicalSerializer(LifecycleRecord);
-const eventJson = canonicalSerializer(SourceEvent);
-const sourceStateJson = canonicalSerializer(SourceState);
-// A source's facts can be the whole of a 100,000-deployment map: written piece by piece.
-const writeSourceFacts = canonicalWriter(SourceFacts);
+/**
+ * A source's facts can be the whole of a 100,000-deployment map: written piece by piece, down
+ * to its output's lists, whose records are one piece each.
+ */
+const SOURCE_FACTS_DEPTH = 3;
 
 /**
  * `"name":[r1,r2,...]`, each record's canonical JSON encoded once and its bytes handed to `each`
@@ -222,19 +213,19 @@ export function writeCatalogJson(
   // canonical key order of CatalogContent: deployments, events, lifecycle, sources
   cat.write("{");
   fingerprint.section("deployments", catalog.deployments.length);
-  writeArray(cat, "deployments", catalog.deployments, deploymentJson, record("deployments"), "deployments");
+  writeArray(cat, "deployments", catalog.deployments, canonicalJson, record("deployments"), "deployments");
   cat.write(",");
   // the fingerprint's section order (deployments, lifecycle, events) predates this file's
-  const events = catalog.events.map(eventJson);
+  const events = catalog.events.map(canonicalJson);
   cat.write(`"events":`);
   cat.member("events", () => cat.write(`[${events.join(",")}]`));
   cat.write(",");
   fingerprint.section("lifecycle", catalog.lifecycle.length);
-  writeArray(cat, "lifecycle", catalog.lifecycle, lifecycleJson, record("lifecycle"), "lifecycle");
+  writeArray(cat, "lifecycle", catalog.lifecycle, canonicalJson, record("lifecycle"), "lifecycle");
   fingerprint.section("events", events.length);
   for (const text of events) fingerprint.record(text);
   cat.write(",");
-  writeArray(cat, "sources", catalog.sources, sourceStateJson, () => {});
+  writeArray(cat, "sources", catalog.sources, canonicalJson, () => {});
   cat.write("}");
   cat.end();
   return fingerprint;
@@ -264,7 +255,7 @@ export function writeFactsJson(
   const emit = (piece: string) => out.write(piece);
   facts.sources.forEach((source, i) => {
     if (i > 0) out.write(",");
-    writeSourceFacts(source, emit);
+    writeCanonicalJson(source, emit, SOURCE_FACTS_DEPTH);
   });
   out.write("]}");
   out.end();

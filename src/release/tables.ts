@@ -11,14 +11,14 @@
  * changed, of deployments in both catalogs.
  * A prefix lets two catalogs (previous and new) live in one database for the diff.
  */
-import { canonicalSerializer } from "../schema/canonical.js";
+import { canonicalJson } from "../lib/canonical-json.js";
 import {
   type CatalogContent,
-  Deployment,
-  LifecycleRecord,
+  type Deployment,
   PRICE_FIELDS,
   type SourceEvent,
   type SourceState,
+  TIER_PRICE_FIELDS,
 } from "../schema/index.js";
 import {
   type ColumnSpec,
@@ -50,6 +50,21 @@ const LIFECYCLE_COLUMNS: ColumnSpec = [
   ["last_changed_at", "VARCHAR"],
 ];
 
+/** A column per price field (integer micro-USD), in declaration order (src/schema/price-components.ts). */
+function priceColumns(fields: readonly string[]): ColumnSpec {
+  return fields.map((field) => [field, "BIGINT"] as const);
+}
+
+/** The members of a DuckDB STRUCT type, one BIGINT per price field. */
+function structMembers(fields: readonly string[]): string {
+  return fields.map((field) => `${field} BIGINT`).join(", ");
+}
+
+/** A SELECT expression per price field: the member of that name of `struct`. */
+function membersOf(struct: string, fields: readonly string[]): Record<string, string> {
+  return Object.fromEntries(fields.map((field) => [field, `${struct}.${field}`]));
+}
+
 /** A deployment's own scalar members: a column each in the table and in its JSON record. */
 const DEPLOYMENT_SCALARS: ColumnSpec = [
   ["id", "VARCHAR"],
@@ -69,11 +84,7 @@ export const DEPLOYMENT_COLUMNS: ColumnSpec = [
   ["has_rate_card", "BOOLEAN"],
   ["currency", "VARCHAR"],
   ["unit", "VARCHAR"],
-  ["input_micro_usd", "BIGINT"],
-  ["cached_input_micro_usd", "BIGINT"],
-  ["output_micro_usd", "BIGINT"],
-  ["cache_write_micro_usd", "BIGINT"],
-  ["cache_write_1h_micro_usd", "BIGINT"],
+  ...priceColumns(PRICE_FIELDS),
   ["rate_card_source_url", "VARCHAR"],
   ["rate_card_observed_at", "VARCHAR"],
   ["evidence_urls", "VARCHAR[]"],
@@ -94,10 +105,7 @@ const TIER_COLUMNS: ColumnSpec = [
   ["deployment_id", "VARCHAR"],
   ["tier_index", "INTEGER"],
   ["above_input_tokens", "BIGINT"],
-  ["input_micro_usd", "BIGINT"],
-  ["cached_input_micro_usd", "BIGINT"],
-  ["output_micro_usd", "BIGINT"],
-  ["cache_write_micro_usd", "BIGINT"],
+  ...priceColumns(TIER_PRICE_FIELDS),
 ];
 
 const EVENT_COLUMNS: ColumnSpec = [
@@ -150,9 +158,8 @@ function sourceRow(s: SourceState): Record<string, unknown> {
 const MILESTONE_TYPE =
   "STRUCT(state VARCHAR, date VARCHAR, precision VARCHAR, date_type VARCHAR, evidence JSON)";
 const LIFECYCLE_TYPE = `STRUCT(status VARCHAR, announced_at VARCHAR, deprecation ${MILESTONE_TYPE}, end_of_life ${MILESTONE_TYPE}, replacement_ids VARCHAR[], coverage STRUCT(status VARCHAR, last_checked_at VARCHAR, source_count INTEGER, source_ids VARCHAR[]), last_changed_at VARCHAR)`;
-const TIER_TYPE =
-  "STRUCT(above_input_tokens BIGINT, input_micro_usd BIGINT, cached_input_micro_usd BIGINT, output_micro_usd BIGINT, cache_write_micro_usd BIGINT)";
-const RATE_CARD_TYPE = `STRUCT(currency VARCHAR, unit VARCHAR, input_micro_usd BIGINT, cached_input_micro_usd BIGINT, output_micro_usd BIGINT, cache_write_micro_usd BIGINT, cache_write_1h_micro_usd BIGINT, tiers ${TIER_TYPE}[], source_url VARCHAR, observed_at VARCHAR)`;
+const TIER_TYPE = `STRUCT(above_input_tokens BIGINT, ${structMembers(TIER_PRICE_FIELDS)})`;
+const RATE_CARD_TYPE = `STRUCT(currency VARCHAR, unit VARCHAR, ${structMembers(PRICE_FIELDS)}, tiers ${TIER_TYPE}[], source_url VARCHAR, observed_at VARCHAR)`;
 
 const DEPLOYMENT_RECORD: ColumnSpec = [
   ...DEPLOYMENT_SCALARS,
@@ -210,11 +217,7 @@ const DEPLOYMENT_SELECT: Record<string, string> = {
   has_rate_card: "r.rate_card IS NOT NULL",
   currency: "r.rate_card.currency",
   unit: "r.rate_card.unit",
-  input_micro_usd: "r.rate_card.input_micro_usd",
-  cached_input_micro_usd: "r.rate_card.cached_input_micro_usd",
-  output_micro_usd: "r.rate_card.output_micro_usd",
-  cache_write_micro_usd: "r.rate_card.cache_write_micro_usd",
-  cache_write_1h_micro_usd: "r.rate_card.cache_write_1h_micro_usd",
+  ...membersOf("r.rate_card", PRICE_FIELDS),
   rate_card_source_url: "r.rate_card.source_url",
   rate_card_observed_at: "r.rate_card.observed_at",
   evidence_urls: "r.evidence_urls",
@@ -245,10 +248,7 @@ const TIER_SELECT: Record<string, string> = {
   deployment_id: "id",
   tier_index: "i",
   above_input_tokens: "tiers[i + 1].above_input_tokens",
-  input_micro_usd: "tiers[i + 1].input_micro_usd",
-  cached_input_micro_usd: "tiers[i + 1].cached_input_micro_usd",
-  output_micro_usd: "tiers[i + 1].output_micro_usd",
-  cache_write_micro_usd: "tiers[i + 1].cache_write_micro_usd",
+  ...membersOf("tiers[i + 1]", TIER_PRICE_FIELDS),
 };
 
 /** A catalog written out for DuckDB: its records' JSON lines and its small tables' rows. */
@@ -289,12 +289,9 @@ async function stageRecordLines(
     // columns hold their members' canonical text whichever way a catalog is loaded
     deployments: await db.stageLines(
       `${prefix}deployment_records`,
-      jsonLines(catalog.deployments, deploymentRecordJson),
+      jsonLines(catalog.deployments, canonicalJson),
     ),
-    lifecycle: await db.stageLines(
-      `${prefix}lifecycle_records`,
-      jsonLines(catalog.lifecycle, lifecycleRecordJson),
-    ),
+    lifecycle: await db.stageLines(`${prefix}lifecycle_records`, jsonLines(catalog.lifecycle, canonicalJson)),
   };
 }
 
@@ -353,9 +350,6 @@ export function deploymentLifecyclesEmbedded(
   }
   return matched.size === catalog.deployments.length;
 }
-
-const deploymentRecordJson = canonicalSerializer(Deployment);
-const lifecycleRecordJson = canonicalSerializer(LifecycleRecord);
 
 function* jsonLines<T>(records: readonly T[], json: (record: T) => string): Generator<string> {
   for (const record of records) yield json(record);

@@ -202,7 +202,7 @@ export interface BuildReport {
   content_fingerprint?: string;
 }
 
-import type { RateComponent } from "../schema/index.js";
+import type { LifecycleChangeKind, RateComponent } from "../schema/index.js";
 
 export type PriceComponent = RateComponent;
 
@@ -255,17 +255,8 @@ export interface StatusChange {
   new: string;
 }
 
-export type LifecycleChangeKind =
-  | "end_of_life_earlier"
-  | "end_of_life_later"
-  | "end_of_life_scheduled"
-  | "end_of_life_unscheduled"
-  | "deprecation_earlier"
-  | "deprecation_later"
-  | "deprecation_scheduled"
-  | "deprecation_unscheduled"
-  | "replacement_added"
-  | "replacement_removed";
+/** The kinds of a lifecycle change: declared once, with the diff's schema (src/schema/history.ts). */
+export type { LifecycleChangeKind };
 
 export interface LifecycleChange {
   resource_type: "provider" | "model" | "deployment";

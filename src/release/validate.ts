@@ -5,7 +5,6 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { safeParseAccepted } from "../schema/accept.js";
 import {
   type CatalogContent,
   Deployment,
@@ -87,12 +86,11 @@ export function schemaCheck(catalog: CatalogContent): CheckResult {
       problem: issue?.message ?? "invalid",
     });
   };
-  // through the schemas' acceptors first (src/schema/accept.ts): zod checks and words the rest
-  for (const d of catalog.deployments) validate("deployments", d.id, safeParseAccepted(Deployment, d));
+  for (const d of catalog.deployments) validate("deployments", d.id, Deployment.safeParse(d));
   for (const r of catalog.lifecycle)
-    validate("lifecycle", `${r.resource_type}:${r.resource_id}`, safeParseAccepted(LifecycleRecord, r));
-  for (const e of catalog.events) validate("events", e.id, safeParseAccepted(SourceEvent, e));
-  for (const s of catalog.sources) validate("sources", s.source_id, safeParseAccepted(SourceState, s));
+    validate("lifecycle", `${r.resource_type}:${r.resource_id}`, LifecycleRecord.safeParse(r));
+  for (const e of catalog.events) validate("events", e.id, SourceEvent.safeParse(e));
+  for (const s of catalog.sources) validate("sources", s.source_id, SourceState.safeParse(s));
   return {
     name: "schema_valid",
     severity: "error",

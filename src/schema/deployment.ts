@@ -1,8 +1,9 @@
 /** Deployment, rate card and capability entry (spec 2.1), plus the optional rate-card extensions. */
 import { z } from "zod";
-import { DeploymentId, IdPart, IsoDateTime, MicroUsd, ModelId, ProviderId, Url } from "./common.js";
+import { DeploymentId, IdPart, IsoDateTime, ModelId, ProviderId, Url } from "./common.js";
 import { VerificationStatus } from "./evidence.js";
 import { Lifecycle, LifecycleStatus } from "./lifecycle.js";
+import { rateCardPriceShape, tierPriceShape } from "./price-components.js";
 import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js";
 
 /**
@@ -66,16 +67,14 @@ export type Capabilities = z.infer<typeof Capabilities>;
 export const RateTier = z
   .strictObject({
     above_input_tokens: z.int().positive(),
-    input_micro_usd: MicroUsd,
-    cached_input_micro_usd: MicroUsd.nullable(),
-    output_micro_usd: MicroUsd.nullable(),
-    cache_write_micro_usd: MicroUsd.nullable().optional(),
+    ...tierPriceShape(),
   })
   .meta({ id: "RateTier" });
 export type RateTier = z.infer<typeof RateTier>;
 
 /**
- * Normalized token price list. Prices are integer micro-USD per `unit` (per million tokens).
+ * Normalized token price list: a price per component of ./price-components.ts (which says
+ * which are required, nullable or optional). Prices are integer micro-USD per `unit` (per million tokens).
  * `cached_input_micro_usd` / `output_micro_usd` are null when the provider publishes no such
  * price (unknown, never zero). `cache_write_*` and `tiers` are optional extensions.
  */
@@ -83,11 +82,7 @@ export const RateCard = withProblems(
   z.strictObject({
     currency: z.literal("USD"),
     unit: z.literal("million_tokens"),
-    input_micro_usd: MicroUsd,
-    cached_input_micro_usd: MicroUsd.nullable(),
-    output_micro_usd: MicroUsd.nullable(),
-    cache_write_micro_usd: MicroUsd.nullable().optional(),
-    cache_write_1h_micro_usd: MicroUsd.nullable().optional(),
+    ...rateCardPriceShape(),
     tiers: z.array(RateTier).optional(),
     source_url: Url,
     observed_at: IsoDateTime,

@@ -76,6 +76,24 @@ const DeploymentRef = z.strictObject({
 });
 const PriceComponentName = z.enum(PRICE_COMPONENTS);
 
+/**
+ * The kinds of a lifecycle change in a diff: a milestone (deprecation, end of life) moved
+ * earlier or later, newly scheduled or unscheduled, or a replacement added or removed.
+ */
+export const LifecycleChangeKind = z.enum([
+  "end_of_life_earlier",
+  "end_of_life_later",
+  "end_of_life_scheduled",
+  "end_of_life_unscheduled",
+  "deprecation_earlier",
+  "deprecation_later",
+  "deprecation_scheduled",
+  "deprecation_unscheduled",
+  "replacement_added",
+  "replacement_removed",
+]);
+export type LifecycleChangeKind = z.infer<typeof LifecycleChangeKind>;
+
 export const ReleaseDiff = z
   .strictObject({
     from_release_id: ReleaseId.nullable().meta({ description: "null when there is no earlier release." }),
@@ -154,18 +172,7 @@ export const ReleaseDiff = z
         resource_type: ResourceType,
         resource_id: z.string(),
         provider_id: z.string().nullable(),
-        kind: z.enum([
-          "end_of_life_earlier",
-          "end_of_life_later",
-          "end_of_life_scheduled",
-          "end_of_life_unscheduled",
-          "deprecation_earlier",
-          "deprecation_later",
-          "deprecation_scheduled",
-          "deprecation_unscheduled",
-          "replacement_added",
-          "replacement_removed",
-        ]),
+        kind: LifecycleChangeKind,
         old: z.string().nullable().meta({ description: "A date (YYYY-MM-DD) or a replacement id." }),
         new: z.string().nullable(),
         days: z.int().nullable(),

@@ -1,50 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, canonicalJsonRecursive } from "../../src/lib/canonical-json.js";
 import { deploymentId, isDeploymentId, isModelId, modelId, slugPart } from "../../src/lib/ids.js";
-
-describe("canonical JSON", () => {
-  it("the native fast path and the recursive reference give the same bytes for any JSON value", () => {
-    const key = fc.oneof(fc.string(), fc.constantFrom("0", "1", "10", "9", "01", "__proto__", "a", "B", "é"));
-    const json = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: "small" },
-        fc.constant(null),
-        fc.boolean(),
-        fc.double({ noNaN: true, noDefaultInfinity: true }),
-        fc.integer(),
-        fc.string(),
-        fc.array(tie("value"), { maxLength: 4 }),
-        fc.dictionary(key, fc.oneof(tie("value"), fc.constant(undefined)), { maxKeys: 5 }),
-      ),
-    })).value;
-    fc.assert(
-      fc.property(json, (value) => {
-        expect(canonicalJson(value)).toBe(canonicalJsonRecursive(value));
-      }),
-      { numRuns: 500 },
-    );
-    expect(canonicalJson({ 10: "a", 9: "b", x: 1 })).toBe('{"10":"a","9":"b","x":1}');
-  });
-
-  it("sorts keys and drops undefined members, whatever the insertion order", () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, undefined], c: "x" }, u: undefined })).toBe(
-      '{"a":{"c":"x","d":[1,null]},"b":1}',
-    );
-  });
-  it("gives the same bytes for any key order", () => {
-    fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (record) => {
-        const reversed = Object.fromEntries(Object.entries(record).reverse());
-        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
-        expect(JSON.parse(canonicalJson(record))).toEqual(JSON.parse(JSON.stringify(record)));
-      }),
-    );
-  });
-  it("refuses non-finite numbers", () => {
-    expect(() => canonicalJson({ x: Number.NaN })).toThrow(/non-finite/);
-  });
-});
 
 describe("ids", () => {
   it("builds deployment ids from provider names", () => {

@@ -1,4 +1,4 @@
-import type { ParseOutput } from "../../schema/index.js";
+import type { ParseOutput, TokenPriceComponent } from "../../schema/index.js";
 import { deploymentIdentity, parseFailure, requireSome, SkipLog } from "../helpers.js";
 import { PartPrices, type PricedEntry, perUnitToMicroPerMillion, pricedDeployments } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
@@ -63,7 +63,8 @@ const DEPLOYMENT_TYPE: Readonly<Record<string, "global" | "data-zone" | "regiona
   regn: "regional",
 };
 
-export type MeterPart = "input" | "cached_input" | "output";
+/** The part a meter prices: Azure publishes meters for the token components only. */
+export type MeterPart = TokenPriceComponent;
 
 export type MeterReading =
   | {

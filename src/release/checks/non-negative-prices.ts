@@ -1,9 +1,6 @@
 /** Prices are never negative: unknown is null, never a negative sentinel. */
-import { PRICE_FIELDS, priceField } from "../../schema/index.js";
+import { PRICE_FIELDS, TIER_PRICE_FIELDS } from "../../schema/index.js";
 import type { CheckDefinition } from "./types.js";
-
-/** A tier carries every price but the 1-hour cache write; a deployment carries them all. */
-const COMPONENTS = PRICE_FIELDS.filter((field) => field !== priceField("cache_write_1h"));
 
 export const nonNegativePrices: CheckDefinition = {
   name: "non_negative_prices",
@@ -16,7 +13,7 @@ export const nonNegativePrices: CheckDefinition = {
           `SELECT id AS deployment_id, '${c}' AS component, NULL::INTEGER AS tier_index, ${c} AS value FROM deployments WHERE ${c} < 0`,
       ).join("\n      UNION ALL\n      ")}
       UNION ALL
-      ${COMPONENTS.map(
+      ${TIER_PRICE_FIELDS.map(
         (c) => `SELECT deployment_id, '${c}', tier_index, ${c} FROM rate_tiers WHERE ${c} < 0`,
       ).join("\n      UNION ALL\n      ")}
     )
