@@ -8,7 +8,7 @@ import { readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName, writeFileAtomic } from "../lib/atomic-write.js";
 import { CatalogError } from "../lib/errors.js";
-import { sha256FileInBackground, sha256Hex } from "../lib/hash.js";
+import { sha256File, sha256Hex } from "../lib/hash.js";
 import type { ReleaseManifest } from "../schema/release.js";
 
 export const OBJECTS_DIR = "objects";
@@ -158,7 +158,7 @@ export function verifyReleaseFileLater(
 ): Promise<void> {
   const file = manifest.files[name];
   const verified = file
-    ? sha256FileInBackground(objectPath(snapshotsDir, file.sha256)).then(
+    ? sha256File(objectPath(snapshotsDir, file.sha256)).then(
         (digest) => {
           if (digest !== file.sha256)
             throw new CatalogError(

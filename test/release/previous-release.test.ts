@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256FileInBackground, sha256Hex } from "../../src/lib/hash.js";
+import { sha256File, sha256Hex } from "../../src/lib/hash.js";
 import { withDatabase } from "../../src/release/duckdb.js";
 import { CATALOG_FILE, objectPath, readLatest, readManifest, runRelease } from "../../src/release/index.js";
 import { previousCoresOf } from "../../src/release/merge-lifecycle.js";
@@ -173,8 +173,8 @@ describe("the end of catalog.json", () => {
   });
 
   it("its file's hash comes from another thread, the same as here", async () => {
-    expect(await sha256FileInBackground(catalogPath)).toBe(sha256Hex(whole));
-    await expect(sha256FileInBackground(join(work, "absent"))).rejects.toThrow(/cannot hash/);
+    expect(await sha256File(catalogPath)).toBe(sha256Hex(whole));
+    await expect(sha256File(join(work, "absent"))).rejects.toThrow(/cannot hash/);
   });
 });
 
