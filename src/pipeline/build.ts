@@ -126,8 +126,6 @@ async function buildLocked(
     progress: options.progress ?? false,
     ...(options.fetcher ? { fetcher: options.fetcher } : {}),
   });
-  // its catalog.json's hash was checked on another thread while the sources were collected
-  await previous?.verified;
 
   const contributions: SourceContribution[] = [];
   const outcomes: SourceOutcome[] = [];
