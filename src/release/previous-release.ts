@@ -2,11 +2,8 @@
  * The previous release as a build reads it, one way: its manifest, its catalog.json (verified
  * against its sha256) of which the events, lifecycle records and source states are taken
  * (catalogBoundaries: its deployments, most of the file, are never parsed), and its two Parquet
- * tables (also verified), which DuckDB loads for the checks and the diff. The lifecycle records
- * are kept as their JSON text and parsed when the plan asks for them, so the records are only
- * held while the merge uses them (at 100,000 deployments they are 63 MB of text and several
- * times that as objects). facts.json is read only when asked for: a build needs it only to carry
- * a failed or skipped source forward.
+ * tables (also verified), which DuckDB loads for the checks and the diff. facts.json is read only
+ * when asked for: a build needs it only to carry a failed or skipped source forward.
  *
  * Its files were validated when they were published, so they are not run through zod again; a
  * file that does not match its hash, or a part that is not what it should be, is a damaged
@@ -14,14 +11,8 @@
  */
 import { CatalogError } from "../lib/errors.js";
 import { SHA256_HEX } from "../lib/hash.js";
-import type {
-  CatalogContent,
-  LifecycleRecord,
-  ReleaseManifest,
-  SourceEvent,
-  SourceState,
-} from "../schema/index.js";
-import { catalogBoundaries } from "../snapshot/catalog-parts.js";
+import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
+import { catalogParts } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
   DEPLOYMENTS_PARQUET,
@@ -39,10 +30,8 @@ import { loadPublishedRelease } from "./tables.js";
 /** The previous release: the values a build plans with, and its tables for DuckDB. */
 export interface PreviousRelease {
   releaseId: string;
-  /** Its catalog.json's events and source states. */
-  catalog: Pick<CatalogContent, "events" | "sources">;
-  /** Its catalog.json's lifecycle records, parsed anew on each call (the caller does not hold them). */
-  lifecycle: () => LifecycleRecord[];
+  /** Its catalog.json's events, lifecycle records and source states: everything but its deployments. */
+  catalog: Pick<CatalogContent, "events" | "lifecycle" | "sources">;
   /** Loads its tables (deployments, lifecycle, events, sources) into `db` under `prefix`. */
   load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
   /** Its facts.json, read on first call (null for a release without one). */
@@ -79,33 +68,6 @@ async function readFactsFile(snapshotsDir: string, manifest: ReleaseManifest): P
   return parsed;
 }
 
-/**
- * The JSON texts of catalog.json's events, lifecycle and sources (a catalog not in the canonical
- * shape, which catalogBoundaries does not find, is parsed whole and its parts written back).
- */
-function catalogPartTexts(bytes: Buffer): Record<"events" | "lifecycle" | "sources", string> {
-  const spans = catalogBoundaries(bytes);
-  if (spans)
-    return {
-      events: bytes.toString("utf8", ...spans.events),
-      lifecycle: bytes.toString("utf8", ...spans.lifecycle),
-      sources: bytes.toString("utf8", ...spans.sources),
-    };
-  const whole = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
-  return {
-    events: JSON.stringify(whole.events),
-    lifecycle: JSON.stringify(whole.lifecycle),
-    sources: JSON.stringify(whole.sources),
-  };
-}
-
-/** A part's JSON text parsed; it must be an array. */
-function parsedArray<T>(text: string, name: string): T[] {
-  const value: unknown = JSON.parse(text);
-  if (!Array.isArray(value)) throw new Error(`its catalog.json's ${name} are not an array`);
-  return value as T[];
-}
-
 /** The path of one of a release's files, verified against its hash first. */
 async function verifiedPath(snapshotsDir: string, manifest: ReleaseManifest, name: string): Promise<string> {
   const file = manifest.files[name];
@@ -118,18 +80,17 @@ async function verifiedPath(snapshotsDir: string, manifest: ReleaseManifest, nam
 export async function readRelease(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
   try {
-    const parts = catalogPartTexts(await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE));
-    const catalog: PreviousRelease["catalog"] = {
-      events: parsedArray<SourceEvent>(parts.events, "events"),
-      sources: parsedArray<SourceState>(parts.sources, "sources"),
-    };
+    const catalog = catalogParts(await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE), [
+      "events",
+      "lifecycle",
+      "sources",
+    ]);
     const deploymentsParquet = await verifiedPath(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
     const lifecycleParquet = await verifiedPath(snapshotsDir, manifest, LIFECYCLE_PARQUET);
     let factsRead: Promise<FactsFile | null> | null = null;
     return {
       releaseId,
       catalog,
-      lifecycle: () => parsedArray<LifecycleRecord>(parts.lifecycle, "lifecycle"),
       load: (db, prefix) =>
         loadPublishedRelease(db, prefix, {
           deploymentsParquet,

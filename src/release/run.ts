@@ -229,10 +229,7 @@ async function stageCatalog(
   };
 }
 
-/**
- * The plan's input: this build's facts and clock, and the previous release's lifecycle records
- * (parsed here, so only the plan holds them), events and facts.
- */
+/** The plan's input: this build's facts and clock, and the previous release's lifecycle records, events and facts. */
 function planInput(
   input: ReleaseInput,
   previous: PreviousRelease | null,
@@ -246,7 +243,7 @@ function planInput(
     ...(input.corrections ? { corrections: input.corrections } : {}),
     previous: previous && {
       releaseId: previous.releaseId,
-      lifecycle: previous.lifecycle(),
+      lifecycle: previous.catalog.lifecycle,
       events: previous.catalog.events,
       facts: previousFacts,
     },
