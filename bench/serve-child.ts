@@ -31,7 +31,6 @@ if (mode === "catalog") {
     logger: silentLogger,
   });
   const startupMs = performance.now() - started;
-  globalThis.gc?.();
   const mem = process.memoryUsage();
   process.stdout.write(
     `${JSON.stringify({ port: server.port, startupMs, rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20, rssBeforeMb: rssBefore / 2 ** 20 })}\n`,

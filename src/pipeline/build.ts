@@ -130,8 +130,6 @@ async function buildLocked(
     ...(options.fetcher ? { fetcher: options.fetcher } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
-  // its catalog.json's hash was checked on another thread while the sources were collected
-  await previous?.verified;
 
   const contributions: SourceContribution[] = [];
   const outcomes: SourceOutcome[] = [];

@@ -174,8 +174,7 @@ export function coverageFor(
 /**
  * The normalized assertion without evidence, coverage or timestamps, as text: what
  * last_changed_at tracks. (Its canonical JSON: every member is a string, null or an array of
- * strings, which JSON.stringify writes canonically.) Self-contained, with no reference outside
- * itself: the thread that reads the previous release runs its source (previous-release.ts).
+ * strings, which JSON.stringify writes canonically.)
  */
 export function lifecycleCoreText(lifecycle: LifecycleCore): string {
   const d = lifecycle.deprecation;
@@ -239,23 +238,4 @@ export function lastChangedAt(
   if (isAllUnknown(core)) return null;
   if (previous && previous.core === lifecycleCoreText(core)) return previous.last_changed_at ?? now;
   return now;
-}
-
-/**
- * The last_changed_at of every lifecycle record (and so of the deployments, whose records share
- * their lifecycle object) against the previous release's cores, for a catalog merged without
- * them (every lifecycle that says something changed `now`): the build merges while another
- * thread reads the previous release, and stamps once that is in.
- */
-export function stampLastChanged(
-  records: readonly LifecycleRecord[],
-  previous: PreviousCores,
-  now: string,
-): void {
-  for (const r of records) {
-    const l = r.lifecycle;
-    if (l.last_changed_at === null) continue;
-    const before = previous.get(r.resource_type)?.get(r.resource_id);
-    if (before !== undefined) l.last_changed_at = lastChangedAt(before, l, now);
-  }
 }

@@ -1,34 +1,61 @@
 /**
- * The pure part of a release: gather the facts (carrying failed sources forward), merge them
- * into the catalog and append the events. No I/O and no DuckDB: the checks, the diff,
- * serializing (with the content fingerprint, serialize.ts) and publishing (run.ts) work on what
- * this returns.
+ * The release plan: the previous release, this build's facts and the clock in, the release's
+ * content out (the catalog, the facts it keeps, and its report but for the checks DuckDB runs).
+ * Pure: no I/O, no DuckDB, no clock of its own, and none of its inputs changed. Gathering the
+ * facts (carrying failed sources forward), the merge (last_changed_at against the previous
+ * lifecycle included), the event log and the report all happen here; run.ts only writes what
+ * this returns, checks it in DuckDB, diffs it and publishes it (docs/lean-core.md).
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { CatalogContent, LifecycleRecord, SourceEvent, SourceState } from "../schema/index.js";
+import type {
+  CatalogContent,
+  CorrectionOutcome,
+  LifecycleRecord,
+  SourceEvent,
+  SourceState,
+} from "../schema/index.js";
 import type { SourceContribution } from "./contribution.js";
-import { type FactsFile, type GatheredFacts, gatherFacts } from "./facts.js";
-import { type MergeResult, mergeCatalog } from "./merge.js";
+import { type FactsFile, gatherFacts } from "./facts.js";
+import { mergeCatalog } from "./merge.js";
+import { reportWithoutChecks } from "./report.js";
+import type { BuildReport } from "./types.js";
+
+/** What the plan takes from the previous release. */
+export interface PlanPrevious {
+  releaseId: string;
+  lifecycle: readonly LifecycleRecord[];
+  events: readonly SourceEvent[];
+  /** Its facts.json: needed only when a source failed or was skipped (needsPreviousFacts). */
+  facts: FactsFile | null;
+}
 
 export interface ReleasePlanInput {
+  /** ISO instant, the build clock. */
   now: string;
   contributions: readonly SourceContribution[];
   /** This build's source states. */
   states: readonly SourceState[];
   /** Events detected by this build. */
   newEvents: readonly SourceEvent[];
-  /** What the plan takes from the previous release (empty before the first). */
-  previous: {
-    lifecycle: readonly LifecycleRecord[];
-    events: readonly SourceEvent[];
-    facts: FactsFile | null;
-  };
+  /** What became of each reviewed upstream correction (listed in the report). */
+  corrections?: readonly CorrectionOutcome[];
+  /** Null before the first release. */
+  previous: PlanPrevious | null;
 }
 
 export interface ReleasePlan {
-  gathered: GatheredFacts;
-  merged: MergeResult;
   catalog: CatalogContent;
+  /** The facts the release keeps (facts.json), carried-forward sources included. */
+  facts: FactsFile;
+  /** The build report without the checks' results (withCheckResults adds them). */
+  report: BuildReport;
+  /** The manifest's counts. */
+  counts: Record<string, number>;
+}
+
+/** Whether the plan needs the previous release's facts: only to carry a failed or skipped source forward. */
+export function needsPreviousFacts(contributions: readonly SourceContribution[]): boolean {
+  return contributions.some((c) => c.failed || !c.output);
 }
 
 /** Append-only event log: the previous release's events plus this build's, by (detected_at, id). */
@@ -41,18 +68,42 @@ export function mergeEvents(previous: readonly SourceEvent[], added: readonly So
 }
 
 export function planRelease(input: ReleasePlanInput): ReleasePlan {
-  const gathered = gatherFacts(input.contributions, input.previous.facts);
+  const { now, previous } = input;
+  const gathered = gatherFacts(input.contributions, previous?.facts ?? null);
   const merged = mergeCatalog({
-    now: input.now,
+    now,
     facts: gathered.facts,
     states: input.states,
-    previousLifecycle: input.previous.lifecycle,
+    previousLifecycle: previous?.lifecycle ?? [],
   });
   const catalog: CatalogContent = {
     deployments: merged.deployments,
     lifecycle: merged.lifecycle,
-    events: mergeEvents(input.previous.events, input.newEvents),
+    events: mergeEvents(previous?.events ?? [], input.newEvents),
     sources: [...input.states].sort((a, b) => compareCodePoints(a.source_id, b.source_id)),
   };
-  return { gathered, merged, catalog };
+  const report = reportWithoutChecks({
+    now,
+    previousReleaseId: previous?.releaseId ?? null,
+    catalog,
+    conflicts: merged.conflicts,
+    officialDisagreements: merged.officialDisagreements,
+    officialSpecs: merged.officialSpecs,
+    unresolvedReplacements: merged.unresolvedReplacements,
+    carriedForward: gathered.carriedForward,
+    failedWithoutFacts: gathered.failedWithoutFacts,
+    corrections: input.corrections ?? [],
+  });
+  return {
+    catalog,
+    facts: gathered.facts,
+    report,
+    counts: {
+      deployments: catalog.deployments.length,
+      priced_deployments: report.totals.priced,
+      lifecycle_records: catalog.lifecycle.length,
+      events: catalog.events.length,
+      sources: catalog.sources.length,
+    },
+  };
 }

@@ -1,18 +1,17 @@
 /**
- * The release stage: gather facts (carrying failed sources forward), merge, load into DuckDB,
- * validate, diff against the previous release, and publish a content-addressed release, or
- * nothing when validation fails or the content is unchanged.
+ * The release stage: read the previous release (previous-release.ts), plan the release from it,
+ * this build's facts and the clock (plan.ts, pure), then stage what the plan returns, check it
+ * and diff it in DuckDB, and publish a content-addressed release, or nothing when validation
+ * fails or the content is unchanged.
  *
- * A release holds: catalog.json (CatalogContent, canonical JSON), facts.json (per-source
- * facts, for the next build's carry-forward), deployments.parquet and lifecycle.parquet
- * (flat tables, explicitly ordered, written by one DuckDB thread so the bytes are
- * reproducible), diff.json / diff.md (against the previous release) and report.json.
+ * A release holds: catalog.json (CatalogContent, canonical JSON), serve-index.json (the
+ * server's index of it), facts.json (per-source facts, for the next build's carry-forward),
+ * deployments.parquet and lifecycle.parquet (flat tables, explicitly ordered, written by one
+ * DuckDB thread so the bytes are reproducible), diff.json / diff.md (against the previous
+ * release) and report.json.
  */
-import { readFile } from "node:fs/promises";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { collectGarbage } from "../lib/gc.js";
-import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import {
   CATALOG_FILE,
@@ -24,30 +23,21 @@ import {
   type FileBytes,
   LIFECYCLE_PARQUET,
   ObjectWriter,
-  objectPath,
   publishRelease,
   REPORT_FILE,
-  readLatest,
-  readManifest,
   readReleaseFile,
   SERVE_INDEX_FILE,
   type StagedObject,
   serveIndexFor,
-  verifyReleaseFileLater,
 } from "./artifact.js";
 import { deploymentRefs, diffPublishedReleases, queryDiff, readDiff, renderDiffMarkdown } from "./diff.js";
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
-import { type PreviousCores, previousCoresOf, stampLastChanged } from "./merge-lifecycle.js";
-import { planRelease } from "./plan.js";
-import {
-  locatePreviousParts,
-  previousCoresFromParquet,
-  readLifecycleCores,
-  readPreviousParts,
-} from "./previous-release.js";
-import { reportWithoutChecks, withCheckResults } from "./report.js";
+import { needsPreviousFacts, planRelease, type ReleasePlan, type ReleasePlanInput } from "./plan.js";
+
+import { type PreviousRelease, readPreviousRelease } from "./previous-release.js";
+import { withCheckResults } from "./report.js";
 import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
   deploymentLifecyclesEmbedded,
@@ -55,7 +45,6 @@ import {
   lifecycleParquetQuery,
   loadCatalog,
   loadFacts,
-  loadPublishedRelease,
   loadStagedRecords,
   loadStagedTables,
   recordLineWriters,
@@ -66,7 +55,6 @@ import type {
   BuildReport,
   CheckResult,
   DeploymentRef,
-  PreviousRelease,
   ReleaseDiff,
   ReleaseInput,
   ReleaseOutcome,
@@ -80,11 +68,14 @@ export {
   LIFECYCLE_PARQUET,
   REPORT_FILE,
 } from "../snapshot/index.js";
+export { contentFingerprint } from "./fingerprint.js";
+export { mergeEvents, planRelease } from "./plan.js";
+export { type PreviousRelease, readPreviousRelease } from "./previous-release.js";
 
 const EMPTY_CATALOG: CatalogContent = { deployments: [], lifecycle: [], events: [], sources: [] };
 const encoder = new TextEncoder();
 
-/** The facts a release stored, or null for a release without facts.json. */
+/** The facts a release stored, validated by their schema, or null for a release without facts.json. */
 export async function readFacts(snapshotsDir: string, manifest: ReleaseManifest): Promise<FactsFile | null> {
   if (!manifest.files[FACTS_FILE]) return null;
   const data = await readReleaseFile(snapshotsDir, manifest, FACTS_FILE);
@@ -100,280 +91,93 @@ export async function readFacts(snapshotsDir: string, manifest: ReleaseManifest)
   }
 }
 
-export { contentFingerprint } from "./fingerprint.js";
-export { mergeEvents, planRelease } from "./plan.js";
-
-/** A release's stored content fingerprint (report.json), or null for a release from before it was stored. */
-async function storedFingerprint(snapshotsDir: string, manifest: ReleaseManifest): Promise<string | null> {
-  if (!manifest.files[REPORT_FILE]) return null;
-  const report = JSON.parse(
-    (await readReleaseFile(snapshotsDir, manifest, REPORT_FILE)).toString("utf8"),
-  ) as {
-    content_fingerprint?: unknown;
-  };
-  const value = report.content_fingerprint;
-  return typeof value === "string" && SHA256_HEX.test(value) ? value : null;
-}
-
-/**
- * The previous release, read for the merge, the checks and the diff. Its files are verified
- * against their sha256 (readReleaseFile) and were validated when they were published, so they
- * are not run through zod again: at 100,000 deployments that would cost seconds per build.
- * facts.json is read only when asked for (a build needs it to carry a failed or skipped source
- * forward).
- */
-async function readPrevious(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
-  const manifest = await readManifest(snapshotsDir, releaseId);
-  const damaged = (error: unknown) =>
-    new CatalogError(
-      "release_damaged",
-      `release ${releaseId}: ${(error as Error).message}`,
-      {},
-      { cause: error },
-    );
-  let factsRead: Promise<FactsFile | null> | null = null;
-  const facts = () => {
-    factsRead ??= (async () => {
-      if (!manifest.files[FACTS_FILE]) return null;
-      const text = (await readReleaseFile(snapshotsDir, manifest, FACTS_FILE)).toString("utf8");
-      try {
-        const parsed = JSON.parse(text) as FactsFile;
-        if (parsed.format !== 1 || !Array.isArray(parsed.sources))
-          throw new Error(`${FACTS_FILE} is not a facts file`);
-        return parsed;
-      } catch (error) {
-        throw damaged(error);
-      }
-    })();
-    return factsRead;
-  };
-  // catalog.json's hash is verified on another thread (which reads the file itself) while the
-  // build goes on (PreviousRelease.verified): only its end is read here, or all of it for a
-  // release without Parquet files
-  const verified = verifyReleaseFileLater(snapshotsDir, manifest, CATALOG_FILE);
-  const catalogFile = manifest.files[CATALOG_FILE];
-  const deployments = manifest.files[DEPLOYMENTS_PARQUET];
-  const lifecycle = manifest.files[LIFECYCLE_PARQUET];
-  let catalog: PreviousRelease["catalog"];
-  let cores: (db: ReleaseDatabase) => Promise<PreviousCores>;
-  let load: PreviousRelease["load"];
-  let stored: string | null;
+/** A staged object written by `write`; aborted (nothing left behind) when `write` throws. */
+function stageObject(snapshotsDir: string, write: (sink: (chunk: Uint8Array) => void) => void): StagedObject {
+  const writer = new ObjectWriter(snapshotsDir);
   try {
-    if (!catalogFile) throw new Error(`it has no ${CATALOG_FILE}`);
-    const catalogPath = objectPath(snapshotsDir, catalogFile.sha256);
-    if (deployments && lifecycle) {
-      // Its deployments are read by DuckDB from its Parquet files, never parsed here.
-      await readReleaseFile(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
-      await readReleaseFile(snapshotsDir, manifest, LIFECYCLE_PARQUET);
-      // its events and sources where serve-index.json says they lie, and its lifecycle cores from
-      // lifecycle.parquet (one DuckDB query once the build has its database); without
-      // serve-index.json, all three from another thread (previous-release.ts)
-      const serveIndex = manifest.files[SERVE_INDEX_FILE];
-      const serveIndexPath = serveIndex ? objectPath(snapshotsDir, serveIndex.sha256) : null;
-      const located = locatePreviousParts(catalogPath, serveIndexPath);
-      if (located) {
-        catalog = { events: located.events, sources: located.sources };
-        const lifecycleParquet = objectPath(snapshotsDir, lifecycle.sha256);
-        cores = async (db) =>
-          (await previousCoresFromParquet(db, lifecycleParquet)) ??
-          (await readLifecycleCores(catalogPath, located.lifecycleSpan));
-      } else {
-        const parts = await readPreviousParts(catalogPath, serveIndexPath ? { serveIndexPath } : {});
-        catalog = { events: parts.events, sources: parts.sources };
-        cores = () => parts.lifecycle;
-      }
-      const { events, sources } = catalog;
-      load = (db, prefix) =>
-        loadPublishedRelease(db, prefix, {
-          deploymentsParquet: objectPath(snapshotsDir, deployments.sha256),
-          lifecycleParquet: objectPath(snapshotsDir, lifecycle.sha256),
-          events,
-          sources,
-        });
-    } else {
-      const whole = JSON.parse((await readFile(catalogPath)).toString("utf8")) as CatalogContent;
-      if (
-        !Array.isArray(whole.deployments) ||
-        !Array.isArray(whole.lifecycle) ||
-        !Array.isArray(whole.events)
-      )
-        throw new Error(`${CATALOG_FILE} is not a catalog`);
-      catalog = whole;
-      cores = async () => previousCoresOf(whole.lifecycle);
-      load = (db, prefix) => loadCatalog(db, prefix, whole);
-    }
-    stored = await storedFingerprint(snapshotsDir, manifest);
+    write((chunk) => writer.write(chunk));
   } catch (error) {
-    // a damaged catalog.json is reported as such, not as whatever parsing it did
-    await verified;
-    if (error instanceof CatalogError) throw error;
-    throw damaged(error);
+    writer.abort();
+    throw error;
   }
-  // lifecycle records that cannot be read are a damaged release too
-  const previousCores = (db: ReleaseDatabase) => {
-    const read = cores(db).catch(async (error: unknown) => {
-      await verified;
-      throw damaged(error);
-    });
-    read.catch(() => {});
-    return read;
-  };
-  // A release from before the fingerprint was stored (and serve-index.json) is never
-  // "unchanged": the next build publishes the same content in the current format.
-  return {
-    releaseId,
-    catalog,
-    lifecycle: previousCores,
-    load,
-    facts,
-    fingerprint: stored,
-    verified,
-  };
+  return writer.close();
 }
 
-/**
- * The latest release as the next build needs it (catalog, facts, fingerprint), or null before
- * the first release. A caller that reads it first (the build needs its source states before
- * collecting) hands it to runRelease as `previous`, so it is read once.
- */
-export async function readPreviousRelease(snapshotsDir: string): Promise<PreviousRelease | null> {
-  const releaseId = await readLatest(snapshotsDir);
-  return releaseId ? readPrevious(snapshotsDir, releaseId) : null;
-}
-
-/** What the JS phase of a release leaves for the DuckDB phase and publishing: no catalog values. */
+/** What staging a release leaves for the checks, the diff and publishing: no catalog value. */
 interface StagedRelease {
-  /** The previous release's tables (prev_), loading into DuckDB since catalog.json was written (stageCatalogHalf). */
-  previousLoaded: Promise<void>;
-  /** The catalog's records, loading into DuckDB since catalog.json was written (stageCatalogHalf). */
-  recordsLoaded: Promise<void>;
-  /** The catalog's small staged tables (events, sources, facts). */
-  tables: StagedTable[];
-  schema: CheckResult;
   report: BuildReport;
-  /** serve-index.json: the server's columns and every record's span in catalog.json. */
-  files: { catalog: StagedObject; facts: StagedObject; serveIndex: StagedObject; fingerprint: string };
   counts: Record<string, number>;
+  schema: CheckResult;
   /** With no previous release, the diff's added deployments: every one (deploymentRefs). */
   firstAdded: DeploymentRef[] | null;
-}
-
-/** The catalog's half of the JS phase (stageCatalogHalf): everything but facts.json. */
-interface StagedCatalogHalf extends Omit<StagedRelease, "files"> {
-  facts: FactsFile;
-  catalogFile: StagedObject;
-  serveIndexFile: StagedObject;
-  /** The content fingerprint so far: writeFactsJson finishes it. */
-  fingerprint: Fingerprint;
+  fingerprint: string;
 }
 
 /**
- * The JS phase: merge, validate every record through its schema, summarize, and write
- * everything out (catalog.json and facts.json to staged objects; the records' texts and the
- * small tables' rows to DuckDB staging files). Each record is serialized once: the same texts
- * make catalog.json and facts.json and the fingerprint that decides whether anything changed.
- * Only what it returns survives it, and the catalog's values are unreachable (collected)
- * before facts.json is written, while DuckDB loads the records on its own threads.
+ * Plans the release (`plan`: planRelease) and writes it out: catalog.json, serve-index.json and
+ * facts.json to staged objects (`keep` gets each as it is made, for the caller to discard
+ * unless published), every record's canonical JSON, serialized once, to DuckDB's staging files
+ * as well, and the catalog's small tables. Returns once DuckDB has loaded the new catalog's
+ * tables and the previous release's (under prev_), and returns no catalog value: the plan is
+ * garbage by the time DuckDB checks, diffs and exports it.
  */
 async function stageRelease(
   db: ReleaseDatabase,
-  input: ReleaseInput,
+  snapshotsDir: string,
+  plan: () => ReleasePlan,
   previous: PreviousRelease | null,
-  previousReleaseId: string | null,
+  keep: (staged: StagedObject) => void,
 ): Promise<StagedRelease> {
-  const { facts, catalogFile, serveIndexFile, fingerprint, ...half } = await stageCatalogHalf(
-    db,
-    input,
-    previous,
-    previousReleaseId,
-  );
-  // the catalog (and the texts made writing it) is garbage now: collected before the facts make more
-  collectGarbage();
-  const factsFile = new ObjectWriter(input.snapshotsDir);
+  const { facts, ...catalogSide } = await stageCatalog(db, snapshotsDir, plan(), previous, keep);
+  // facts.json's own hash is the facts' hash in the fingerprint
+  const factsWriter = new ObjectWriter(snapshotsDir);
+  let factsObject: StagedObject | null = null;
+  let fingerprint: string;
   try {
-    // the staged object's own hash is the facts' hash in the fingerprint
-    let factsObject: StagedObject | null = null;
-    const digest = writeFactsJson(
+    fingerprint = writeFactsJson(
       facts,
-      (chunk) => factsFile.write(chunk),
-      fingerprint,
+      (chunk) => factsWriter.write(chunk),
+      catalogSide.fingerprint,
       () => {
-        factsObject = factsFile.close();
+        factsObject = factsWriter.close();
         return factsObject.sha256;
       },
     );
-    return {
-      ...half,
-      files: {
-        catalog: catalogFile,
-        facts: factsObject ?? factsFile.close(),
-        serveIndex: serveIndexFile,
-        fingerprint: digest,
-      },
-    };
   } catch (error) {
-    factsFile.abort();
-    await discardStaged(catalogFile);
-    await discardStaged(serveIndexFile);
+    factsWriter.abort();
     throw error;
   }
+  keep(factsObject ?? factsWriter.close());
+  await catalogSide.loaded;
+  await loadStagedTables(db, { prefix: "", tables: catalogSide.tables });
+  return { ...catalogSide, fingerprint };
 }
 
 /**
- * Merge, validate, summarize, write catalog.json to a staged object and its records to
- * DuckDB's staging files, and hand those to DuckDB (`recordsLoaded`: its threads load them
- * while the caller writes facts.json; at 100,000 deployments each takes about 2 s). Returns no
- * catalog value.
+ * The catalog's side of stageRelease: everything but facts.json. DuckDB starts loading both
+ * releases' tables once catalog.json is written (`loaded`), on its own threads, while the
+ * caller writes facts.json; the catalog is not returned.
  */
-async function stageCatalogHalf(
+async function stageCatalog(
   db: ReleaseDatabase,
-  input: ReleaseInput,
+  snapshotsDir: string,
+  plan: ReleasePlan,
   previous: PreviousRelease | null,
-  previousReleaseId: string | null,
-): Promise<StagedCatalogHalf> {
-  // The previous facts only matter to a source that failed or was skipped (carried forward).
-  const needsFacts = input.contributions.some((c) => c.failed || !c.output);
-  // the previous lifecycle cores, read by DuckDB while the merge runs
-  const previousCores = previous?.lifecycle(db) ?? null;
-  const { gathered, merged, catalog } = planRelease({
-    now: input.now,
-    contributions: input.contributions,
-    states: input.states,
-    newEvents: input.newEvents,
-    previous: {
-      // stamped below, once the other thread has read the previous lifecycles
-      lifecycle: [],
-      events: previous?.catalog.events ?? [],
-      facts: previous && needsFacts ? await previous.facts() : null,
-    },
-  });
-  if (previousCores) stampLastChanged(catalog.lifecycle, await previousCores, input.now);
-  // what the merge left behind (its intermediate values, the previous cores) is garbage:
-  // collected before staging makes more
-  collectGarbage();
-  const rows = await stageCatalogRows(db, "", catalog);
-  const facts = await stageFacts(db, gathered.facts);
-  const report = reportWithoutChecks({
-    now: input.now,
-    previousReleaseId,
-    catalog,
-    conflicts: merged.conflicts,
-    officialDisagreements: merged.officialDisagreements,
-    officialSpecs: merged.officialSpecs,
-    unresolvedReplacements: merged.unresolvedReplacements,
-    carriedForward: gathered.carriedForward,
-    failedWithoutFacts: gathered.failedWithoutFacts,
-    corrections: input.corrections ?? [],
-  });
-  // No full collection here: the schema pass makes almost no garbage since the schema rules are
-  // called without zod's payloads (src/schema/refine.ts). With them, one was needed here (a
-  // second 100,000-deployment build peaked at 1,076 MiB without it); now the builds peak lower
-  // without it (809-817 against 842-871 MiB) and 0.3-1.0 s sooner.
+  keep: (staged: StagedObject) => void,
+): Promise<
+  Omit<StagedRelease, "fingerprint"> & {
+    facts: FactsFile;
+    fingerprint: Fingerprint;
+    tables: StagedTable[];
+    loaded: Promise<unknown>;
+  }
+> {
+  const { catalog } = plan;
   const schema = schemaCheck(catalog);
-  const catalogFile = new ObjectWriter(input.snapshotsDir);
+  const tables = [...(await stageCatalogRows(db, "", catalog)), await stageFacts(db, plan.facts)];
   const layout = new CatalogLayoutRecorder();
-  // the records' bytes are DuckDB's staged lines too (tables.ts flattens them); the deployments'
-  // lifecycle records, the deployments' own lifecycles, come from the deployments' lines
+  // the deployments' lifecycle records are the deployments' own lifecycles: DuckDB takes them
+  // from the deployments' lines
   const lines = recordLineWriters(db, "");
   const embedded = deploymentLifecyclesEmbedded(catalog);
   const lifecycleLine = embedded
@@ -381,107 +185,99 @@ async function stageCatalogHalf(
         if (catalog.lifecycle[index]?.resource_type !== "deployment") lines.lifecycle.writeBytes(bytes);
       }
     : lines.lifecycle.writeBytes;
+  const catalogWriter = new ObjectWriter(snapshotsDir);
   let fingerprint: Fingerprint;
   try {
     fingerprint = writeCatalogJson(catalog, {
-      catalog: (chunk) => catalogFile.write(chunk),
+      catalog: (chunk) => catalogWriter.write(chunk),
       layout,
       records: { deployments: lines.deployments.writeBytes, lifecycle: lifecycleLine },
     });
   } catch (error) {
-    catalogFile.abort();
+    catalogWriter.abort();
+    throw error;
+  } finally {
     lines.deployments.close();
     lines.lifecycle.close();
-    throw error;
   }
-  // DuckDB loads the previous release's tables and these records now (the statements are handed
-  // over synchronously), on its own threads, while the caller writes facts.json. Not earlier:
-  // with the catalog's values and the merge's, DuckDB's tables would add up to the build's peak
-  // memory (a 100,000-deployment second build reached 1,022 MiB with the previous release
-  // loading during the merge).
-  const previousLoaded = db.settleBeforeClose(
-    previous ? previous.load(db, "prev_") : loadCatalog(db, "prev_", EMPTY_CATALOG),
+  keep(catalogWriter.close());
+  const loaded = Promise.all([
+    db.settleBeforeClose(previous ? previous.load(db, "prev_") : loadCatalog(db, "prev_", EMPTY_CATALOG)),
+    db.settleBeforeClose(
+      loadStagedRecords(db, {
+        prefix: "",
+        deployments: lines.deployments.close(),
+        lifecycle: lines.lifecycle.close(),
+        ...(embedded ? { deploymentLifecycles: "from deployments" as const } : {}),
+      }),
+    ),
+  ]);
+  keep(
+    stageObject(snapshotsDir, (sink) =>
+      writeText(canonicalJson(serveIndexFor(catalog, layout.finish())), sink),
+    ),
   );
-  const recordsLoaded = db.settleBeforeClose(
-    loadStagedRecords(db, {
-      prefix: "",
-      deployments: lines.deployments.close(),
-      lifecycle: lines.lifecycle.close(),
-      ...(embedded ? { deploymentLifecycles: "from deployments" as const } : {}),
-    }),
-  );
-  const catalogStaged = catalogFile.close();
-  const serveIndexWriter = new ObjectWriter(input.snapshotsDir);
-  try {
-    writeText(canonicalJson(serveIndexFor(catalog, layout.finish())), (chunk) =>
-      serveIndexWriter.write(chunk),
-    );
-  } catch (error) {
-    serveIndexWriter.abort();
-    await discardStaged(catalogStaged);
-    throw error;
-  }
   return {
-    previousLoaded,
-    firstAdded: previous === null ? deploymentRefs(catalog.deployments) : null,
-    facts: gathered.facts,
-    catalogFile: catalogStaged,
-    serveIndexFile: serveIndexWriter.close(),
-    fingerprint,
-    recordsLoaded,
-    tables: [...rows, facts],
+    facts: plan.facts,
+    report: plan.report,
+    counts: plan.counts,
     schema,
-    report,
-    counts: {
-      deployments: catalog.deployments.length,
-      priced_deployments: report.totals.priced,
-      lifecycle_records: catalog.lifecycle.length,
-      events: catalog.events.length,
-      sources: catalog.sources.length,
+    firstAdded: previous ? null : deploymentRefs(catalog.deployments),
+    fingerprint,
+    tables,
+    loaded,
+  };
+}
+
+/** The plan's input: this build's facts and clock, and the previous release's lifecycle records, events and facts. */
+function planInput(
+  input: ReleaseInput,
+  previous: PreviousRelease | null,
+  previousFacts: FactsFile | null,
+): ReleasePlanInput {
+  return {
+    now: input.now,
+    contributions: input.contributions,
+    states: input.states,
+    newEvents: input.newEvents,
+    ...(input.corrections ? { corrections: input.corrections } : {}),
+    previous: previous && {
+      releaseId: previous.releaseId,
+      lifecycle: previous.catalog.lifecycle,
+      events: previous.catalog.events,
+      facts: previousFacts,
     },
   };
 }
 
 export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
-  const context = checkContext(input.now, input.thresholds);
   const { snapshotsDir, now } = input;
-  const given = input.previous;
-  const previousReleaseId = given !== undefined ? (given?.releaseId ?? null) : await readLatest(snapshotsDir);
-  // Two phases: the JS phase (stageRelease) merges and writes everything out, then DuckDB runs
-  // the checks, the diff and the Parquet exports. DuckDB's loads overlap the JS phase on the
-  // other core: the previous release's compared columns from the start, the new records once
-  // catalog.json is written (while facts.json is). Its memory is bounded by its limit
-  // (DUCKDB_MEMORY_LIMIT; beyond it, it spills), and the JS phase's garbage is collected
-  // between the steps. The caller's `previous` is only read, never emptied (the caller decides
-  // how long it keeps it).
-  const holder: { staged?: StagedRelease } = {};
+  const context = checkContext(now, input.thresholds);
+  // the caller's `previous` is only read (the caller decides how long it keeps it)
+  const previous = input.previous !== undefined ? input.previous : await readPreviousRelease(snapshotsDir);
+  const previousReleaseId = previous?.releaseId ?? null;
+  const staged: StagedObject[] = [];
   try {
     const analysed = await withDatabase(async (db) => {
-      const previous: PreviousRelease | null =
-        given !== undefined
-          ? given
-          : previousReleaseId
-            ? await readPrevious(snapshotsDir, previousReleaseId)
-            : null;
-      const staged = await stageRelease(db, input, previous, previousReleaseId);
-      holder.staged = staged;
-      await staged.previousLoaded;
-      await staged.recordsLoaded;
-      await loadStagedTables(db, { prefix: "", tables: staged.tables });
-      const checks = [staged.schema, ...(await runSqlChecks(db, context))];
+      const previousFacts =
+        previous && needsPreviousFacts(input.contributions) ? await previous.facts() : null;
+      const release = await stageRelease(
+        db,
+        snapshotsDir,
+        () => planRelease(planInput(input, previous, previousFacts)),
+        previous,
+        (object) => staged.push(object),
+      );
+      const checks = [release.schema, ...(await runSqlChecks(db, context))];
       const failed = checks.some((c) => c.severity === "error" && c.violations > 0);
-      // DuckDB's half of the diff first (milliseconds), then the two Parquet files, written
-      // side by side on DuckDB's threads (ReleaseDatabase.parquetFiles) while this thread turns
-      // the diff's results into rows and renders them. A first build's added deployments (all of
-      // them) are the catalog's own (firstAdded), not 100,000 rows read back from DuckDB; its
-      // Markdown and JSON take 0.3-0.5 s at 100,000. No join runs beside the Parquet writers:
-      // with the diff's joins running beside them, one second build in four exceeded DuckDB's
-      // memory limit.
+      // the diff's queries first (milliseconds), then the two Parquet files, written on DuckDB's
+      // threads while this one renders the diff. A first build's added deployments are the
+      // catalog's own, not every row read back from DuckDB.
       const diffResults = await queryDiff(
         db,
         "prev_",
         "",
-        staged.firstAdded ? { deploymentsAdded: staged.firstAdded } : {},
+        release.firstAdded ? { deploymentsAdded: release.firstAdded } : {},
       );
       const parquetWritten = failed
         ? null
@@ -491,21 +287,17 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
           });
       const diff = readDiff(diffResults, { fromReleaseId: previousReleaseId, toReleaseId: null });
       const markdownDiff = renderDiffMarkdown(diff);
-      const diffJson = encoder.encode(canonicalJson(diff));
-      // nothing is published from a previous release whose catalog.json is damaged
-      await previous?.verified;
       return {
         checks,
         diff,
-        diffJson,
         markdownDiff,
         failed,
+        release,
         parquet: parquetWritten ? await parquetWritten : null,
-        release: staged,
-        previousFingerprint: previous?.fingerprint ?? null,
       };
     });
-    const { checks, diff, markdownDiff, previousFingerprint, release } = analysed;
+    const { checks, diff, markdownDiff, release } = analysed;
+    const { fingerprint } = release;
     const report = withCheckResults(release.report, checks);
     const outcome = (
       status: ReleaseOutcome["status"],
@@ -522,19 +314,18 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     });
 
     if (analysed.failed || !analysed.parquet) return outcome("validation_failed", null, diff);
-    if (previousFingerprint !== null && previousFingerprint === release.files.fingerprint)
+    if (previous?.fingerprint != null && previous.fingerprint === fingerprint)
       return outcome("unchanged", previousReleaseId, diff);
 
+    const [catalogFile, serveIndexFile, factsFile] = staged as [StagedObject, StagedObject, StagedObject];
     const files: Record<string, FileBytes | StagedObject> = {
-      [CATALOG_FILE]: release.files.catalog,
-      [SERVE_INDEX_FILE]: release.files.serveIndex,
-      [FACTS_FILE]: release.files.facts,
+      [CATALOG_FILE]: catalogFile,
+      [SERVE_INDEX_FILE]: serveIndexFile,
+      [FACTS_FILE]: factsFile,
       ...analysed.parquet,
-      [DIFF_JSON]: analysed.diffJson,
+      [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
       [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
-      [REPORT_FILE]: encoder.encode(
-        canonicalJson({ ...report, content_fingerprint: release.files.fingerprint }),
-      ),
+      [REPORT_FILE]: encoder.encode(canonicalJson({ ...report, content_fingerprint: fingerprint })),
     };
     const published = await publishRelease(
       snapshotsDir,
@@ -545,12 +336,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
   } finally {
     // published objects were renamed into place; what is left (failed, unchanged, or an
     // error on the way) is removed
-    const files = holder.staged?.files;
-    if (files) {
-      await discardStaged(files.catalog);
-      await discardStaged(files.facts);
-      await discardStaged(files.serveIndex);
-    }
+    for (const object of staged) await discardStaged(object);
   }
 }
 

@@ -3,11 +3,10 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
+import type { CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
-import type { ReleaseDatabase } from "./duckdb.js";
-import type { FactsFile } from "./facts.js";
+import type { PreviousRelease } from "./previous-release.js";
 
 export type { SourceContribution };
 
@@ -39,7 +38,6 @@ export interface ReleaseInput {
   corrections?: CorrectionOutcome[];
 }
 
-/** The previous release as a build reads it: hash-verified, not re-validated. */
 /** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
 export interface PreviousCore {
   core: string;
@@ -48,29 +46,6 @@ export interface PreviousCore {
 
 /** The previous release's lifecycle cores by resource type, then resource id. */
 export type PreviousCores = ReadonlyMap<string, ReadonlyMap<string, PreviousCore>>;
-
-export interface PreviousRelease {
-  releaseId: string;
-  /** The parts of its catalog a build reads as values (its deployments stay in its files). */
-  catalog: Pick<CatalogContent, "events" | "sources">;
-  /**
-   * Its lifecycle records' cores and last_changed_at, read through the build's database (from
-   * its lifecycle.parquet) or by another thread (from its catalog.json) while the build merges;
-   * rejects with release_damaged when they cannot be read.
-   */
-  lifecycle: (db: ReleaseDatabase) => Promise<PreviousCores>;
-  /** Loads its tables (as loadCatalog makes them) into `db` under `prefix`, for the checks and the diff. */
-  load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
-  /** Its facts.json, read on first call (null for a release without one). */
-  facts: () => Promise<FactsFile | null>;
-  /** What "unchanged" compares (contentFingerprint); null when the release has no facts.json. */
-  fingerprint: string | null;
-  /**
-   * Settles once catalog.json's hash is verified (on another thread, while the build goes on);
-   * rejects with release_damaged when it does not match. Awaited before anything is published.
-   */
-  verified: Promise<void>;
-}
 
 export type CheckSeverity = "error" | "warning";
 

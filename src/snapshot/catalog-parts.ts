@@ -18,8 +18,7 @@ type PartName = keyof CatalogParts;
 
 /**
  * Where each part's array lies in catalog.json's bytes (or in their end): [first byte, last
- * byte + 1), or null when the markers are not found. Self-contained, with no reference outside
- * itself: the thread that reads a previous release runs its source (release/previous-release.ts).
+ * byte + 1), or null when the markers are not found.
  */
 export function catalogBoundaries(data: Buffer): Record<PartName, [number, number]> | null {
   const SOURCES = '],"sources":[';
@@ -57,59 +56,4 @@ export function catalogParts<N extends PartName>(data: Buffer, names: readonly N
   for (const name of names)
     if (!Array.isArray(whole[name])) throw new Error(`catalog.json has no ${name} array`);
   return whole as Pick<CatalogParts, N>;
-}
-
-/** catalog.json is read from its end in steps of this many bytes. */
-export const TAIL_STEP = 8 << 20;
-
-/** The synchronous file calls readCatalogTailSync makes (node:fs's, passed in). */
-export interface TailFs {
-  openSync(path: string, flags: string): number;
-  fstatSync(fd: number): { size: number };
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  closeSync(fd: number): void;
-}
-
-/**
- * The end of a catalog.json file from before its events array: all that catalogParts reads,
- * without reading the deployments, which fill most of the file (at 100,000 deployments, 221 MB
- * of which the other parts are about a quarter). Read from the end, a step at a time, until the
- * part boundaries are found; the whole file when they are not (a catalog not in the canonical
- * shape, which catalogParts then parses whole). The bytes are not hash-checked here: the caller
- * verifies the file. Synchronous and self-contained (it calls only `boundaries`, given as
- * catalogBoundaries, and `fs`): a worker thread runs its source (release/previous-release.ts).
- */
-export function readCatalogTailSync(
-  fs: TailFs,
-  path: string,
-  step: number,
-  boundaries: (data: Buffer) => unknown,
-): Buffer {
-  const EVENTS = '],"events":[';
-  const fd = fs.openSync(path, "r");
-  try {
-    const size = fs.fstatSync(fd).size;
-    // the file's size in address space, its pages touched only where a step is read into it
-    const file = Buffer.allocUnsafe(size);
-    let start = size;
-    while (start > 0) {
-      const end = start;
-      start = Math.max(0, start - step);
-      let read = start;
-      while (read < end) {
-        const bytesRead = fs.readSync(fd, file, read, end - read, read);
-        if (bytesRead === 0) throw new Error(`${path} ended early`);
-        read += bytesRead;
-      }
-      // the events marker is in this step, or straddles it and the one read before it
-      const seam = file.subarray(start, Math.min(size, end + EVENTS.length));
-      if (seam.includes(EVENTS)) {
-        const tail = file.subarray(start);
-        if (boundaries(tail) !== null) return tail;
-      }
-    }
-    return file;
-  } finally {
-    fs.closeSync(fd);
-  }
 }

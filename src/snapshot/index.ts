@@ -40,7 +40,6 @@ export {
   type StagedObject,
   storeStaged,
   tempName,
-  verifyReleaseFileLater,
   writeAtomically,
   writeObject,
 } from "./objects.js";

@@ -8,7 +8,7 @@ import { readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName, writeFileAtomic } from "../lib/atomic-write.js";
 import { CatalogError } from "../lib/errors.js";
-import { sha256File, sha256Hex } from "../lib/hash.js";
+import { sha256Hex } from "../lib/hash.js";
 import type { ReleaseManifest } from "../schema/release.js";
 
 export const OBJECTS_DIR = "objects";
@@ -142,40 +142,4 @@ export async function readReleaseFile(
       `release ${manifest.release_id}: ${name} does not match its sha256`,
     );
   return data;
-}
-
-/**
- * Verify one file of a release on another thread: the returned promise settles once its hash
- * is known, and rejects (release_damaged) when the file is missing, cannot be read, or does not
- * match. The caller may read the file meanwhile (the whole or a part), and must await the
- * promise before anything it derives from the bytes is kept (a build awaits it before
- * publishing). It is never an unhandled rejection: a caller that stops early leaves it settled.
- */
-export function verifyReleaseFileLater(
-  snapshotsDir: string,
-  manifest: ReleaseManifest,
-  name: string,
-): Promise<void> {
-  const file = manifest.files[name];
-  const verified = file
-    ? sha256File(objectPath(snapshotsDir, file.sha256)).then(
-        (digest) => {
-          if (digest !== file.sha256)
-            throw new CatalogError(
-              "release_damaged",
-              `release ${manifest.release_id}: ${name} does not match its sha256`,
-            );
-        },
-        (error: unknown) => {
-          throw new CatalogError(
-            "release_damaged",
-            `release ${manifest.release_id}: object for ${name} is missing or unreadable`,
-            {},
-            { cause: error },
-          );
-        },
-      )
-    : Promise.reject(new CatalogError("release_damaged", `release ${manifest.release_id} has no ${name}`));
-  verified.catch(() => {});
-  return verified;
 }

@@ -276,6 +276,46 @@ describe("merge lifecycle and derive status", () => {
     expect(lastChangedAt(previous, { ...core, status: "retired" }, LATER)).toBe(LATER);
     expect(lastChangedAt(undefined, core, LATER)).toBe(LATER);
   });
+
+  test("mergeCatalog on a previous release is pure: last_changed_at kept where nothing changed, now where the assertion changed", () => {
+    const first = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const said = first.lifecycle.filter((r) => r.lifecycle.last_changed_at !== null);
+    expect(said.length).toBeGreaterThan(3);
+    for (const r of said) expect(r.lifecycle.last_changed_at).toBe(NOW);
+
+    // the same facts a day later: every lifecycle that says something keeps the previous time
+    const previousLifecycle = structuredClone(first.lifecycle);
+    const sameInput = { now: LATER, ...gathered(), previousLifecycle };
+    const before = structuredClone(sameInput);
+    const same = mergeCatalog(sameInput);
+    expect(sameInput).toEqual(before);
+    expect(same.lifecycle.map((r) => r.lifecycle.last_changed_at)).toEqual(
+      first.lifecycle.map((r) => r.lifecycle.last_changed_at),
+    );
+    expect(mergeCatalog(sameInput)).toEqual(same);
+
+    // gpt-4-turbo's end of life moves: its deployment's lifecycle changed now, gpt-4o's did not
+    const world = standardWorld();
+    const turbo = world.lifecycle[0];
+    if (!turbo) throw new Error("the world asserts gpt-4-turbo's lifecycle");
+    turbo.end_of_life = scheduled("2027-03-01");
+    const moved = mergeCatalog({ now: LATER, ...gathered(world), previousLifecycle });
+    const changedAt = (catalog: typeof moved, type: string, id: string) =>
+      catalog.lifecycle.find((r) => r.resource_type === type && r.resource_id === id)?.lifecycle
+        .last_changed_at;
+    expect(changedAt(moved, "deployment", TURBO)).toBe(LATER);
+    expect(moved.deployments.find((d) => d.id === TURBO)?.lifecycle.last_changed_at).toBe(LATER);
+    expect(changedAt(moved, "deployment", GPT4O)).toBe(NOW);
+    expect(moved.deployments.find((d) => d.id === GPT4O)?.lifecycle.last_changed_at).toBe(NOW);
+    // a resource the previous release did not have changed now
+    const fresh = mergeCatalog({
+      now: LATER,
+      ...gathered(),
+      previousLifecycle: previousLifecycle.filter((r) => r.resource_id !== GPT4O),
+    });
+    expect(changedAt(fresh, "deployment", GPT4O)).toBe(LATER);
+    expect(changedAt(fresh, "deployment", TURBO)).toBe(NOW);
+  });
 });
 
 describe("resolve replacements", () => {
@@ -333,12 +373,12 @@ describe("the release plan and its fingerprint", () => {
       contributions,
       states,
       newEvents: [],
-      previous: { lifecycle: [], events: [], facts: null },
+      previous: null,
     };
     const before = structuredClone(input);
     const plan = planRelease(input);
     expect(input).toEqual(before);
-    const merged = mergeCatalog({ now: NOW, facts: plan.gathered.facts, states, previousLifecycle: [] });
+    const merged = mergeCatalog({ now: NOW, facts: plan.facts, states, previousLifecycle: [] });
     expect(plan.catalog.deployments).toEqual(merged.deployments);
     expect(plan.catalog.sources.map((s) => s.source_id)).toEqual(states.map((s) => s.source_id).sort());
   });
@@ -350,11 +390,11 @@ describe("the release plan and its fingerprint", () => {
       contributions,
       states: states.map((s) => ({ ...s, checked_at: LATER })),
       newEvents: [],
-      previous: { lifecycle: [], events: [], facts: null },
+      previous: null,
     });
     const catalog: Uint8Array[] = [];
     const facts: Uint8Array[] = [];
-    const fingerprint = serializeRelease(plan.catalog, plan.gathered.facts, {
+    const fingerprint = serializeRelease(plan.catalog, plan.facts, {
       catalog: (chunk) => catalog.push(Buffer.from(chunk)),
       facts: (chunk) => facts.push(Buffer.from(chunk)),
     });
@@ -368,14 +408,14 @@ describe("the release plan and its fingerprint", () => {
       ).flat(),
     };
     const bigChunks: Uint8Array[] = [];
-    serializeRelease(big, plan.gathered.facts, {
+    serializeRelease(big, plan.facts, {
       catalog: (c) => bigChunks.push(Buffer.from(c)),
       facts: () => {},
     });
     expect(bigChunks.length).toBeGreaterThan(2);
     expect(text(bigChunks)).toBe(canonicalJson(big));
-    expect(text(facts)).toBe(canonicalJson(plan.gathered.facts));
-    expect(fingerprint).toBe(contentFingerprint(plan.catalog, plan.gathered.facts));
+    expect(text(facts)).toBe(canonicalJson(plan.facts));
+    expect(fingerprint).toBe(contentFingerprint(plan.catalog, plan.facts));
     // The fingerprint line nulls the check time in the text exactly as in the value: the only
     // object of a catalog with a last_checked_at member is a lifecycle's coverage.
     const owners: string[] = [];
@@ -466,9 +506,9 @@ describe("the release plan and its fingerprint", () => {
         contributions,
         states: checked,
         newEvents: [],
-        previous: { lifecycle: [], events: [], facts: null },
+        previous: null,
       });
-    const fingerprint = (p: ReturnType<typeof plan>) => contentFingerprint(p.catalog, p.gathered.facts);
+    const fingerprint = (p: ReturnType<typeof plan>) => contentFingerprint(p.catalog, p.facts);
     const first = plan(NOW);
     const later = plan(
       NOW,
@@ -480,8 +520,8 @@ describe("the release plan and its fingerprint", () => {
     const card = changed.deployments[0]?.rate_card;
     if (!card) throw new Error("the first deployment has a price");
     card.input_micro_usd += 1;
-    expect(contentFingerprint(changed, first.gathered.facts)).not.toBe(fingerprint(first));
-    const facts = structuredClone(first.gathered.facts);
+    expect(contentFingerprint(changed, first.facts)).not.toBe(fingerprint(first));
+    const facts = structuredClone(first.facts);
     facts.sources.pop();
     expect(contentFingerprint(first.catalog, facts)).not.toBe(fingerprint(first));
   });
