@@ -349,8 +349,9 @@ function problemResponses(): ProblemResponseSpec[] {
       name: "Unavailable",
       status: 503,
       codes: ["unavailable"],
-      description: "`unavailable`: no valid catalog release is loaded.",
-      headers: ["x-request-id"],
+      description:
+        "`unavailable`: no valid catalog release is loaded, or the quota store (Redis) does not answer within its deadline; `Retry-After` says when to retry.",
+      headers: ["x-request-id", "Retry-After"],
     },
   ];
   return specs;

@@ -138,6 +138,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     const input = {
       release,
       draining: state.draining,
+      quotaUnavailable: deps.quota.unavailable(),
       openApiDocument: deps.openApiDocument,
       openApiDigest: deps.openApiDigest,
     };

@@ -37,6 +37,8 @@ export interface ActionInput {
 export interface ServiceInput {
   release: ServedRelease | null;
   draining: boolean;
+  /** Why the quota store cannot count requests now, or null. */
+  quotaUnavailable: string | null;
   openApiDocument: () => Buffer;
   openApiDigest: () => string;
 }
