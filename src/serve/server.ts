@@ -6,7 +6,7 @@
  * each request reads that reference once at its start, so no answer mixes two releases.
  */
 
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
@@ -32,7 +32,7 @@ import {
   indexRelease,
   type ServedRelease,
 } from "./catalog-index.js";
-import { requestIdFor } from "./http.js";
+import { ProblemError, problemBody, Reply, requestIdFor, STATUS, sendProblem } from "./http.js";
 import { KeyRing } from "./keys.js";
 import { NO_QUOTA } from "./no-quota.js";
 import { loadPlans } from "./plans.js";
@@ -141,11 +141,33 @@ async function verifyOthers(snapshotsDir: string, releaseId: string, checked: st
     );
 }
 
-/** A problem body of the generic type, for answers outside the router (RFC 9457 about:blank). */
-function rawProblem(status: number, title: string, detail: string): Buffer {
-  return Buffer.from(
-    JSON.stringify({ type: "about:blank", title, status, detail, request_id: requestIdFor(undefined) }),
-  );
+/**
+ * An answer written before (or instead of) the router: a problem with its code, `no-store`,
+ * `Connection: close`; no body to a HEAD request (RFC 9110 9.3.2).
+ */
+function rawProblemResponse(
+  error: ProblemError,
+  isHead: boolean,
+): { status: number; head: string; body: Buffer } {
+  const requestId = requestIdFor(undefined);
+  const body = problemBody(error, requestId);
+  const status = STATUS[error.code];
+  const head =
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\ncontent-type: application/problem+json\r\n` +
+    `content-length: ${body.length}\r\ncache-control: no-store\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n`;
+  return { status, head, body: isHead ? Buffer.alloc(0) : body };
+}
+
+/**
+ * Whether the request a client error belongs to is a HEAD: the pending answer's request when
+ * its head was parsed (a body that came too slowly), else the bytes the parser failed on (a
+ * head too large or malformed, which starts with the request line). A head that never arrived
+ * whole (a 408 before the request line ends) leaves the method unknown: it gets the body.
+ */
+function clientErrorIsHead(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: unknown): boolean {
+  const pending = (socket as { _httpMessage?: { req?: { method?: string } } })._httpMessage;
+  if (pending?.req?.method !== undefined) return pending.req.method === "HEAD";
+  return error.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
 }
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
@@ -212,13 +234,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       });
       if (req.httpVersion === "1.1" && req.headers.host === undefined) {
         res.shouldKeepAlive = false;
-        const body = rawProblem(400, "Bad Request", "an HTTP/1.1 request must carry a Host header");
-        res.writeHead(400, {
-          "content-type": "application/problem+json",
-          "content-length": String(body.length),
-          "cache-control": "no-store",
-        });
-        res.end(req.method === "HEAD" ? undefined : body);
+        const reply = new Reply(requestIdFor(req.headers["x-request-id"]), req.method === "HEAD");
+        sendProblem(
+          res,
+          reply,
+          new ProblemError("bad_request", "an HTTP/1.1 request must carry a Host header"),
+          true,
+        );
         return;
       }
       handler(req, res);
@@ -232,27 +254,19 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       socket.destroy();
       return;
     }
-    // Not a request the router ever saw: an RFC 9457 problem of the generic type (about:blank).
-    const [status, title, detail] =
+    // Not a request the router ever saw: an RFC 9457 problem with its code all the same.
+    const problem =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [
-            408,
-            "Request Timeout",
+        ? new ProblemError(
+            "request_timeout",
             `the request was not received in time (head within ${headersTimeout} ms, whole request within ${requestTimeout} ms)`,
-          ]
+          )
         : error.code === "HPE_HEADER_OVERFLOW"
-          ? [431, "Request Header Fields Too Large", "the request head is too large"]
-          : [400, "Bad Request", "the request is not valid HTTP/1.1"];
-    logger.debug({ err: error.code ?? error.message, status }, "client error");
-    const body = rawProblem(status, title, detail);
-    socket.end(
-      Buffer.concat([
-        Buffer.from(
-          `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${body.length}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n`,
-        ),
-        body,
-      ]),
-    );
+          ? new ProblemError("request_header_fields_too_large", "the request line and headers are too large")
+          : new ProblemError("bad_request", "the request is not valid HTTP/1.1");
+    const answer = rawProblemResponse(problem, clientErrorIsHead(error, socket));
+    logger.debug({ err: error.code ?? error.message, status: answer.status }, "client error");
+    socket.end(Buffer.concat([Buffer.from(answer.head, "latin1"), answer.body]));
   });
 
   await new Promise<void>((resolve, reject) => {
