@@ -173,6 +173,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
           rawQuery: x.rawQuery,
           release,
           snapshotsDir: deps.snapshotsDir,
+          logger,
         });
       } catch (error) {
         // a bad query or an unknown id is still a request: it counts

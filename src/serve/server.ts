@@ -22,8 +22,8 @@ import {
   openIndexedRelease,
   readLatest,
   readManifest,
+  requireIntactRelease,
   SERVE_INDEX_FILE,
-  verifyRelease,
 } from "../snapshot/index.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
 import {
@@ -32,6 +32,7 @@ import {
   indexRelease,
   type ServedRelease,
 } from "./catalog-index.js";
+import { forgetChain } from "./history.js";
 import { ProblemError, problemBody, Reply, requestIdFor, STATUS, sendProblem } from "./http.js";
 import { KeyRing } from "./keys.js";
 import { NO_QUOTA } from "./no-quota.js";
@@ -117,28 +118,17 @@ export async function loadServedRelease(
   if (manifest.files[SERVE_INDEX_FILE] === undefined) {
     const loaded = await loadTrustedRelease(snapshotsDir, id);
     // loadTrustedRelease has read and hash-checked catalog.json; the other files are checked here.
-    await verifyOthers(snapshotsDir, id, [CATALOG_FILE]);
+    await requireIntactRelease(snapshotsDir, id, [CATALOG_FILE]);
     return indexRelease(loaded, recordCache);
   }
   const opened = await openIndexedRelease(snapshotsDir, manifest);
   try {
-    await verifyOthers(snapshotsDir, id, [CATALOG_FILE, SERVE_INDEX_FILE]);
+    await requireIntactRelease(snapshotsDir, id, [CATALOG_FILE, SERVE_INDEX_FILE]);
   } catch (error) {
     opened.catalog.close();
     throw error;
   }
   return indexOpenedRelease(opened, recordCache);
-}
-
-/** Re-hashes the files of a release but those already checked; release_damaged on any problem. */
-async function verifyOthers(snapshotsDir: string, releaseId: string, checked: string[]): Promise<void> {
-  const problems = await verifyRelease(snapshotsDir, releaseId, checked);
-  if (problems.length > 0)
-    throw new CatalogError(
-      "release_damaged",
-      `release ${releaseId} is damaged: ${problems.map((p) => `${p.file}: ${p.problem}`).join("; ")}`,
-      { problems },
-    );
 }
 
 /**
@@ -303,7 +293,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         const current = state.release;
         const wanted = opts.releaseId ?? (await readLatest(opts.snapshotsDir));
         state.plans = nextPlans;
-        if (current && wanted === current.releaseId) return current.releaseId;
+        if (current && wanted === current.releaseId) {
+          // the same release: its files are hashed again, and its chain verified again on next use
+          await requireIntactRelease(opts.snapshotsDir, current.releaseId, []);
+          forgetChain(current);
+          return current.releaseId;
+        }
         const next = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
         state.release = next;
         logger.info({ release: next.releaseId, previous: current?.releaseId ?? null }, "release switched");

@@ -5,6 +5,7 @@
  */
 import { ListHistoryQuery, ListReleasesQuery } from "../../schema/index.js";
 import {
+  type ChainSource,
   historyEntriesJson,
   releaseDiffJson,
   type ServedChain,
@@ -15,17 +16,19 @@ import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http
 import { allPositions, pageBody, paginate } from "../page.js";
 import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
 
-/** The snapshots directory; 404 on a server started without one. */
-function snapshotsOf(input: ResourceInput): string {
+/** Where the chain is read; 404 on a server started without a snapshots directory. */
+function sourceOf(input: ResourceInput): ChainSource {
   if (input.snapshotsDir === undefined)
     throw new ProblemError("not_found", "release history is not available on this server");
-  return input.snapshotsDir;
+  return { snapshotsDir: input.snapshotsDir, logger: input.logger };
 }
 
-/** The snapshots directory and the served chain (its manifests). */
-async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedChain }> {
-  const snapshotsDir = snapshotsOf(input);
-  return { snapshotsDir, history: await servedChain(snapshotsDir, input.release) };
+/** The snapshots directory and the served chain (its verified releases). */
+async function chain(
+  input: ResourceInput,
+): Promise<{ source: ChainSource; snapshotsDir: string; history: ServedChain }> {
+  const source = sourceOf(input);
+  return { source, snapshotsDir: source.snapshotsDir, history: await servedChain(source, input.release) };
 }
 
 export const releases: RouteHandler = {
@@ -77,8 +80,8 @@ export const releaseDiff: RouteHandler = {
 export const deploymentHistory: RouteHandler = {
   kind: "resource",
   prepare: async (input) => {
-    const { snapshotsDir, history } = await chain(input);
-    const deployments = await servedDeploymentHistory(snapshotsDir, input.release);
+    const { source, history } = await chain(input);
+    const deployments = await servedDeploymentHistory(source, input.release);
     const query = parseQuery(ListHistoryQuery, input.rawQuery);
     const id = decodePathParam(input.param);
     const entries = deployments.get(id);
