@@ -312,9 +312,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     // A LATEST that fails to load is retried on every tick (a sync may write LATEST before the
     // release's objects arrive); the failure is logged once per release id and error.
     let lastFailure = "";
+    // A LATEST that cannot be read (malformed) is logged once per distinct error (its content).
+    let lastReadError = "";
     watchTimer = setInterval(() => {
       readLatest(opts.snapshotsDir)
         .then((latest) => {
+          lastReadError = "";
           if (latest && latest !== state.release?.releaseId)
             return reload().then(
               () => {
@@ -331,7 +334,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
               },
             );
         })
-        .catch((error: Error) => logger.error({ err: error.message }, "cannot read LATEST"));
+        .catch((error: Error) => {
+          if (error.message === lastReadError) return;
+          lastReadError = error.message;
+          logger.error({ err: error.message }, "cannot read LATEST; still serving the previous release");
+        });
     }, opts.watchIntervalMs ?? 1000);
     watchTimer.unref();
   }

@@ -84,6 +84,31 @@ describe("the LATEST watcher", () => {
   });
 });
 
+describe("a malformed LATEST", () => {
+  it("is logged once per distinct content, not on every check", async () => {
+    const t = await server({ watchLatest: true, watchIntervalMs: 20 });
+    const logged = () => t.log.lines().filter((l) => String(l.msg).startsWith("cannot read LATEST")).length;
+    // replaced in one rename, as a sync or a build does (a watcher never reads half a file)
+    const setLatest = async (text: string) => {
+      await writeFile(join(t.snapshotsDir, "LATEST.tmp"), text);
+      await rename(join(t.snapshotsDir, "LATEST.tmp"), join(t.snapshotsDir, "LATEST"));
+    };
+    await setLatest("not a release id\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(1);
+    await setLatest("still not one\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(2);
+    // repaired, then broken the same way again: a new episode is logged again
+    await setLatest(`${t.releaseId}\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    await setLatest("still not one\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(3);
+    expect((await t.get("/v1/deployments?limit=1")).headers["x-svc-catalog-release"]).toBe(t.releaseId);
+  });
+});
+
 describe("quota", () => {
   it("does not count 429 answers", async () => {
     const dir = await makeTempDir();
