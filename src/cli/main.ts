@@ -10,6 +10,7 @@ import { registerCapture } from "./capture.js";
 import { registerDiff } from "./diff.js";
 import { EXIT_CODES, EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, exitCodeHelp } from "./exit-codes.js";
 import { registerExport } from "./export.js";
+import { registerGc } from "./gc.js";
 import { registerKeys } from "./keys.js";
 import { registerOpenapi } from "./openapi.js";
 import { registerReleases } from "./releases.js";
@@ -83,6 +84,7 @@ registerOpenapi(program);
 registerCapture(program);
 registerReleases(program);
 registerExport(program);
+registerGc(program);
 
 try {
   await program.parseAsync(process.argv);
