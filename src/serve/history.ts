@@ -110,10 +110,21 @@ export function servedDeploymentHistory(
   );
 }
 
-/** Forgets the chain and history of `release`: the next request reads and verifies them again. */
+/**
+ * Older releases found intact, by snapshots directory and id: a release is immutable, so a
+ * release switch (the nightly's) does not hash the whole chain again, only the releases it has
+ * not seen. Files damaged later are still caught when read (every read checks the hash).
+ */
+const intact = new Set<string>();
+
+/**
+ * Forgets the chain and history of `release`, and which releases were found intact: the next
+ * request reads and verifies the whole chain again (a reload of the same release).
+ */
 export function forgetChain(release: ServedRelease): void {
   chains.delete(release);
   histories.delete(release);
+  intact.clear();
 }
 
 /**
@@ -129,7 +140,11 @@ async function olderReleaseProblems(snapshotsDir: string, id: string): Promise<V
       return [{ file: "manifest.json", problem: error.message }];
     throw error;
   }
-  return verifyRelease(snapshotsDir, id);
+  const key = `${snapshotsDir}\n${id}`;
+  if (intact.has(key)) return [];
+  const problems = await verifyRelease(snapshotsDir, id);
+  if (problems.length === 0) intact.add(key);
+  return problems;
 }
 
 /**

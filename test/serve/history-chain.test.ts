@@ -418,6 +418,20 @@ describe("an older release that is damaged, or pruned", () => {
     expect((await call(server.url, "GET", `/v1/deployments/${GPT4O}/history`)).status).toBe(404);
   });
 
+  it("a reload of the same release verifies its chain again: an older release damaged since is left out then", async () => {
+    const { dir, snapshots, first, second, third } = await threeReleases();
+    const { server, log } = await serveLogged(snapshots, dir);
+    const listed = async () =>
+      (await call(server.url, "GET", "/v1/releases")).json().data.map((r: { id: string }) => r.id);
+    expect(await listed()).toEqual([third, second, first]);
+    await damages[1]?.[1](snapshots, first);
+    // the chain of the served release is kept until a reload
+    expect(await listed()).toEqual([third, second, first]);
+    expect(await server.reload()).toBe(third);
+    expect(await listed()).toEqual([third, second]);
+    expect(log.lines().filter((l) => l.release === first && Number(l.level) === 40)).toHaveLength(1);
+  });
+
   it("a catalog.json damaged after the chain was verified fails history with a 500, not kept: the next request after a repair answers", async () => {
     const { dir, snapshots, first, second } = await twoReleases();
     const server = await serve(snapshots, dir);

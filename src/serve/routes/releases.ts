@@ -16,6 +16,14 @@ import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http
 import { allPositions, pageBody, paginate } from "../page.js";
 import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
 
+/**
+ * Where the served chain ends: part of the ETag of the answers that list it, since a reload of
+ * the same release can verify its chain again and end it earlier (a release damaged since).
+ */
+function chainEnd(history: ServedChain): string {
+  return history.releases.at(-1)?.id ?? "";
+}
+
 /** Where the chain is read; 404 on a server started without a snapshots directory. */
 function sourceOf(input: ResourceInput): ChainSource {
   if (input.snapshotsDir === undefined)
@@ -36,7 +44,7 @@ export const releases: RouteHandler = {
   prepare: async (input) => {
     const { history } = await chain(input);
     const query = parseQuery(ListReleasesQuery, input.rawQuery);
-    return lazyAnswer(input, query, () =>
+    return lazyAnswer(input, { ...query, chain: chainEnd(history) }, () =>
       pageBody(
         history.releaseJson,
         paginate(allPositions(history.releases.length), query.limit, query.offset),
@@ -87,7 +95,7 @@ export const deploymentHistory: RouteHandler = {
     const entries = deployments.get(id);
     if (!entries)
       throw new ProblemError("not_found", `no release of the served chain ever held a deployment "${id}"`);
-    return lazyAnswer(input, { id, ...query }, () =>
+    return lazyAnswer(input, { id, ...query, chain: chainEnd(history) }, () =>
       pageBody(
         historyEntriesJson(history, input.release, entries),
         paginate(allPositions(entries.length), query.limit, query.offset),
