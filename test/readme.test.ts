@@ -10,16 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { registerBuild } from "../src/cli/build.js";
-import { registerCapture } from "../src/cli/capture.js";
-import { registerDiff } from "../src/cli/diff.js";
-import { registerExport } from "../src/cli/export.js";
-import { registerKeys } from "../src/cli/keys.js";
-import { registerOpenapi } from "../src/cli/openapi.js";
-import { registerReleases } from "../src/cli/releases.js";
-import { registerServe } from "../src/cli/serve.js";
-import { registerSources } from "../src/cli/sources.js";
-import { registerVerify } from "../src/cli/verify.js";
+import { registerCommands } from "../src/cli/commands.js";
 import { REPO } from "./helpers/cli.js";
 import {
   anchors,
@@ -32,21 +23,7 @@ import {
 
 /** The program's commands as src/cli/main.ts registers them (registering runs nothing). */
 function program(): Command {
-  const p = new Command().name("catalog");
-  for (const register of [
-    registerBuild,
-    registerDiff,
-    registerVerify,
-    registerServe,
-    registerKeys,
-    registerSources,
-    registerOpenapi,
-    registerReleases,
-    registerExport,
-    registerCapture,
-  ])
-    register(p);
-  return p;
+  return registerCommands(new Command().name("catalog"));
 }
 
 const GLOBAL = new Set(["--help", "-h", "--version", "-V"]);

@@ -1,4 +1,7 @@
-/** `catalog diff [FROM] [TO]`: defaults are the release before the latest, and the latest. */
+/**
+ * `catalog diff [FROM] [TO]`: defaults are the release before the latest, and the latest. Both
+ * releases are verified (every file against its hash) first: a damaged one exits 4.
+ */
 import type { Command } from "commander";
 import { CatalogError } from "../lib/errors.js";
 import { snapshotsDir } from "./options.js";
@@ -36,6 +39,9 @@ export function registerDiff(program: Command): void {
             "release_not_found",
             `${toId} has no earlier release to diff against; name one`,
           );
+        // every file of both releases is hashed before the diff reads any of them: exit 4 on damage
+        const { requireIntactRelease } = await import("../snapshot/index.js");
+        for (const id of [fromId, toId]) await requireIntactRelease(dir, id);
         const { diff, markdown } = await diffReleases(dir, fromId, toId);
         process.stdout.write(
           flags.format === "json" ? `${JSON.stringify(diff, null, 2)}\n` : `${markdown.trimEnd()}\n`,

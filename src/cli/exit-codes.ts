@@ -37,7 +37,7 @@ const MEANING: Record<CatalogErrorCode, string> = {
   parse_failed: "a page or capture cannot be parsed",
   release_exists: "the release already exists",
   locked:
-    "a lock is held by another process: a build publishing into the same snapshots directory, or a keys command on the same keys file",
+    "a lock is held by another process: a build (or gc) working in the same snapshots directory, or a keys command on the same keys file",
 };
 
 /** The exit-code table for `catalog --help`. */

@@ -5,17 +5,8 @@
  */
 import { Command, CommanderError } from "commander";
 import { CatalogError, isCatalogError } from "../lib/errors.js";
-import { registerBuild } from "./build.js";
-import { registerCapture } from "./capture.js";
-import { registerDiff } from "./diff.js";
+import { registerCommands } from "./commands.js";
 import { EXIT_CODES, EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, exitCodeHelp } from "./exit-codes.js";
-import { registerExport } from "./export.js";
-import { registerKeys } from "./keys.js";
-import { registerOpenapi } from "./openapi.js";
-import { registerReleases } from "./releases.js";
-import { registerServe } from "./serve.js";
-import { registerSources } from "./sources.js";
-import { registerVerify } from "./verify.js";
 
 /** One line on stderr, whatever the message holds. */
 function say(text: string): void {
@@ -73,16 +64,7 @@ const program = new Command()
   })
   .addHelpText("after", exitCodeHelp());
 
-registerBuild(program);
-registerDiff(program);
-registerVerify(program);
-registerServe(program);
-registerKeys(program);
-registerSources(program);
-registerOpenapi(program);
-registerCapture(program);
-registerReleases(program);
-registerExport(program);
+registerCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,6 +8,8 @@
  * owner record that cannot be read (a crash between create and write) is stale after 5 s.
  * Breaking a stale lock is itself done under `<path>.break` (also `wx`), re-checking the
  * staleness there, so two processes that both see a stale lock never remove a fresh one.
+ * A lock file whose owner record cannot be written (a full disk) is removed at once, and the
+ * lock is released on every path out of `withLock`.
  */
 import { open, readFile, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -88,8 +90,18 @@ async function tryCreate(path: string): Promise<boolean> {
       acquired_at: new Date().toISOString(),
     };
     await handle.writeFile(`${JSON.stringify(owner)}\n`);
-  } finally {
     await handle.close();
+  } catch (error) {
+    // A full disk (or any failed write) must not leave an empty lock that the next command
+    // waits on: the file created above is ours, and is removed before the error goes up.
+    await handle.close().catch(() => {});
+    await rm(path, { force: true });
+    throw new CatalogError(
+      "io_failed",
+      `cannot write lock file ${path}: ${(error as Error).message}`,
+      {},
+      { cause: error },
+    );
   }
   return true;
 }

@@ -219,6 +219,11 @@ export const ProblemCode = z.enum([
   "quota_exhausted",
   "unavailable",
   "internal_error",
+  // answered by the HTTP layer, before any route: a request that is not valid HTTP/1.1, one not
+  // received in time, one whose head is too large
+  "bad_request",
+  "request_timeout",
+  "request_header_fields_too_large",
 ]);
 export type ProblemCode = z.infer<typeof ProblemCode>;
 

@@ -286,6 +286,30 @@ function problemResponses(): ProblemResponseSpec[] {
       headers: ["x-request-id"],
     },
     {
+      name: "BadRequest",
+      status: 400,
+      codes: ["bad_request"],
+      description:
+        "`bad_request`: the request is not valid HTTP/1.1 (a malformed request line or header, or an HTTP/1.1 request without `Host`). Answered by the HTTP layer before any route; the connection is closed.",
+      headers: ["x-request-id"],
+    },
+    {
+      name: "RequestTimeout",
+      status: 408,
+      codes: ["request_timeout"],
+      description:
+        "`request_timeout`: the request head did not arrive within 10 s, or the whole request within 30 s. Answered by the HTTP layer on any path; the connection is closed.",
+      headers: ["x-request-id"],
+    },
+    {
+      name: "RequestHeaderFieldsTooLarge",
+      status: 431,
+      codes: ["request_header_fields_too_large"],
+      description:
+        "`request_header_fields_too_large`: the request line and headers together exceed 16 KiB (a very long query string counts). Answered by the HTTP layer on any path; the connection is closed.",
+      headers: ["x-request-id"],
+    },
+    {
       name: "Unauthorized",
       status: 401,
       codes: ["unauthorized"],
@@ -349,8 +373,9 @@ function problemResponses(): ProblemResponseSpec[] {
       name: "Unavailable",
       status: 503,
       codes: ["unavailable"],
-      description: "`unavailable`: no valid catalog release is loaded.",
-      headers: ["x-request-id"],
+      description:
+        "`unavailable`: no valid catalog release is loaded, or the quota store (Redis) does not answer within its deadline; `Retry-After` says when to retry.",
+      headers: ["x-request-id", "Retry-After"],
     },
   ];
   return specs;

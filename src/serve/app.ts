@@ -10,8 +10,11 @@
  *   4. GET/HEAD: query validation; when valid, the ETag and If-None-Match -> 304 (not counted)
  *   5. quota: count the request; over the plan's quota -> 429 (Retry-After to the next month)
  *   6. the answer (400 for a bad query, 404 for an unknown id, 413/415/400 for a bad body, 200)
- * Every answer on a metered path carries the rate-limit headers of the caller's plan; 401, 304
- * and 429 answers report the counter without counting. Service routes (/healthz, /readyz,
+ * Steps 1-4 and 6's checks admit or refuse a request (`admit`); what it costs is decided in
+ * one place, the meter (middleware/meter.ts, `chargeFor`), applied once per request between
+ * admission and the answer (`serveMetered`). Every answer on a metered path carries the
+ * rate-limit headers of the caller's plan; 401, 304 and 429 answers report the counter
+ * without counting. Service routes (/healthz, /readyz,
  * /v1/openapi.json, /docs) are never authenticated, never counted.
  *
  * Caching (RFC 9111): each route's policy is in the table (GET answers `no-cache`: store, but
@@ -38,10 +41,9 @@ import {
 import type { KeyRing } from "./keys.js";
 import { ClientGone, jsonBytes, parseJson } from "./middleware/body.js";
 import { anonymousCaller, type Caller, keyedCaller, keyRequired } from "./middleware/caller.js";
-import { Meter } from "./middleware/meter.js";
+import { Meter, type Outcome } from "./middleware/meter.js";
 import type { PlansFile } from "./plans.js";
 import { type QuotaPeriod, type QuotaStore, quotaPeriod } from "./quota.js";
-import type { PreparedAnswer } from "./response-cache.js";
 import type { Prepare, Run } from "./routes/handler.js";
 import { matchRoute, type Route } from "./routes/table.js";
 
@@ -85,6 +87,12 @@ interface Metered extends Exchange {
   release: ServedRelease;
 }
 
+/** A metered request admitted: what it costs, and the step that writes its answer once paid for. */
+interface Admitted {
+  outcome: Outcome;
+  respond: () => void | Promise<void>;
+}
+
 function splitUrl(url: string): { path: string; query: string } {
   let target = url;
   if (!target.startsWith("/")) {
@@ -118,18 +126,18 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
   const trustedProxies: ReadonlySet<string> = deps.trustedProxies ?? new Set();
   const meter = new Meter(deps.quota, logger);
 
-  /** The caller of a metered request; an invalid key is 401 after reporting the anonymous counter. */
-  async function identify(req: IncomingMessage, reply: Reply, period: QuotaPeriod): Promise<Caller> {
+  /**
+   * The caller of a metered request, and the 401 that refuses it when its key is not valid
+   * (then the caller is the anonymous one, whose counter the 401 reports).
+   */
+  async function identify(req: IncomingMessage): Promise<{ caller: Caller; refusal: ProblemError | null }> {
     const plans = state.plans;
     const anonymous = anonymousCaller(req, plans, trustedProxies);
     const authorization = req.headers.authorization;
-    if (authorization === undefined) return anonymous;
+    if (authorization === undefined) return { caller: anonymous, refusal: null };
     const keyed = await keyedCaller(authorization, keys, plans, logger);
-    if (keyed instanceof ProblemError) {
-      await meter.peek(reply, anonymous, period);
-      throw keyed;
-    }
-    return keyed;
+    if (keyed instanceof ProblemError) return { caller: anonymous, refusal: keyed };
+    return { caller: keyed, refusal: null };
   }
 
   /** Service routes: the document (ETag, 304) or the probe's answer. */
@@ -138,6 +146,7 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     const input = {
       release,
       draining: state.draining,
+      quotaUnavailable: deps.quota.unavailable(),
       openApiDocument: deps.openApiDocument,
       openApiDigest: deps.openApiDigest,
     };
@@ -155,8 +164,11 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     else reply.ok(asset.body, asset.contentType);
   }
 
-  /** A metered GET/HEAD: validate, ETag, 304, count, answer. */
-  async function serveResource(x: Metered, prepare: Prepare): Promise<void> {
+  /**
+   * A metered GET/HEAD up to its quota: validate the query, fix the ETag, match If-None-Match.
+   * The answer's body is written by the returned step, once the request is paid for.
+   */
+  async function admitResource(x: Metered, prepare: Prepare): Promise<Admitted> {
     const { reply, release } = x;
     // The cache is keyed on the normalized query (its ETag), so padding a query cannot add
     // entries; on the in-memory routes a request text seen before (and validated then) maps
@@ -164,20 +176,14 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
     const requestText = IN_MEMORY_GETS.has(x.route.id) ? `${x.route.id}\n${x.param}\n${x.rawQuery}` : null;
     let prepared = requestText === null ? undefined : release.answers.getByRequest(requestText);
     if (!prepared) {
-      let fresh: PreparedAnswer;
-      try {
-        fresh = await prepare({
-          route: x.route.id,
-          param: x.param,
-          rawQuery: x.rawQuery,
-          release,
-          snapshotsDir: deps.snapshotsDir,
-        });
-      } catch (error) {
-        // a bad query or an unknown id is still a request: it counts
-        if (error instanceof ProblemError) await meter.consume(reply, x.caller, x.period);
-        throw error;
-      }
+      const fresh = await prepare({
+        route: x.route.id,
+        param: x.param,
+        rawQuery: x.rawQuery,
+        release,
+        snapshotsDir: deps.snapshotsDir,
+        logger,
+      });
       prepared = release.answers.get(fresh.etag);
       if (!prepared) {
         prepared = fresh;
@@ -185,78 +191,101 @@ export function createHandler(deps: AppDeps): (req: IncomingMessage, res: Server
       }
       if (requestText !== null) release.answers.rememberRequest(requestText, prepared.etag);
     }
-    reply.headers.etag = prepared.etag;
-    if (ifNoneMatchMatches(x.req.headers["if-none-match"], prepared.etag)) {
-      await meter.peek(reply, x.caller, x.period);
-      reply.notModified();
-      return;
-    }
-    await meter.consume(reply, x.caller, x.period);
-    reply.ok(release.answers.body(prepared));
-  }
-
-  /** A metered POST: count, refuse a query, read the body, answer (If-None-Match is ignored). */
-  async function serveAction(x: Metered, run: Run): Promise<void> {
-    const { reply, release } = x;
-    await meter.consume(reply, x.caller, x.period);
-    parseNoQuery(x.rawQuery);
-    const raw = await jsonBytes(x.req, reply);
-    // The same body on the same (immutable) release has the same answer and ETag: computed once.
-    const answer = release.postAnswers.answer(`${x.route.id}\n${raw.toString("utf8")}`, () => {
-      const { request, response, note } = run({
-        route: x.route.id,
-        rawQuery: x.rawQuery,
-        release,
-        json: (schema) => parseJson(raw, schema),
-      });
-      return {
-        etag: etagFor(release.releaseId, x.route.id, request),
-        body: Buffer.from(JSON.stringify(response)),
-        note: note ?? null,
-      };
-    });
-    if (answer.note)
-      logger.debug({ request_id: reply.requestId, ...answer.note.fields }, answer.note.message);
+    const answer = prepared;
     reply.headers.etag = answer.etag;
-    reply.ok(answer.body);
+    if (ifNoneMatchMatches(x.req.headers["if-none-match"], answer.etag))
+      return { outcome: { kind: "not_modified" }, respond: () => reply.notModified() };
+    return { outcome: { kind: "answer" }, respond: () => reply.ok(release.answers.body(answer)) };
   }
 
-  async function dispatch(req: IncomingMessage, reply: Reply, release: ServedRelease | null): Promise<void> {
+  /**
+   * A metered POST: paid for before anything else (its body is not read for a spent quota);
+   * the returned step refuses a query, reads the body and answers (If-None-Match is ignored).
+   */
+  function admitAction(x: Metered, run: Run): Admitted {
+    const { reply, release } = x;
+    const respond = async () => {
+      parseNoQuery(x.rawQuery);
+      const raw = await jsonBytes(x.req, reply);
+      // The same body on the same (immutable) release has the same answer and ETag: computed once.
+      const answer = release.postAnswers.answer(`${x.route.id}\n${raw.toString("utf8")}`, () => {
+        const { request, response, note } = run({
+          route: x.route.id,
+          rawQuery: x.rawQuery,
+          release,
+          json: (schema) => parseJson(raw, schema),
+        });
+        return {
+          etag: etagFor(release.releaseId, x.route.id, request),
+          body: Buffer.from(JSON.stringify(response)),
+          note: note ?? null,
+        };
+      });
+      if (answer.note)
+        logger.debug({ request_id: reply.requestId, ...answer.note.fields }, answer.note.message);
+      reply.headers.etag = answer.etag;
+      reply.ok(answer.body);
+    };
+    return { outcome: { kind: "answer" }, respond };
+  }
+
+  /** A metered request up to its quota: who asks, the route, the method, the key, the release. */
+  async function admit(
+    req: IncomingMessage,
+    reply: Reply,
+    release: ServedRelease | null,
+    who: { caller: Caller; refusal: ProblemError | null },
+    period: QuotaPeriod,
+  ): Promise<Admitted> {
+    if (who.refusal) throw who.refusal;
     const method = req.method ?? "GET";
     const { path, query } = splitUrl(req.url ?? "/");
     const matched = matchRoute(path);
-
-    if (matched && !matched.route.metered) {
-      if (!matched.route.methods.includes(method)) throw methodNotAllowed(reply, matched.route, method, path);
-      if (release) reply.headers["x-svc-catalog-release"] = release.releaseId;
-      reply.cache(matched.route.cache);
-      serveService({ req, reply, route: matched.route, param: matched.param, rawQuery: query }, release);
-      return;
-    }
-
-    if (release) reply.headers["x-svc-catalog-release"] = release.releaseId;
-    const period = quotaPeriod(clock.now());
-    const caller = await identify(req, reply, period);
-    if (!matched) {
-      await meter.consume(reply, caller, period);
-      throw new ProblemError("not_found", `no such path: ${path}`);
-    }
+    if (!matched) throw new ProblemError("not_found", `no such path: ${path}`);
     const { route, param } = matched;
-    if (!route.methods.includes(method)) {
-      await meter.consume(reply, caller, period);
-      throw methodNotAllowed(reply, route, method, path);
-    }
-    if (route.auth === "required" && caller.workspace === null) {
-      await meter.peek(reply, caller, period);
-      throw keyRequired(path);
-    }
+    if (!route.methods.includes(method)) throw methodNotAllowed(reply, route, method, path);
+    if (route.auth === "required" && who.caller.workspace === null) throw keyRequired(path);
     if (!release) throw new ProblemError("unavailable", "no catalog release is loaded");
     reply.cache(route.cache);
-    const x: Metered = { req, reply, route, param, rawQuery: query, caller, period, release };
+    const x: Metered = { req, reply, route, param, rawQuery: query, caller: who.caller, period, release };
     const handler = route.handler;
-    if (handler.kind === "resource") await serveResource(x, handler.prepare);
-    else if (handler.kind === "action") await serveAction(x, handler.run);
-    else throw new Error(`metered route ${route.id} has a ${handler.kind} handler`);
+    if (handler.kind === "resource") return admitResource(x, handler.prepare);
+    if (handler.kind === "action") return admitAction(x, handler.run);
+    throw new Error(`metered route ${route.id} has a ${handler.kind} handler`);
+  }
+
+  /**
+   * A metered (/v1) request: admitted (or refused) by the checks above, then charged by the
+   * meter, the one place quota is decided, then answered (a refusal after its charge).
+   */
+  async function serveMetered(
+    req: IncomingMessage,
+    reply: Reply,
+    release: ServedRelease | null,
+  ): Promise<void> {
+    const period = quotaPeriod(clock.now());
+    const who = await identify(req);
+    let admitted: Admitted;
+    try {
+      admitted = await admit(req, reply, release, who, period);
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      await meter.charge(reply, who.caller, period, { kind: "problem", error });
+      throw error;
+    }
+    await meter.charge(reply, who.caller, period, admitted.outcome);
+    await admitted.respond();
+  }
+
+  async function dispatch(req: IncomingMessage, reply: Reply, release: ServedRelease | null): Promise<void> {
+    if (release) reply.headers["x-svc-catalog-release"] = release.releaseId;
+    const { path, query } = splitUrl(req.url ?? "/");
+    const matched = matchRoute(path);
+    if (!matched || matched.route.metered) return serveMetered(req, reply, release);
+    const method = req.method ?? "GET";
+    if (!matched.route.methods.includes(method)) throw methodNotAllowed(reply, matched.route, method, path);
+    reply.cache(matched.route.cache);
+    serveService({ req, reply, route: matched.route, param: matched.param, rawQuery: query }, release);
   }
 
   return (req, res) => {

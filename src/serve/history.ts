@@ -5,8 +5,11 @@
  *
  * Two memos per served release, each computed on the first request that needs it (a release
  * switch makes a new ServedRelease and so new memos) and shared by concurrent requests:
- * - the chain (`servedChain`): the releases' manifests alone, for /v1/releases,
- *   /v1/releases/{id} and /v1/releases/{id}/diff (which reads the release's stored diff.json);
+ * - the chain (`servedChain`): the releases' manifests, for /v1/releases, /v1/releases/{id}
+ *   and /v1/releases/{id}/diff (which reads the release's stored diff.json). Every older
+ *   release is verified (its manifest against its id, every file against its hash) before it
+ *   joins the chain: a damaged one ends the chain there, with a warning, like a pruned one,
+ *   so the routes answer for the releases after it and never read a damaged file;
  * - deployment history (`servedDeploymentHistory`): a walk over the chain's pairs of
  *   consecutive releases. Memory stays bounded: the walk holds two catalogs open at a time
  *   (the newer and the older of a pair, hash-checked, read record by record from their spans;
@@ -19,7 +22,8 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
-import { type ReleaseSummary, releaseHistory } from "../release/index.js";
+import type { Logger } from "../lib/logger.js";
+import type { ReleaseSummary } from "../release/index.js";
 import { type CatalogContent, Deployment, type HistoryChange } from "../schema/index.js";
 import {
   DIFF_JSON,
@@ -28,6 +32,8 @@ import {
   readReleaseFile,
   readServeIndex,
   SERVE_INDEX_FILE,
+  type VerifyProblem,
+  verifyRelease,
 } from "../snapshot/index.js";
 import type { RecordJson, ServedRelease } from "./catalog-index.js";
 
@@ -37,6 +43,13 @@ export const MAX_HISTORY_RELEASES = 500;
 export interface ServedChain {
   /** Newest first, starting with the served release. */
   releases: ReleaseSummary[];
+  /**
+   * Whether the last release of the chain is the first ever published (its previous release
+   * is null), so everything in it was added there; false when the chain ends at a release whose
+   * previous one is pruned, damaged, or beyond MAX_HISTORY_RELEASES: that release's changes
+   * are unknown.
+   */
+  complete: boolean;
   releaseJson: Buffer[];
   releaseIndex: Map<string, number>;
 }
@@ -76,23 +89,104 @@ function memo<T>(
 const chains = new WeakMap<ServedRelease, Promise<ServedChain>>();
 const histories = new WeakMap<ServedRelease, Promise<DeploymentHistory>>();
 
-/** The chain that ends at `release`, from its manifests, computed on first use. */
-export function servedChain(snapshotsDir: string, release: ServedRelease): Promise<ServedChain> {
-  return memo(chains, release, () => computeChain(snapshotsDir, release));
+/** Where the chain is read from, and where a damaged release of it is reported. */
+export interface ChainSource {
+  snapshotsDir: string;
+  logger: Logger;
+}
+
+/** The chain that ends at `release`, its older releases verified, computed on first use. */
+export function servedChain(source: ChainSource, release: ServedRelease): Promise<ServedChain> {
+  return memo(chains, release, () => computeChain(source, release));
 }
 
 /** Every deployment's history across the chain that ends at `release`, computed on first use. */
 export function servedDeploymentHistory(
-  snapshotsDir: string,
+  source: ChainSource,
   release: ServedRelease,
 ): Promise<DeploymentHistory> {
   return memo(histories, release, async () =>
-    computeDeploymentHistory(snapshotsDir, release, await servedChain(snapshotsDir, release)),
+    computeDeploymentHistory(source.snapshotsDir, release, await servedChain(source, release)),
   );
 }
 
-async function computeChain(snapshotsDir: string, release: ServedRelease): Promise<ServedChain> {
-  const releases = (await releaseHistory(snapshotsDir, release.releaseId)).slice(0, MAX_HISTORY_RELEASES);
+/**
+ * Older releases found intact, by snapshots directory and id: a release is immutable, so a
+ * release switch (the nightly's) does not hash the whole chain again, only the releases it has
+ * not seen. Files damaged later are still caught when read (every read checks the hash).
+ */
+const intact = new Set<string>();
+
+/**
+ * Forgets the chain and history of `release`, and which releases were found intact: the next
+ * request reads and verifies the whole chain again (a reload of the same release).
+ */
+export function forgetChain(release: ServedRelease): void {
+  chains.delete(release);
+  histories.delete(release);
+  intact.clear();
+}
+
+/**
+ * The problems of an older release of the chain (its manifest, then every file re-hashed), or
+ * null when it is there and intact; "pruned" when it is not there at all.
+ */
+async function olderReleaseProblems(snapshotsDir: string, id: string): Promise<VerifyProblem[] | "pruned"> {
+  try {
+    await readManifest(snapshotsDir, id);
+  } catch (error) {
+    if (error instanceof CatalogError && error.code === "release_not_found") return "pruned";
+    if (error instanceof CatalogError && error.code === "release_damaged")
+      return [{ file: "manifest.json", problem: error.message }];
+    throw error;
+  }
+  const key = `${snapshotsDir}\n${id}`;
+  if (intact.has(key)) return [];
+  const problems = await verifyRelease(snapshotsDir, id);
+  if (problems.length === 0) intact.add(key);
+  return problems;
+}
+
+/**
+ * The served release (verified when it was loaded), then each previous release that is there
+ * and intact, newest first, at most MAX_HISTORY_RELEASES.
+ */
+async function verifiedChain(
+  { snapshotsDir, logger }: ChainSource,
+  release: ServedRelease,
+): Promise<{ releases: ReleaseSummary[]; complete: boolean }> {
+  const summary = async (id: string): Promise<ReleaseSummary> => {
+    const manifest = await readManifest(snapshotsDir, id);
+    return {
+      id,
+      created_at: manifest.created_at,
+      previous_release_id: manifest.previous_release_id,
+      counts: manifest.counts,
+    };
+  };
+  const releases: ReleaseSummary[] = [await summary(release.releaseId)];
+  const seen = new Set([release.releaseId]);
+  let previous = releases[0]?.previous_release_id ?? null;
+  while (previous !== null && !seen.has(previous) && releases.length < MAX_HISTORY_RELEASES) {
+    const problems = await olderReleaseProblems(snapshotsDir, previous);
+    if (problems === "pruned") break;
+    if (problems.length > 0) {
+      logger.warn(
+        { release: previous, served: release.releaseId, problems },
+        "a release of the served chain is damaged: the chain (release history) ends after it",
+      );
+      break;
+    }
+    const older = await summary(previous);
+    releases.push(older);
+    seen.add(previous);
+    previous = older.previous_release_id;
+  }
+  return { releases, complete: releases.at(-1)?.previous_release_id === null };
+}
+
+async function computeChain(source: ChainSource, release: ServedRelease): Promise<ServedChain> {
+  const { releases, complete } = await verifiedChain(source, release);
   const releaseJson = releases.map((r) =>
     Buffer.from(
       JSON.stringify({
@@ -103,7 +197,7 @@ async function computeChain(snapshotsDir: string, release: ServedRelease): Promi
       }),
     ),
   );
-  return { releases, releaseJson, releaseIndex: new Map(releases.map((r, i) => [r.id, i])) };
+  return { releases, complete, releaseJson, releaseIndex: new Map(releases.map((r, i) => [r.id, i])) };
 }
 
 type Aspect = Exclude<HistoryChange, "added" | "removed">;
@@ -215,18 +309,11 @@ async function computeDeploymentHistory(
   let newerVersion: (position: number) => Version = (position) => position;
   try {
     for (let i = 0; i < chain.releases.length; i++) {
-      const olderId = (chain.releases[i] as ReleaseSummary).previous_release_id;
-      // The first release of the chain: everything in it was added there.
-      let older = NO_RELEASE;
-      if (olderId !== null) {
-        try {
-          older = await openChainRelease(snapshotsDir, olderId);
-        } catch (error) {
-          // A pruned previous release ends what can be said: this release's changes are unknown.
-          if (error instanceof CatalogError && error.code === "release_not_found") break;
-          throw error;
-        }
-      }
+      const olderId = chain.releases[i + 1]?.id ?? null;
+      // The last release of the chain: when it is the first ever published, everything in it
+      // was added there; when its previous release is pruned or damaged, its changes are unknown.
+      if (olderId === null && !chain.complete) break;
+      const older = olderId === null ? NO_RELEASE : await openChainRelease(snapshotsDir, olderId);
       const olderVersions = new Array<Version>(older.positionOf.size);
       let done = 0;
       for (const [id, position] of newer.positionOf) {

@@ -24,6 +24,9 @@ const TITLES: Record<ProblemCode, string> = {
   quota_exhausted: "Monthly quota exhausted",
   unavailable: "Service unavailable",
   internal_error: "Internal error",
+  bad_request: "Bad request",
+  request_timeout: "Request timeout",
+  request_header_fields_too_large: "Request header fields too large",
 };
 
 export const STATUS: Record<ProblemCode, number> = {
@@ -38,6 +41,9 @@ export const STATUS: Record<ProblemCode, number> = {
   quota_exhausted: 429,
   unavailable: 503,
   internal_error: 500,
+  bad_request: 400,
+  request_timeout: 408,
+  request_header_fields_too_large: 431,
 };
 
 export interface FieldError {

@@ -10,5 +10,6 @@ export const NO_QUOTA: QuotaStore = {
   kind: "none",
   consume: async () => ({ count: 0, allowed: true }),
   peek: async () => 0,
+  unavailable: () => null,
   close: async () => {},
 };

@@ -12,7 +12,12 @@
  *   within the last 100,000 distinct addresses keeps an exact count. Workspace counters are
  *   never dropped.
  * - RedisQuotaStore: `INCR quota:<subject>:<YYYY-MM>` plus its expiry in one Lua script
- *   (atomic), so several server processes share the counters.
+ *   (atomic), so several server processes share the counters. Every command has a deadline
+ *   (REDIS_COMMAND_TIMEOUT_MS): a Redis that stops answering (frozen, overloaded, a network
+ *   that drops packets) fails the request with 503 instead of holding it. After a missed
+ *   deadline the store is "stalled": requests fail at once, without queueing more commands,
+ *   and /readyz says not ready, until a heartbeat PING is answered again
+ *   (docs/operations-reliability.md).
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -61,6 +66,8 @@ export interface QuotaStore {
   consume(subject: string, period: QuotaPeriod, limit: number): Promise<Consumed>;
   /** The subject's count in the period, without counting. */
   peek(subject: string, period: QuotaPeriod): Promise<number>;
+  /** Why the store cannot count requests now (the server is then not ready), or null when it can. */
+  unavailable(): string | null;
   /** Persists what is pending and releases connections. */
   close(): Promise<void>;
 }
@@ -171,6 +178,10 @@ export class FileQuotaStore implements QuotaStore {
     return this.counters.get(`${subject}|${period.period}`) ?? 0;
   }
 
+  unavailable(): null {
+    return null;
+  }
+
   /** Writes the counters of the latest period seen (older months are dropped). */
   flush(): Promise<void> {
     this.writing = this.writing.then(async () => {
@@ -219,17 +230,52 @@ return {count, 1}`;
 /** Counters outlive their month by a day, then Redis drops them. */
 const EXPIRY_GRACE_SECONDS = 86_400;
 
+/** How long a Redis command may take before the request it serves is answered 503. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+/** How often the store pings Redis to notice a stall (and its end) without waiting for traffic. */
+export const REDIS_HEARTBEAT_MS = 500;
+
+export interface RedisStoreOptions {
+  commandTimeoutMs?: number;
+  heartbeatMs?: number;
+}
+
+/**
+ * Whether a Redis persists its data (`CONFIG GET appendonly` / `save`): false when both AOF and
+ * RDB snapshots are off (a restart then forgets every counter), null when CONFIG is not
+ * allowed (managed Redis services often rename it) and so unknown.
+ */
+export function persistsData(config: { appendonly: string | null; save: string | null }): boolean | null {
+  if (config.appendonly === null || config.save === null) return null;
+  return config.appendonly.trim().toLowerCase() === "yes" || config.save.trim() !== "";
+}
+
 export class RedisQuotaStore implements QuotaStore {
   readonly kind = "redis" as const;
+  /** Set when a command missed its deadline; cleared by the next answered heartbeat. */
+  private stalled: string | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private pinging = false;
 
-  private constructor(private readonly redis: Redis) {}
+  private constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
 
-  /** Connects and pings; throws a clear error when Redis cannot be reached. */
-  static async connect(url: string, logger: Logger): Promise<RedisQuotaStore> {
+  /**
+   * Connects and pings; throws a clear error when Redis cannot be reached. Warns (once) when
+   * that Redis persists nothing: a restart would give every workspace a fresh quota.
+   */
+  static async connect(
+    url: string,
+    logger: Logger,
+    options: RedisStoreOptions = {},
+  ): Promise<RedisQuotaStore> {
     const redis = new Redis(url, {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
       connectTimeout: 3000,
+      commandTimeout: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     redis.on("error", (error: Error) => logger.warn({ err: error.message }, "redis quota store error"));
@@ -245,7 +291,73 @@ export class RedisQuotaStore implements QuotaStore {
         { cause: error },
       );
     }
-    return new RedisQuotaStore(redis);
+    const store = new RedisQuotaStore(redis, logger);
+    await store.checkPersistence(url);
+    store.startHeartbeat(options.heartbeatMs ?? REDIS_HEARTBEAT_MS);
+    return store;
+  }
+
+  private async checkPersistence(url: string): Promise<void> {
+    const setting = async (name: string): Promise<string | null> => {
+      try {
+        const reply = (await this.redis.config("GET", name)) as string[];
+        return reply[1] ?? null;
+      } catch {
+        return null;
+      }
+    };
+    const persists = persistsData({ appendonly: await setting("appendonly"), save: await setting("save") });
+    const where = new URL(url);
+    const redisAt = `${where.hostname}:${where.port || "6379"}`;
+    if (persists === false)
+      this.logger.warn(
+        { redis: redisAt },
+        "the Redis quota store persists nothing (appendonly no, save empty): a Redis restart forgets this month's counters and every caller's quota starts again",
+      );
+    else if (persists === null)
+      this.logger.info({ redis: redisAt }, "cannot read the Redis persistence settings (CONFIG GET refused)");
+  }
+
+  private startHeartbeat(everyMs: number): void {
+    this.heartbeat = setInterval(() => {
+      if (this.pinging) return;
+      this.pinging = true;
+      this.redis.ping().then(
+        () => {
+          this.pinging = false;
+          if (this.stalled !== null) this.logger.info({}, "the Redis quota store answers again");
+          this.stalled = null;
+        },
+        (error: Error) => {
+          this.pinging = false;
+          this.markStalled(error);
+        },
+      );
+    }, everyMs);
+    this.heartbeat.unref();
+  }
+
+  private markStalled(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.stalled === null) this.logger.error({ err: message }, "the Redis quota store is not answering");
+    this.stalled = message;
+  }
+
+  unavailable(): string | null {
+    if (this.stalled !== null) return `the Redis quota store is not answering (${this.stalled})`;
+    if (this.redis.status !== "ready") return `the Redis quota store is ${this.redis.status}`;
+    return null;
+  }
+
+  /** A command with the store's deadline; refused at once while Redis is known to be stalled. */
+  private async command<T>(run: () => Promise<T>): Promise<T> {
+    if (this.stalled !== null) throw new Error(`Redis is not answering (${this.stalled})`);
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof Error && /timed? ?out/i.test(error.message)) this.markStalled(error);
+      throw error;
+    }
   }
 
   static keyFor(subject: string, period: QuotaPeriod): string {
@@ -254,22 +366,25 @@ export class RedisQuotaStore implements QuotaStore {
 
   async consume(subject: string, period: QuotaPeriod, limit: number): Promise<Consumed> {
     const ttl = period.secondsToReset + EXPIRY_GRACE_SECONDS;
-    const [count, counted] = (await this.redis.eval(
-      CONSUME_SCRIPT,
-      1,
-      RedisQuotaStore.keyFor(subject, period),
-      ttl,
-      limit,
+    const [count, counted] = (await this.command(() =>
+      this.redis.eval(CONSUME_SCRIPT, 1, RedisQuotaStore.keyFor(subject, period), ttl, limit),
     )) as [number, number];
     return { count: Number(count), allowed: Number(counted) === 1 };
   }
 
   async peek(subject: string, period: QuotaPeriod): Promise<number> {
-    const value = await this.redis.get(RedisQuotaStore.keyFor(subject, period));
+    const value = await this.command(() => this.redis.get(RedisQuotaStore.keyFor(subject, period)));
     return value === null ? 0 : Number(value);
   }
 
   async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    if (this.stalled !== null) {
+      // a frozen Redis would never answer QUIT
+      this.redis.disconnect();
+      return;
+    }
     try {
       await this.redis.quit();
     } catch {

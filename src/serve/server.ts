@@ -1,12 +1,20 @@
 /**
  * The server's life: load and verify a release, build its indexes, listen, switch releases
- * without a restart (reload() / a changed snapshots/LATEST) and shut down gracefully.
+ * without a restart (reload() / a changed snapshots/LATEST) and shut down gracefully. Start-up
+ * (startServer), reload (createReload), the LATEST watcher (watchLatest) and the drain
+ * (createDrain) are separate functions.
  *
  * A release switch builds the new ServedRelease completely, then replaces one reference;
  * each request reads that reference once at its start, so no answer mixes two releases.
  */
 
-import { createServer, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import { join, resolve } from "node:path";
@@ -22,8 +30,8 @@ import {
   openIndexedRelease,
   readLatest,
   readManifest,
+  requireIntactRelease,
   SERVE_INDEX_FILE,
-  verifyRelease,
 } from "../snapshot/index.js";
 import { type AppState, createHandler, plainAddress } from "./app.js";
 import {
@@ -32,7 +40,8 @@ import {
   indexRelease,
   type ServedRelease,
 } from "./catalog-index.js";
-import { requestIdFor } from "./http.js";
+import { forgetChain } from "./history.js";
+import { ProblemError, problemBody, Reply, requestIdFor, STATUS, sendProblem } from "./http.js";
 import { KeyRing } from "./keys.js";
 import { NO_QUOTA } from "./no-quota.js";
 import { loadPlans } from "./plans.js";
@@ -117,12 +126,12 @@ export async function loadServedRelease(
   if (manifest.files[SERVE_INDEX_FILE] === undefined) {
     const loaded = await loadTrustedRelease(snapshotsDir, id);
     // loadTrustedRelease has read and hash-checked catalog.json; the other files are checked here.
-    await verifyOthers(snapshotsDir, id, [CATALOG_FILE]);
+    await requireIntactRelease(snapshotsDir, id, [CATALOG_FILE]);
     return indexRelease(loaded, recordCache);
   }
   const opened = await openIndexedRelease(snapshotsDir, manifest);
   try {
-    await verifyOthers(snapshotsDir, id, [CATALOG_FILE, SERVE_INDEX_FILE]);
+    await requireIntactRelease(snapshotsDir, id, [CATALOG_FILE, SERVE_INDEX_FILE]);
   } catch (error) {
     opened.catalog.close();
     throw error;
@@ -130,69 +139,91 @@ export async function loadServedRelease(
   return indexOpenedRelease(opened, recordCache);
 }
 
-/** Re-hashes the files of a release but those already checked; release_damaged on any problem. */
-async function verifyOthers(snapshotsDir: string, releaseId: string, checked: string[]): Promise<void> {
-  const problems = await verifyRelease(snapshotsDir, releaseId, checked);
-  if (problems.length > 0)
-    throw new CatalogError(
-      "release_damaged",
-      `release ${releaseId} is damaged: ${problems.map((p) => `${p.file}: ${p.problem}`).join("; ")}`,
-      { problems },
-    );
+/**
+ * An answer written before (or instead of) the router: a problem with its code, `no-store`,
+ * `Connection: close`; no body to a HEAD request (RFC 9110 9.3.2).
+ */
+function rawProblemResponse(
+  error: ProblemError,
+  isHead: boolean,
+): { status: number; head: string; body: Buffer } {
+  const requestId = requestIdFor(undefined);
+  const body = problemBody(error, requestId);
+  const status = STATUS[error.code];
+  const head =
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\ncontent-type: application/problem+json\r\n` +
+    `content-length: ${body.length}\r\ncache-control: no-store\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n`;
+  return { status, head, body: isHead ? Buffer.alloc(0) : body };
 }
 
-/** A problem body of the generic type, for answers outside the router (RFC 9457 about:blank). */
-function rawProblem(status: number, title: string, detail: string): Buffer {
-  return Buffer.from(
-    JSON.stringify({ type: "about:blank", title, status, detail, request_id: requestIdFor(undefined) }),
-  );
+/**
+ * Whether the request a client error belongs to is a HEAD: the pending answer's request when
+ * its head was parsed (a body that came too slowly), else the bytes the parser failed on (a
+ * head too large or malformed, which starts with the request line). A head that never arrived
+ * whole (a 408 before the request line ends) leaves the method unknown: it gets the body.
+ */
+function clientErrorIsHead(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: unknown): boolean {
+  const pending = (socket as { _httpMessage?: { req?: { method?: string } } })._httpMessage;
+  if (pending?.req?.method !== undefined) return pending.req.method === "HEAD";
+  return error.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
 }
 
-export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
-  const { logger } = opts;
-  const clock = opts.clock ?? systemClock;
+function checkOptions(opts: StartServerOptions): void {
   const notAnAddress = (opts.trustedProxies ?? []).find((a) => isIP(a) === 0);
   if (notAnAddress !== undefined)
     throw new CatalogError("invalid_argument", `trusted proxy "${notAnAddress}" is not an IP address`);
   const { recordCache } = opts;
   if (recordCache !== undefined && !(Number.isSafeInteger(recordCache) && recordCache >= 0))
     throw new CatalogError("invalid_argument", `record cache size ${recordCache} is not a whole number`);
-  const started = performance.now();
-  const release = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
-  const loadMs = performance.now() - started;
-  const plans = await loadPlans(opts.plansFile);
-  const keys = new KeyRing(opts.keysFile, logger);
-  await keys.load();
-  const quota: QuotaStore = opts.noQuota
-    ? NO_QUOTA
-    : opts.redisUrl
-      ? await RedisQuotaStore.connect(opts.redisUrl, logger)
-      : await FileQuotaStore.open(opts.quotaFile ?? defaultQuotaFile(), logger);
+}
 
+function openQuotaStore(opts: StartServerOptions): Promise<QuotaStore> {
+  if (opts.noQuota) return Promise.resolve(NO_QUOTA);
+  if (opts.redisUrl) return RedisQuotaStore.connect(opts.redisUrl, opts.logger);
+  return FileQuotaStore.open(opts.quotaFile ?? defaultQuotaFile(), opts.logger);
+}
+
+/** The OpenAPI document, serialized on first need, and its digest. */
+function lazyOpenApi(): { body: () => Buffer; digest: () => string } {
   let openApi: { body: Buffer; digest: string } | null = null;
-  const openApiDocument = () => {
-    openApi ??= (() => {
+  const get = () => {
+    if (!openApi) {
       const body = Buffer.from(serializeOpenApiDocument(buildOpenApiDocument()));
-      return { body, digest: sha256Hex(body) };
-    })();
+      openApi = { body, digest: sha256Hex(body) };
+    }
     return openApi;
   };
+  return { body: () => get().body, digest: () => get().digest };
+}
 
-  const state: AppState = { release, plans, draining: false };
-  const handler = createHandler({
-    state,
-    keys,
-    quota,
-    clock,
-    logger,
-    openApiDocument: () => openApiDocument().body,
-    openApiDigest: () => openApiDocument().digest,
-    trustedProxies: new Set((opts.trustedProxies ?? []).map(plainAddress)),
-    snapshotsDir: opts.snapshotsDir,
-  });
+/** Requests being answered, and a way to wait until none is. */
+class InFlight {
+  private count = 0;
+  private idle: (() => void) | null = null;
 
-  let inFlight = 0;
-  let drained: (() => void) | null = null;
+  track(res: ServerResponse): void {
+    this.count++;
+    res.on("close", () => {
+      this.count--;
+      if (this.count === 0 && this.idle) this.idle();
+    });
+  }
+
+  /** Resolves when no request is in flight, or after `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([new Promise<void>((resolve) => (this.idle = resolve)), timeout]);
+  }
+}
+
+/** The HTTP server: node's timeouts, the Host check, and problem answers to broken requests. */
+function createHttpServer(
+  opts: StartServerOptions,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  inFlight: InFlight,
+): Server {
+  const { logger } = opts;
   const headersTimeout = opts.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(opts.requestTimeoutMs ?? 30_000, headersTimeout);
   const server: Server = createServer(
@@ -205,20 +236,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       requireHostHeader: false,
     },
     (req, res) => {
-      inFlight++;
-      res.on("close", () => {
-        inFlight--;
-        if (inFlight === 0 && drained) drained();
-      });
+      inFlight.track(res);
       if (req.httpVersion === "1.1" && req.headers.host === undefined) {
         res.shouldKeepAlive = false;
-        const body = rawProblem(400, "Bad Request", "an HTTP/1.1 request must carry a Host header");
-        res.writeHead(400, {
-          "content-type": "application/problem+json",
-          "content-length": String(body.length),
-          "cache-control": "no-store",
-        });
-        res.end(req.method === "HEAD" ? undefined : body);
+        const reply = new Reply(requestIdFor(req.headers["x-request-id"]), req.method === "HEAD");
+        sendProblem(
+          res,
+          reply,
+          new ProblemError("bad_request", "an HTTP/1.1 request must carry a Host header"),
+          true,
+        );
         return;
       }
       handler(req, res);
@@ -232,32 +259,27 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       socket.destroy();
       return;
     }
-    // Not a request the router ever saw: an RFC 9457 problem of the generic type (about:blank).
-    const [status, title, detail] =
+    // Not a request the router ever saw: an RFC 9457 problem with its code all the same.
+    const problem =
       error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [
-            408,
-            "Request Timeout",
+        ? new ProblemError(
+            "request_timeout",
             `the request was not received in time (head within ${headersTimeout} ms, whole request within ${requestTimeout} ms)`,
-          ]
+          )
         : error.code === "HPE_HEADER_OVERFLOW"
-          ? [431, "Request Header Fields Too Large", "the request head is too large"]
-          : [400, "Bad Request", "the request is not valid HTTP/1.1"];
-    logger.debug({ err: error.code ?? error.message, status }, "client error");
-    const body = rawProblem(status, title, detail);
-    socket.end(
-      Buffer.concat([
-        Buffer.from(
-          `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${body.length}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n`,
-        ),
-        body,
-      ]),
-    );
+          ? new ProblemError("request_header_fields_too_large", "the request line and headers are too large")
+          : new ProblemError("bad_request", "the request is not valid HTTP/1.1");
+    const answer = rawProblemResponse(problem, clientErrorIsHead(error, socket));
+    logger.debug({ err: error.code ?? error.message, status: answer.status }, "client error");
+    socket.end(Buffer.concat([Buffer.from(answer.head, "latin1"), answer.body]));
   });
+  return server;
+}
 
+/** Listens on the configured address; the URL it answers on. */
+async function listen(server: Server, opts: StartServerOptions): Promise<{ url: string; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      void quota.close();
       reject(
         new CatalogError(
           "io_failed",
@@ -276,11 +298,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  return { url: `http://${host}:${address.port}`, port: address.port };
+}
 
-  // Reloads run one at a time.
-  let reloading: Promise<string> = Promise.resolve(release.releaseId);
-  const reload = (): Promise<string> => {
+/**
+ * The reload: plans, keys, and the release (LATEST, or the pinned one), one at a time. A new
+ * release is loaded and verified whole before it replaces the served one; the same release has
+ * its files hashed again and its chain verified again on next use.
+ */
+function createReload(opts: StartServerOptions, state: AppState, keys: KeyRing): () => Promise<string> {
+  let reloading: Promise<string> = Promise.resolve(state.release?.releaseId ?? "");
+  return () => {
     reloading = reloading
       .catch(() => state.release?.releaseId ?? "")
       .then(async () => {
@@ -289,43 +317,134 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         const current = state.release;
         const wanted = opts.releaseId ?? (await readLatest(opts.snapshotsDir));
         state.plans = nextPlans;
-        if (current && wanted === current.releaseId) return current.releaseId;
+        if (current && wanted === current.releaseId) {
+          await requireIntactRelease(opts.snapshotsDir, current.releaseId, []);
+          forgetChain(current);
+          return current.releaseId;
+        }
         const next = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
         state.release = next;
-        logger.info({ release: next.releaseId, previous: current?.releaseId ?? null }, "release switched");
+        opts.logger.info(
+          { release: next.releaseId, previous: current?.releaseId ?? null },
+          "release switched",
+        );
         return next.releaseId;
       });
     return reloading;
   };
+}
 
-  let watchTimer: NodeJS.Timeout | null = null;
-  if (opts.watchLatest && !opts.releaseId) {
-    // A LATEST that fails to load is retried on every tick (a sync may write LATEST before the
-    // release's objects arrive); the failure is logged once per release id and error.
-    let lastFailure = "";
-    watchTimer = setInterval(() => {
-      readLatest(opts.snapshotsDir)
-        .then((latest) => {
-          if (latest && latest !== state.release?.releaseId)
-            return reload().then(
-              () => {
-                lastFailure = "";
-              },
-              (error: Error) => {
-                const failure = `${latest} ${error.message}`;
-                if (failure === lastFailure) return;
-                lastFailure = failure;
-                logger.error(
-                  { release: latest, err: error.message },
-                  "cannot switch to the new LATEST yet; still serving the previous release, retrying",
-                );
-              },
-            );
-        })
-        .catch((error: Error) => logger.error({ err: error.message }, "cannot read LATEST"));
-    }, opts.watchIntervalMs ?? 1000);
-    watchTimer.unref();
-  }
+/**
+ * Follows snapshots/LATEST: a changed one is reloaded. A LATEST that fails to load is retried on
+ * every tick (a sync may write LATEST before the release's objects arrive), the failure logged
+ * once per release id and error; a LATEST that cannot be read (malformed) is logged once per
+ * distinct error (its content). Returns the timer, to stop it.
+ */
+function watchLatest(
+  opts: StartServerOptions,
+  state: AppState,
+  reload: () => Promise<string>,
+): NodeJS.Timeout {
+  const { logger } = opts;
+  let lastFailure = "";
+  let lastReadError = "";
+  const timer = setInterval(() => {
+    readLatest(opts.snapshotsDir)
+      .then((latest) => {
+        lastReadError = "";
+        if (latest && latest !== state.release?.releaseId)
+          return reload().then(
+            () => {
+              lastFailure = "";
+            },
+            (error: Error) => {
+              const failure = `${latest} ${error.message}`;
+              if (failure === lastFailure) return;
+              lastFailure = failure;
+              logger.error(
+                { release: latest, err: error.message },
+                "cannot switch to the new LATEST yet; still serving the previous release, retrying",
+              );
+            },
+          );
+      })
+      .catch((error: Error) => {
+        if (error.message === lastReadError) return;
+        lastReadError = error.message;
+        logger.error({ err: error.message }, "cannot read LATEST; still serving the previous release");
+      });
+  }, opts.watchIntervalMs ?? 1000);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * The drain: stop accepting connections, let in-flight requests finish (at most
+ * `drainTimeoutMs`), cut the rest, then close the quota store and the release. Runs once.
+ */
+function createDrain(parts: {
+  opts: StartServerOptions;
+  state: AppState;
+  server: Server;
+  inFlight: InFlight;
+  keys: KeyRing;
+  quota: QuotaStore;
+  watchTimer: NodeJS.Timeout | null;
+}): () => Promise<void> {
+  const { opts, state, server, inFlight, keys, quota, watchTimer } = parts;
+  let closing: Promise<void> | null = null;
+  return () => {
+    closing ??= (async () => {
+      state.draining = true;
+      if (watchTimer) clearInterval(watchTimer);
+      keys.stop();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await inFlight.settled(opts.drainTimeoutMs ?? 10_000);
+      server.closeAllConnections();
+      await stopped;
+      await quota.close();
+      state.release?.close();
+      opts.logger.info({}, "server closed");
+    })();
+    return closing;
+  };
+}
+
+/** Start-up: check the options, load and verify the release, open keys, plans and quota, listen. */
+export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
+  const { logger } = opts;
+  checkOptions(opts);
+  const started = performance.now();
+  const release = await loadServedRelease(opts.snapshotsDir, opts.releaseId, opts.recordCache);
+  const loadMs = performance.now() - started;
+  const plans = await loadPlans(opts.plansFile);
+  const keys = new KeyRing(opts.keysFile, logger);
+  await keys.load();
+  const quota = await openQuotaStore(opts);
+
+  const openApi = lazyOpenApi();
+  const state: AppState = { release, plans, draining: false };
+  const handler = createHandler({
+    state,
+    keys,
+    quota,
+    clock: opts.clock ?? systemClock,
+    logger,
+    openApiDocument: openApi.body,
+    openApiDigest: openApi.digest,
+    trustedProxies: new Set((opts.trustedProxies ?? []).map(plainAddress)),
+    snapshotsDir: opts.snapshotsDir,
+  });
+  const inFlight = new InFlight();
+  const server = createHttpServer(opts, handler, inFlight);
+  const { url, port } = await listen(server, opts).catch(async (error: unknown) => {
+    await quota.close();
+    throw error;
+  });
+
+  const reload = createReload(opts, state, keys);
+  const watchTimer = opts.watchLatest && !opts.releaseId ? watchLatest(opts, state, reload) : null;
   keys.watch();
 
   logger.info(
@@ -341,32 +460,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     "listening",
   );
 
-  let closing: Promise<void> | null = null;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      state.draining = true;
-      if (watchTimer) clearInterval(watchTimer);
-      keys.stop();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      if (inFlight > 0) {
-        const timeout = new Promise<void>((resolve) =>
-          setTimeout(resolve, opts.drainTimeoutMs ?? 10_000).unref(),
-        );
-        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), timeout]);
-      }
-      server.closeAllConnections();
-      await stopped;
-      await quota.close();
-      state.release?.close();
-      logger.info({}, "server closed");
-    })();
-    return closing;
-  };
-
   return {
     url,
-    port: address.port,
+    port,
     releaseId: () => state.release?.releaseId ?? "",
     reload,
     responseCache: () => ({
@@ -374,6 +470,6 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       bytes: state.release?.answers.byteSize ?? 0,
     }),
     recordCache: () => state.release?.cached() ?? { deployments: 0, deploymentJson: 0, lifecycleJson: 0 },
-    close,
+    close: createDrain({ opts, state, server, inFlight, keys, quota, watchTimer }),
   };
 }

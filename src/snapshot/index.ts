@@ -61,4 +61,4 @@ export {
   SERVE_INDEX_FILE,
   serveIndexFor,
 } from "./serve-index.js";
-export { type VerifyProblem, verifyRelease } from "./verify.js";
+export { requireIntactRelease, type VerifyProblem, verifyRelease } from "./verify.js";

@@ -47,3 +47,18 @@ export async function verifyRelease(
   }
   return problems;
 }
+
+/** Re-hashes the files of a release (but those already checked); release_damaged on any problem. */
+export async function requireIntactRelease(
+  snapshotsDir: string,
+  releaseId: string,
+  alreadyVerified: readonly string[] = [],
+): Promise<void> {
+  const problems = await verifyRelease(snapshotsDir, releaseId, alreadyVerified);
+  if (problems.length > 0)
+    throw new CatalogError(
+      "release_damaged",
+      `release ${releaseId} is damaged: ${problems.map((p) => `${p.file}: ${p.problem}`).join("; ")}`,
+      { problems },
+    );
+}

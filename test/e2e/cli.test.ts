@@ -269,6 +269,42 @@ describe("the catalog CLI end to end", () => {
     ]);
   }, 60_000);
 
+  it("`catalog diff` verifies both releases first: a deleted catalog.json, or any file altered, exits 4", async () => {
+    const copy = await mkdtemp(join(tmpdir(), "catalog-diff-damaged-"));
+    const diff = () => catalog(["diff", releaseA, releaseB, "--snapshots", copy]).catch((e: unknown) => e);
+    const filesOf = async (id: string) =>
+      (
+        JSON.parse(await readFile(join(copy, "releases", id, "manifest.json"), "utf8")) as {
+          files: Record<string, { sha256: string }>;
+        }
+      ).files;
+    try {
+      await cp(snapshots, copy, { recursive: true });
+      const catalogOfA = join(copy, "objects", (await filesOf(releaseA))["catalog.json"]?.sha256 as string);
+      const original = await readFile(catalogOfA);
+      await rm(catalogOfA);
+      const deleted = await diff();
+      expect((deleted as { code: number }).code).toBe(4);
+      expect((deleted as { stderr: string }).stderr).toMatch(/catalog\.json/);
+      await writeFile(catalogOfA, original);
+      // each file of the newer release altered by one bit, then restored (the older one's files
+      // go through the same check, as the deleted catalog.json shows)
+      for (const id of [releaseB]) {
+        for (const [name, file] of Object.entries(await filesOf(id))) {
+          const object = join(copy, "objects", file.sha256);
+          const bytes = await readFile(object);
+          const altered = Buffer.from(bytes);
+          altered[0] = (altered[0] as number) ^ 0x01;
+          await writeFile(object, altered);
+          expect(((await diff()) as { code: number }).code, `${name} of ${id}`).toBe(4);
+          await writeFile(object, bytes);
+        }
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("a flipped byte makes `catalog verify` exit 4 and `catalog serve` refuse to start", async () => {
     const ok = await catalog(["verify", "--snapshots", snapshots]);
     expect(ok.stdout).toMatch(/ok\n$/);

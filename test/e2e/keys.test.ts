@@ -3,11 +3,13 @@
  * child processes: every read-modify-write of keys.json holds its lock, a plan must exist,
  * and moving a workspace to another plan needs --change-plan.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isOneLine, runCli } from "./support/cli.js";
+import { CLI, isOneLine, runCli } from "./support/cli.js";
 
 let dir: string;
 
@@ -34,6 +36,18 @@ async function list(keysFile: string): Promise<Listed[]> {
 
 async function create(keysFile: string, workspace: string, plan = "free", extra: string[] = []) {
   return runCli(["keys", "create", "--workspace", workspace, "--plan", plan, "--keys", keysFile, ...extra]);
+}
+
+/** Runs a shell command line; its exit code and stderr. */
+function runShell(line: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn("sh", ["-c", line], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    proc.stdout.resume();
+    proc.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    proc.on("error", reject);
+    proc.on("close", (code) => resolve({ code, stderr }));
+  });
 }
 
 describe("keys.json under concurrent catalog keys commands", () => {
@@ -84,6 +98,23 @@ describe("keys.json under concurrent catalog keys commands", () => {
     const result = await create(keysFile, "acme");
     expect(result.code, result.stderr).toBe(0);
     expect(await list(keysFile)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("a keys command that cannot write (a full disk)", () => {
+  it("leaves no lock behind: the next keys command does not wait on it", async () => {
+    const keysFile = join(dir, "full-disk.json");
+    // RLIMIT_FSIZE 0: every write to a file fails with EFBIG, as on a full disk
+    const failed = await runShell(
+      `ulimit -f 0; exec "${process.execPath}" "${CLI}" keys create --workspace acme --plan free --keys "${keysFile}"`,
+    );
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/EFBIG|file too large/i);
+    expect(existsSync(`${keysFile}.lock`)).toBe(false);
+    const started = Date.now();
+    const next = await create(keysFile, "acme");
+    expect(next.code, next.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(4_000);
   }, 60_000);
 });
 

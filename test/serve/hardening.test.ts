@@ -40,11 +40,15 @@ function raw(url: string, chunks: string[], waitMs = 5_000): Promise<{ text: str
   });
 }
 
-/** A problem of the generic type (about:blank): these answers come before any route. */
-function problemOf(text: string): { type: string; title: string; status: number; detail: string } {
+/** A problem written by the HTTP layer (before any route), with its code like every other. */
+function problemOf(
+  text: string,
+  code: string,
+): { type: string; title: string; status: number; detail: string; code: string } {
   expect(text).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/i);
   const problem = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
-  expect(problem.type).toBe("about:blank");
+  expect(problem.code).toBe(code);
+  expect(problem.type).toBe(`urn:catalog:problem:${code}`);
   expect(problem.request_id).toMatch(/^req_/);
   return problem;
 }
@@ -77,6 +81,31 @@ describe("the LATEST watcher", () => {
     const failures = t.log.lines().filter((l) => String(l.msg).startsWith("cannot switch to the new LATEST"));
     expect(failures.length).toBeGreaterThanOrEqual(1);
     expect(failures.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a malformed LATEST", () => {
+  it("is logged once per distinct content, not on every check", async () => {
+    const t = await server({ watchLatest: true, watchIntervalMs: 20 });
+    const logged = () => t.log.lines().filter((l) => String(l.msg).startsWith("cannot read LATEST")).length;
+    // replaced in one rename, as a sync or a build does (a watcher never reads half a file)
+    const setLatest = async (text: string) => {
+      await writeFile(join(t.snapshotsDir, "LATEST.tmp"), text);
+      await rename(join(t.snapshotsDir, "LATEST.tmp"), join(t.snapshotsDir, "LATEST"));
+    };
+    await setLatest("not a release id\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(1);
+    await setLatest("still not one\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(2);
+    // repaired, then broken the same way again: a new episode is logged again
+    await setLatest(`${t.releaseId}\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    await setLatest("still not one\n");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged()).toBe(3);
+    expect((await t.get("/v1/deployments?limit=1")).headers["x-svc-catalog-release"]).toBe(t.releaseId);
   });
 });
 
@@ -156,6 +185,31 @@ describe("strict inputs", () => {
   });
 
   it.each([
+    ["/v1/deployments/compare", (ids: string) => `{"deployment_ids":${ids},"usage":{"input_tokens":1}`],
+    ["/v1/pricing/calculate", (ids: string) => `{"deployment_id":${ids},"usage":{"input_tokens":1}`],
+  ])("answers 400 invalid_body to a body nested 32,000 deep in requires on %s", async (path, start) => {
+    const dir = await makeTempDir();
+    const keysFile = join(dir, "keys.json");
+    const { key } = await createKey(keysFile, "acme", "pro");
+    const t = await server({ dir, keysFile });
+    const id = JSON.stringify(dep("gpt-4o").id);
+    const base = start(path.endsWith("compare") ? `[${id}]` : id);
+    const deep = `${base},"requires":${"[".repeat(32_000)}${"]".repeat(32_000)}}`;
+    const answer = await t.post(path, deep, { authorization: `Bearer ${key}` });
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.json().code).toBe("invalid_body");
+    expect(answer.json().detail).toMatch(/64 levels/);
+    // brackets inside strings do not count, and 64 levels (the body, requires, 62 arrays) are still read
+    const shallow = `${base},"requires":{"function_calling":"supported","x":${"[".repeat(62)}"[[[["${"]".repeat(62)}}}`;
+    const read = await t.post(path, shallow, { authorization: `Bearer ${key}` });
+    expect(read.status).toBe(400);
+    expect(read.json().code).toBe("invalid_body");
+    // refused by the schema, naming fields, not by the depth check
+    expect(read.json().detail).not.toMatch(/levels/);
+    expect(read.json().errors.length).toBeGreaterThan(0);
+  });
+
+  it.each([
     ["end_of_life_after", "/v1/lifecycle?end_of_life_after=9999-12-31T23:59:59-14:00"],
     ["deprecation_before", "/v1/lifecycle?deprecation_before=0000-01-01T00:00:00%2B14:00"],
     ["since", "/v1/lifecycle/events?since=9999-12-31T23:30:00-01:00"],
@@ -192,7 +246,7 @@ describe("slow, vanishing and malformed clients", () => {
     const t = await server({ headersTimeoutMs: 300, requestTimeoutMs: 800 });
     const { text, ms } = await raw(t.server.url, ["GET /v1/deployments HTTP/1.1\r\nHost: x\r\n"]);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(problemOf(text).status).toBe(408);
+    expect(problemOf(text, "request_timeout").status).toBe(408);
     expect(ms).toBeLessThan(3_000);
   });
 
@@ -205,7 +259,7 @@ describe("slow, vanishing and malformed clients", () => {
       `POST /v1/pricing/calculate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"deployment_id":`,
     ]);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(problemOf(text).status).toBe(408);
+    expect(problemOf(text, "request_timeout").status).toBe(408);
     expect(ms).toBeLessThan(3_000);
     expect(t.log.lines().filter((l) => Number(l.level) >= 50)).toEqual([]);
   });
@@ -214,7 +268,33 @@ describe("slow, vanishing and malformed clients", () => {
     const t = await server();
     const { text } = await raw(t.server.url, ["GET /v1/deployments HTTP/1.1\r\n\r\n"]);
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
-    expect(problemOf(text).detail).toMatch(/Host/);
+    expect(problemOf(text, "bad_request").detail).toMatch(/Host/);
+  });
+
+  it("answers a 20 KB query string 431 request_header_fields_too_large, and a HEAD of it without a body", async () => {
+    const t = await server();
+    const path = `/v1/deployments?q=${"a".repeat(20_000)}`;
+    const get = await raw(t.server.url, [`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    expect(get.text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(problemOf(get.text, "request_header_fields_too_large").status).toBe(431);
+    const head = await raw(t.server.url, [`HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    expect(head.text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head.text).toMatch(/\r\ncontent-length: \d+\r\n/);
+    expect(head.text.endsWith("\r\n\r\n")).toBe(true);
+  });
+
+  it("answers a request that is not HTTP 400 bad_request", async () => {
+    const t = await server();
+    const { text } = await raw(t.server.url, ["GET /v1/deployments HTTP/1.1\r\nHost x\r\n\r\n"]);
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(problemOf(text, "bad_request").status).toBe(400);
+  });
+
+  it("answers a HEAD without Host 400 without a body", async () => {
+    const t = await server();
+    const { text } = await raw(t.server.url, ["HEAD /v1/deployments HTTP/1.1\r\n\r\n"]);
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text.endsWith("\r\n\r\n")).toBe(true);
   });
 
   it("logs a client that hangs up mid-body at debug level, without an error or a stack", async () => {

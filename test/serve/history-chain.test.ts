@@ -4,10 +4,11 @@
  * re-observed prices, new evidence), over real HTTP: each answer is byte for byte the envelope
  * of `{release_id, created_at, change, before, after}` a plain walk over the parsed catalogs
  * gives. Releases from before serve-index.json (read whole) sit in the chain beside indexed
- * ones. Then an older release that is damaged, or whose index alone is damaged, or pruned; and
+ * ones. Then an older release that is damaged (left out of the chain), or damaged after the
+ * chain was verified, or pruned; and
  * the cap on the records a served release keeps.
  */
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/lib/canonical-json.js";
@@ -18,7 +19,14 @@ import { type RunningServer, startServer } from "../../src/serve/index.js";
 import { objectPath, releaseDir, SERVE_INDEX_FILE } from "../../src/snapshot/index.js";
 import { CATALOG_FILE } from "../../src/snapshot/manifest.js";
 import { CREATED, DEPLOYMENTS, dep, fixtureCatalog, publishFixture } from "./support/fixture.js";
-import { call, makeTempDir, serverOptions, startTestServer, type TestServer } from "./support/harness.js";
+import {
+  call,
+  captureLogger,
+  makeTempDir,
+  serverOptions,
+  startTestServer,
+  type TestServer,
+} from "./support/harness.js";
 
 const GPT4O = dep("gpt-4o").id;
 const GPT4O_BATCH = dep("gpt-4o", "global", "batch").id;
@@ -323,14 +331,116 @@ describe("an older release that is damaged, or pruned", () => {
     return { dir, snapshots, first: first as string, second: second as string };
   }
 
-  it("a damaged catalog.json of the previous release fails history with a 500, not kept: the next request after a repair answers", async () => {
+  /** Three releases (the first three of chainOfChanges), the server on them and its log. */
+  async function threeReleases() {
+    const dir = await tempDir();
+    const snapshots = join(dir, "snapshots");
+    const [first, second, third] = (await publishChain(
+      snapshots,
+      chainOfChanges()
+        .slice(0, 3)
+        .map(({ catalog }) => ({ catalog, format: "indexed" as const })),
+    )) as [string, string, string];
+    return { dir, snapshots, first, second, third };
+  }
+
+  async function serveLogged(snapshots: string, dir: string) {
+    const log = captureLogger();
+    const server = await startServer({ ...serverOptions(snapshots, dir), noQuota: true, logger: log.logger });
+    cleanup.push(() => server.close());
+    return { server, log };
+  }
+
+  const damages: Array<[string, (snapshots: string, id: string) => Promise<void>]> = [
+    [
+      "one field of its manifest changed",
+      async (snapshots, id) => {
+        const path = join(releaseDir(snapshots, id), "manifest.json");
+        const manifest = JSON.parse(await readFile(path, "utf8"));
+        manifest.counts.deployments += 1;
+        await writeFile(path, JSON.stringify(manifest));
+      },
+    ],
+    [
+      "its catalog.json deleted",
+      async (snapshots, id) =>
+        rm(objectPath(snapshots, (await readManifest(snapshots, id)).files[CATALOG_FILE]?.sha256 as string)),
+    ],
+    [
+      "one byte of its serve-index.json altered",
+      async (snapshots, id) => {
+        const path = objectPath(
+          snapshots,
+          (await readManifest(snapshots, id)).files[SERVE_INDEX_FILE]?.sha256 as string,
+        );
+        const bytes = await readFile(path);
+        bytes[0] = bytes[0] === 0x7b ? 0x20 : 0x7b;
+        await writeFile(path, bytes);
+      },
+    ],
+  ];
+
+  it.each(damages)(
+    "an oldest release with %s is left out of the chain with a warning; the history routes answer for the rest",
+    async (_, damage) => {
+      const { dir, snapshots, first, second, third } = await threeReleases();
+      const chain = chainOfChanges().slice(0, 3);
+      await damage(snapshots, first);
+      const { server, log } = await serveLogged(snapshots, dir);
+      const releases = await call(server.url, "GET", "/v1/releases");
+      expect(releases.status, releases.text).toBe(200);
+      expect(releases.json().data.map((r: { id: string }) => r.id)).toEqual([third, second]);
+      expect((await call(server.url, "GET", `/v1/releases/${second}`)).status).toBe(200);
+      expect((await call(server.url, "GET", `/v1/releases/${first}`)).status).toBe(404);
+      // (the fixture releases have no diff.json: only the damaged one's diff is checked)
+      expect((await call(server.url, "GET", `/v1/releases/${first}/diff`)).status).toBe(404);
+      // third's changes against second are known; second's against the damaged first are not
+      const history = await call(server.url, "GET", `/v1/deployments/${GPT4O_BATCH}/history`);
+      expect(history.status, history.text).toBe(200);
+      const expected = JSON.parse(expectedHistory(chain, [first, second, third], GPT4O_BATCH));
+      expect(history.json().data).toEqual(
+        expected.data.filter((e: { release_id: string }) => e.release_id === third),
+      );
+      const warnings = log
+        .lines()
+        .filter((l) => String(l.msg).startsWith("a release of the served chain is damaged"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.release).toBe(first);
+    },
+  );
+
+  it("a damaged middle release ends the chain there: only the newer releases are listed", async () => {
+    const { dir, snapshots, second, third } = await threeReleases();
+    await damages[0]?.[1](snapshots, second);
+    const { server } = await serveLogged(snapshots, dir);
+    const releases = await call(server.url, "GET", "/v1/releases");
+    expect(releases.json().data.map((r: { id: string }) => r.id)).toEqual([third]);
+    expect((await call(server.url, "GET", `/v1/deployments/${GPT4O}/history`)).status).toBe(404);
+  });
+
+  it("a reload of the same release verifies its chain again: an older release damaged since is left out then", async () => {
+    const { dir, snapshots, first, second, third } = await threeReleases();
+    const { server, log } = await serveLogged(snapshots, dir);
+    const listed = async () =>
+      (await call(server.url, "GET", "/v1/releases")).json().data.map((r: { id: string }) => r.id);
+    expect(await listed()).toEqual([third, second, first]);
+    await damages[1]?.[1](snapshots, first);
+    // the chain of the served release is kept until a reload
+    expect(await listed()).toEqual([third, second, first]);
+    expect(await server.reload()).toBe(third);
+    expect(await listed()).toEqual([third, second]);
+    expect(log.lines().filter((l) => l.release === first && Number(l.level) === 40)).toHaveLength(1);
+  });
+
+  it("a catalog.json damaged after the chain was verified fails history with a 500, not kept: the next request after a repair answers", async () => {
     const { dir, snapshots, first, second } = await twoReleases();
     const server = await serve(snapshots, dir);
+    const releases = await call(server.url, "GET", "/v1/releases");
+    expect(releases.json().data.map((r: { id: string }) => r.id)).toEqual([second, first]);
     const catalogObject = objectPath(
       snapshots,
       (await readManifest(snapshots, first)).files[CATALOG_FILE]?.sha256 as string,
     );
-    const { readFile } = await import("node:fs/promises");
     const original = await readFile(catalogObject);
     const damaged = Buffer.from(original);
     damaged[damaged.length - 2] = "x".charCodeAt(0);
@@ -339,10 +449,6 @@ describe("an older release that is damaged, or pruned", () => {
     const failed = await call(server.url, "GET", `/v1/deployments/${GPT4O}/history`);
     expect(failed.status).toBe(500);
     expect(failed.json().code).toBe("internal_error");
-    // the releases themselves come from the manifests alone
-    const releases = await call(server.url, "GET", "/v1/releases");
-    expect(releases.status).toBe(200);
-    expect(releases.json().data.map((r: { id: string }) => r.id)).toEqual([second, first]);
 
     await writeFile(catalogObject, original);
     const repaired = await call(server.url, "GET", `/v1/deployments/${GPT4O}/history`);
@@ -351,21 +457,6 @@ describe("an older release that is damaged, or pruned", () => {
       ["rate_card"],
       ["added"],
     ]);
-  });
-
-  it("a damaged serve-index.json of the previous release does not change its history: its catalog is read whole", async () => {
-    const { dir, snapshots, first, second } = await twoReleases();
-    const chain = chainOfChanges().slice(0, 2);
-    const indexObject = objectPath(
-      snapshots,
-      (await readManifest(snapshots, first)).files[SERVE_INDEX_FILE]?.sha256 as string,
-    );
-    await writeFile(indexObject, "{}");
-    const server = await serve(snapshots, dir);
-    for (const id of [GPT4O, SONNET, BEDROCK_US, GPT35])
-      expect((await call(server.url, "GET", `/v1/deployments/${id}/history`)).text).toBe(
-        expectedHistory(chain, [first, second], id),
-      );
   });
 
   it("a pruned previous release ends the chain: the served release's changes are unknown, so no deployment has a history", async () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKey, listKeys, revokeKey, startServer } from "../../src/serve/index.js";
 import { loadPlans } from "../../src/serve/plans.js";
-import { quotaPeriod } from "../../src/serve/quota.js";
+import { persistsData, quotaPeriod } from "../../src/serve/quota.js";
 import { dep } from "./support/fixture.js";
 import {
   call,
@@ -57,6 +57,16 @@ describe("quota periods", () => {
     });
     // 2028-02-29 23:00 at +02:00 local is still February in UTC
     expect(quotaPeriod(new Date("2028-03-01T01:00:00+02:00")).period).toBe("2028-02");
+  });
+});
+
+describe("whether a Redis persists its data", () => {
+  it("is false only when AOF and RDB snapshots are both off, unknown when CONFIG is refused", () => {
+    expect(persistsData({ appendonly: "no", save: "" })).toBe(false);
+    expect(persistsData({ appendonly: "yes", save: "" })).toBe(true);
+    expect(persistsData({ appendonly: "no", save: "3600 1 300 100" })).toBe(true);
+    expect(persistsData({ appendonly: null, save: "" })).toBeNull();
+    expect(persistsData({ appendonly: "no", save: null })).toBeNull();
   });
 });
 

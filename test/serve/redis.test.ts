@@ -1,7 +1,9 @@
 /**
  * The Redis quota store against a real redis-server on a random port: two server processes
  * share one workspace quota; an unreachable Redis stops start-up; a Redis that goes away
- * answers 503 `unavailable` instead of letting requests through uncounted.
+ * answers 503 `unavailable` instead of letting requests through uncounted; a frozen Redis
+ * (SIGSTOP) answers 503 within about a second and /readyz is not ready until it answers again;
+ * a Redis that persists nothing is warned about at start-up.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
@@ -36,9 +38,11 @@ async function freePort(): Promise<number> {
 
 async function startRedis(fixedPort?: number): Promise<{ url: string; proc: ChildProcess; client: Redis }> {
   const port = fixedPort ?? (await freePort());
+  // its own directory: a test that turns AOF on must not write into the working tree
+  const dataDir = await makeTempDir("redis-test-");
   const proc = spawn(
     redisBinary,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dataDir],
     {
       stdio: "ignore",
     },
@@ -156,6 +160,71 @@ describe.skipIf(!redisBinary)("Redis quota store", () => {
     const port = await freePort();
     const t = startTestServer({ dir: await makeTempDir(), redisUrl: `redis://127.0.0.1:${port}` });
     await expect(t).rejects.toThrow(/cannot reach Redis/);
+  });
+
+  it("warns once at start-up when the Redis persists nothing (no AOF, no RDB snapshots)", async () => {
+    const t = await startTestServer({ dir: await makeTempDir(), redisUrl: redis.url });
+    try {
+      const warnings = t.log.lines().filter((l) => /persists nothing/.test(String(l.msg)));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.level).toBe(40);
+      // with AOF on, the same Redis persists: no warning
+      await redis.client.config("SET", "appendonly", "yes");
+      const persisted = await startTestServer({ dir: await makeTempDir(), redisUrl: redis.url });
+      try {
+        expect(persisted.log.lines().filter((l) => /persists nothing/.test(String(l.msg)))).toEqual([]);
+      } finally {
+        await persisted.stop();
+      }
+    } finally {
+      await redis.client.config("SET", "appendonly", "no");
+      await t.stop();
+    }
+  });
+
+  it("answers 503 within about a second while Redis is frozen (SIGSTOP), /readyz not ready until it answers again", async () => {
+    const own = await startRedis();
+    const t = await startTestServer({ dir: await makeTempDir(), redisUrl: own.url });
+    try {
+      expect((await t.get("/v1/deployments?limit=1")).status).toBe(200);
+      expect((await t.get("/readyz")).status).toBe(200);
+      own.proc.kill("SIGSTOP");
+      const frozenUntil = Date.now() + 4000;
+      const took: number[] = [];
+      const statuses: number[] = [];
+      while (Date.now() < frozenUntil - 1500) {
+        const started = Date.now();
+        const answer = await t.get("/v1/deployments?limit=1");
+        took.push(Date.now() - started);
+        statuses.push(answer.status);
+        expect(answer.json().code).toBe("unavailable");
+        expect(answer.headers["retry-after"]).toBe("1");
+      }
+      expect(new Set(statuses)).toEqual(new Set([503]));
+      expect(Math.max(...took)).toBeLessThan(1500);
+      const ready = await t.get("/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.json().code).toBe("unavailable");
+      expect(ready.json().detail).toMatch(/Redis/);
+      await new Promise((r) => setTimeout(r, Math.max(0, frozenUntil - Date.now())));
+      own.proc.kill("SIGCONT");
+      const deadline = Date.now() + 5000;
+      let readyStatus = 503;
+      while (readyStatus !== 200 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        readyStatus = (await t.get("/readyz")).status;
+      }
+      expect(readyStatus).toBe(200);
+      expect((await t.get("/v1/deployments?limit=1")).status).toBe(200);
+      expect(t.log.lines().filter((l) => l.msg === "the Redis quota store is not answering")).toHaveLength(1);
+    } finally {
+      own.proc.kill("SIGCONT");
+      await t.stop();
+      own.client.disconnect();
+      const exited = new Promise((resolve) => own.proc.once("exit", resolve));
+      own.proc.kill("SIGTERM");
+      await exited;
+    }
   });
 
   it("answers 503 unavailable when Redis goes away, and recovers when it returns", async () => {

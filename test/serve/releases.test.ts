@@ -166,6 +166,28 @@ describe("release switching", () => {
     expect(answer.headers["x-svc-catalog-release"]).toBe(t.releaseId);
   });
 
+  it("a reload (SIGHUP) refuses a damaged new release and keeps serving the previous one", async () => {
+    const dir = await makeTempDir();
+    const t = await server({ dir });
+    const next = await publishFixture(t.snapshotsDir, repricedCatalog(4_000_000), t.releaseId);
+    const sha = (await readManifest(t.snapshotsDir, next)).files["catalog.json"]?.sha256 as string;
+    await writeFile(join(t.snapshotsDir, "objects", sha), "{}");
+    await expect(t.server.reload()).rejects.toMatchObject({ code: "release_damaged" });
+    const answer = await t.get("/v1/deployments?limit=1");
+    expect(answer.status).toBe(200);
+    expect(answer.headers["x-svc-catalog-release"]).toBe(t.releaseId);
+  });
+
+  it("a reload (SIGHUP) of the same release hashes its files again: a file damaged since start-up is reported", async () => {
+    const dir = await makeTempDir();
+    const t = await server({ dir });
+    expect(await t.server.reload()).toBe(t.releaseId);
+    const manifest = await readManifest(t.snapshotsDir, t.releaseId);
+    const sha = manifest.files["serve-index.json"]?.sha256 as string;
+    await writeFile(join(t.snapshotsDir, "objects", sha), "{}");
+    await expect(t.server.reload()).rejects.toMatchObject({ code: "release_damaged" });
+  });
+
   it("follows a changed LATEST when watching, and ignores a damaged one", async () => {
     const dir = await makeTempDir();
     const t = await server({ dir, watchLatest: true, watchIntervalMs: 50 });

@@ -1,14 +1,38 @@
 /**
  * Request bodies (docs/decisions.md, "Bodies"): `application/json` or any `application/*+json`, at
  * most 64 KiB (413; a declared-oversize body is not read and the connection is closed), valid
- * JSON without reserved field names, checked against the route's zod schema (400 naming each
- * bad field).
+ * JSON nested at most MAX_BODY_DEPTH levels (checked on the text, before anything walks the
+ * value recursively), without reserved field names, checked against the route's zod schema
+ * (400 naming each bad field).
  */
 import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import { bodyErrors, ProblemError, type Reply, reservedFieldErrors } from "../http.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Arrays and objects inside one another: no request of the API needs more than a few. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects inside one another: one pass over
+ * the characters, brackets inside strings ignored. No recursion, so any depth is safe to check.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 /** The client hung up (or was cut off) before its request ended: nothing to answer, not a server error. */
 export class ClientGone extends Error {}
@@ -53,9 +77,15 @@ export async function jsonBytes(req: IncomingMessage, reply: Reply): Promise<Buf
 
 /** A JSON body's bytes checked against `schema`: 400 naming each bad (or reserved) field. */
 export function parseJson<S extends z.ZodType>(raw: Buffer, schema: S): z.infer<S> {
+  const text = raw.toString("utf8");
+  if (nestsDeeperThan(text, MAX_BODY_DEPTH))
+    throw new ProblemError(
+      "invalid_body",
+      `the body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
+    );
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     throw new ProblemError("invalid_body", "the body is not valid JSON");
   }

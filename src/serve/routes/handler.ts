@@ -10,6 +10,7 @@
  * - `probe` (a service GET of the server's state): its JSON answer.
  */
 import type { z } from "zod";
+import type { Logger } from "../../lib/logger.js";
 import type { RouteId } from "../../schema/index.js";
 import type { ServedRelease } from "../catalog-index.js";
 import { etagFor } from "../http.js";
@@ -24,6 +25,8 @@ export interface ResourceInput {
   release: ServedRelease;
   /** Where the served release's chain is read from (release history routes). */
   snapshotsDir: string | undefined;
+  /** Where a route reports what the operator should know (a damaged release of the chain). */
+  logger: Logger;
 }
 
 export interface ActionInput {
@@ -37,6 +40,8 @@ export interface ActionInput {
 export interface ServiceInput {
   release: ServedRelease | null;
   draining: boolean;
+  /** Why the quota store cannot count requests now, or null. */
+  quotaUnavailable: string | null;
   openApiDocument: () => Buffer;
   openApiDigest: () => string;
 }

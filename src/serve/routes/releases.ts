@@ -5,6 +5,7 @@
  */
 import { ListHistoryQuery, ListReleasesQuery } from "../../schema/index.js";
 import {
+  type ChainSource,
   historyEntriesJson,
   releaseDiffJson,
   type ServedChain,
@@ -15,17 +16,27 @@ import { decodePathParam, ProblemError, parseNoQuery, parseQuery } from "../http
 import { allPositions, pageBody, paginate } from "../page.js";
 import { lazyAnswer, type ResourceInput, type RouteHandler, readyAnswer } from "./handler.js";
 
-/** The snapshots directory; 404 on a server started without one. */
-function snapshotsOf(input: ResourceInput): string {
-  if (input.snapshotsDir === undefined)
-    throw new ProblemError("not_found", "release history is not available on this server");
-  return input.snapshotsDir;
+/**
+ * Where the served chain ends: part of the ETag of the answers that list it, since a reload of
+ * the same release can verify its chain again and end it earlier (a release damaged since).
+ */
+function chainEnd(history: ServedChain): string {
+  return history.releases.at(-1)?.id ?? "";
 }
 
-/** The snapshots directory and the served chain (its manifests). */
-async function chain(input: ResourceInput): Promise<{ snapshotsDir: string; history: ServedChain }> {
-  const snapshotsDir = snapshotsOf(input);
-  return { snapshotsDir, history: await servedChain(snapshotsDir, input.release) };
+/** Where the chain is read; 404 on a server started without a snapshots directory. */
+function sourceOf(input: ResourceInput): ChainSource {
+  if (input.snapshotsDir === undefined)
+    throw new ProblemError("not_found", "release history is not available on this server");
+  return { snapshotsDir: input.snapshotsDir, logger: input.logger };
+}
+
+/** The snapshots directory and the served chain (its verified releases). */
+async function chain(
+  input: ResourceInput,
+): Promise<{ source: ChainSource; snapshotsDir: string; history: ServedChain }> {
+  const source = sourceOf(input);
+  return { source, snapshotsDir: source.snapshotsDir, history: await servedChain(source, input.release) };
 }
 
 export const releases: RouteHandler = {
@@ -33,7 +44,7 @@ export const releases: RouteHandler = {
   prepare: async (input) => {
     const { history } = await chain(input);
     const query = parseQuery(ListReleasesQuery, input.rawQuery);
-    return lazyAnswer(input, query, () =>
+    return lazyAnswer(input, { ...query, chain: chainEnd(history) }, () =>
       pageBody(
         history.releaseJson,
         paginate(allPositions(history.releases.length), query.limit, query.offset),
@@ -77,14 +88,14 @@ export const releaseDiff: RouteHandler = {
 export const deploymentHistory: RouteHandler = {
   kind: "resource",
   prepare: async (input) => {
-    const { snapshotsDir, history } = await chain(input);
-    const deployments = await servedDeploymentHistory(snapshotsDir, input.release);
+    const { source, history } = await chain(input);
+    const deployments = await servedDeploymentHistory(source, input.release);
     const query = parseQuery(ListHistoryQuery, input.rawQuery);
     const id = decodePathParam(input.param);
     const entries = deployments.get(id);
     if (!entries)
       throw new ProblemError("not_found", `no release of the served chain ever held a deployment "${id}"`);
-    return lazyAnswer(input, { id, ...query }, () =>
+    return lazyAnswer(input, { id, ...query, chain: chainEnd(history) }, () =>
       pageBody(
         historyEntriesJson(history, input.release, entries),
         paginate(allPositions(entries.length), query.limit, query.offset),

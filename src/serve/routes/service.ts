@@ -31,12 +31,15 @@ export const healthz: RouteHandler = { kind: "probe", answer: () => ({ status: "
 
 export const readyz: RouteHandler = {
   kind: "probe",
-  answer: ({ release, draining }) => {
+  answer: ({ release, draining, quotaUnavailable }) => {
     if (!release || draining)
       throw new ProblemError(
         "unavailable",
         draining ? "the server is shutting down" : "no release is loaded",
       );
+    // a /v1 request would be answered 503 now: a load balancer should send it elsewhere
+    if (quotaUnavailable !== null)
+      throw new ProblemError("unavailable", quotaUnavailable, undefined, { "retry-after": "1" });
     return { status: "ready", release: release.releaseId };
   },
 };
