@@ -72,7 +72,12 @@ export const ListDeploymentsQuery = z.strictObject({
   model: ModelId.optional(),
   region: z.string().min(1).optional(),
   mode: z.string().min(1).optional(),
-  capability: CapabilityName.optional(),
+  /** Repeatable (`capability=vision&capability=tool_calling`): every one must be `supported`. */
+  capability: z.array(CapabilityName).min(1).optional(),
+  min_context_tokens: intParam(0).optional(),
+  min_max_output_tokens: intParam(0).optional(),
+  max_input_price: intParam(0).optional(),
+  max_output_price: intParam(0).optional(),
   has_pricing: BooleanParam.optional(),
   /** Repeatable (`status=deprecated&status=retired`): any of the given statuses. */
   status: z.array(LifecycleStatus).min(1).optional(),

@@ -114,6 +114,66 @@ describe("GET /v1/deployments", () => {
     expect(seen).toEqual(DEPLOYMENTS.map((d) => d.id));
   });
 
+  it.each([
+    ["capability=tool_calling&capability=structured_output", [GPT4O]],
+    ["capability=structured_output&capability=tool_calling&capability=tool_calling", [GPT4O]],
+    ["capability=tool_calling&capability=vision", []],
+    ["min_context_tokens=0", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_context_tokens=128000", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_context_tokens=128001", [A_EU, A_US, CLAUDE]],
+    ["min_context_tokens=200001", []],
+    ["min_max_output_tokens=16384", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_max_output_tokens=16385", []],
+    ["max_input_price=3000000", [A_US, CLAUDE, BATCH, GPT4O]],
+    ["max_input_price=0", []],
+    ["max_output_price=10000000", [BATCH, GPT4O]],
+    ["max_input_price=3000000&max_output_price=14999999", [BATCH, GPT4O]],
+  ])("keeps only deployments whose known value passes %s (unknown never does)", async (query, expected) => {
+    const answer = await t.get(`/v1/deployments?${query}`);
+    expect(ids(answer)).toEqual(expected);
+    expect(answer.json().meta.total).toBe(expected.length);
+  });
+
+  it("answers the cheapest deployments with tool calling and at least 128k context in one request", async () => {
+    const answer = await t.get(
+      "/v1/deployments?capability=tool_calling&min_context_tokens=128000&sort=input_price&limit=2",
+    );
+    expect(ids(answer)).toEqual([GPT4O, CLAUDE]);
+    expect(answer.json().meta).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
+  });
+
+  it.each([
+    ["min_context_tokens=-1", "min_context_tokens", "must be a decimal integer"],
+    ["min_context_tokens=1.5", "min_context_tokens", "must be a decimal integer"],
+    ["min_max_output_tokens=lots", "min_max_output_tokens", "must be a decimal integer"],
+    ["max_input_price=1e6", "max_input_price", "must be a decimal integer"],
+    ["max_output_price=", "max_output_price", "must be a decimal integer"],
+    ["capability=tool_calling&capability=telepathy", "capability", "must be one of"],
+  ])("refuses %s with a 400 invalid_parameter naming it", async (query, parameter, message) => {
+    const answer = await t.get(`/v1/deployments?${query}`);
+    expect(answer.status).toBe(400);
+    const problem = answer.json();
+    expect(problem.code).toBe("invalid_parameter");
+    expect(problem.errors).toHaveLength(1);
+    expect(problem.errors[0].parameter).toBe(parameter);
+    expect(problem.errors[0].message).toContain(message);
+  });
+
+  it("a repeated parameter is a set: its order and repetitions change neither the bytes nor the ETag", async () => {
+    const a = await t.get("/v1/deployments?capability=tool_calling&capability=structured_output");
+    const b = await t.get(
+      "/v1/deployments?capability=structured_output&capability=tool_calling&capability=structured_output",
+    );
+    expect(a.body.equals(b.body)).toBe(true);
+    expect(a.headers.etag).toBe(b.headers.etag);
+    const c = await t.get("/v1/deployments?status=legacy&status=deprecated");
+    const d = await t.get("/v1/deployments?status=deprecated&status=legacy&status=legacy");
+    expect(c.headers.etag).toBe(d.headers.etag);
+    expect(ids(c)).toEqual([CLAUDE, GPT35]);
+    const single = await t.get("/v1/deployments?capability=tool_calling");
+    expect(single.headers.etag).not.toBe(a.headers.etag);
+  });
+
   it("the same query on the same release returns the same bytes", async () => {
     const a = await t.get("/v1/deployments?provider=openai&limit=2");
     const b = await t.get("/v1/deployments?limit=2&provider=openai");
