@@ -24,4 +24,5 @@ export {
   type PriceComponentName,
   type PriceResult,
   priceUsage,
+  promptAbove,
 } from "./price.js";

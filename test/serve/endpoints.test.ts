@@ -422,6 +422,43 @@ describe("POST /v1/pricing/calculate", () => {
     ]);
   });
 
+  it("prices the whole usage of many requests and echoes requests (default 1)", async () => {
+    const many = await t.post(
+      "/v1/pricing/calculate",
+      { deployment_id: GPT4O, usage: { input_tokens: 1_000_000, output_tokens: 200_000, requests: 50 } },
+      auth,
+    );
+    expect(many.status, many.text).toBe(200);
+    // 1,000,000 x 2.5 + 200,000 x 10 = 4,500,000 micro-USD for all 50 requests
+    expect(many.json().pricing).toMatchObject({ total_usd: "4.500000", requests: 50 });
+    const one = await t.post(
+      "/v1/pricing/calculate",
+      { deployment_id: GPT4O, usage: { input_tokens: 1 } },
+      auth,
+    );
+    expect(one.json().pricing.requests).toBe(1);
+    const compared = await t.post(
+      "/v1/deployments/compare",
+      { deployment_ids: [GPT4O], usage: { input_tokens: 10, requests: 7 } },
+      auth,
+    );
+    expect(compared.json().data[0].pricing.requests).toBe(7);
+  });
+
+  it.each([0, -1, 1.5, "2", null])(
+    "refuses usage.requests = %j with a 400 invalid_body naming it",
+    async (requests) => {
+      const answer = await t.post(
+        "/v1/pricing/calculate",
+        { deployment_id: GPT4O, usage: { input_tokens: 1, requests } },
+        auth,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json().code).toBe("invalid_body");
+      expect(answer.json().errors.map((e: { parameter: string }) => e.parameter)).toEqual(["usage.requests"]);
+    },
+  );
+
   it("is 422 not_priceable for a deployment without a rate card", async () => {
     const answer = await t.post(
       "/v1/pricing/calculate",
