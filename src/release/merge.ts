@@ -78,6 +78,7 @@ import {
   officialDisagreements,
 } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
+import { statusFromDeployments } from "./status.js";
 import type {
   OfficialDisagreement,
   OfficialSpecCounts,
@@ -337,8 +338,13 @@ function mergeScopeRecord(
     resourceType === "model" ? resourceId : null,
     picked.replacements,
   );
+  // A model's status is its deployments' (statusFromDeployments); a provider's, or a model's
+  // without a deployment, is what its own assertions say.
   const core = {
-    status: scopeStatus(picked, context.today),
+    status:
+      resourceType === "model" && members.length > 0
+        ? statusFromDeployments(members.map((d) => d.status))
+        : scopeStatus(picked, context.today),
     announced_at: picked.announced_at,
     deprecation: picked.deprecation,
     end_of_life: picked.end_of_life,
