@@ -673,9 +673,11 @@ export function buildOpenApiDocument(): Json {
     tag: "browse",
     summary: "List models",
     description:
-      "Canonical models with their lifecycle record, summary and the providers that deploy them. Ordered by `id`.",
+      "Canonical models with their lifecycle record, summary and the providers that deploy them. A model's `lifecycle.status` is derived from its deployments: the first of available, preview, legacy, deprecated, retired that any of them has, `unknown` only when every one is. `summary.released_at` is the earliest day a source states one of its deployments was released and `summary.newest_deployment` the deployment with the latest such day (null where no source states one). Example, the latest Claude Sonnet with a stated release day: `?q=claude-sonnet&sort=-released_at&limit=1`.",
     parameters: queryParameters(components, ListModelsQuery, {
+      q: "Free-text search: every whitespace-separated term must occur in the model id (`<lab>/<model>`), case-insensitively.",
       provider: "Only models with a deployment at this provider.",
+      sort: "`id` (default), `released_at` or `-released_at` (descending): by `summary.released_at`; models without a stated release day come last in both orders; ties by `id`.",
       ...PAGING_DOCS,
     }),
     success: components.convert(ModelPage, "output"),
