@@ -3,35 +3,44 @@
  * HTTP by a server on the committed release and checked against the same release's records
  * computed independently here.
  */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogContent, Deployment, LifecycleStatus } from "../../src/schema/index.js";
-import { startServer } from "../../src/serve/index.js";
+import { createKey, startServer } from "../../src/serve/index.js";
 import { COMMITTED_SNAPSHOTS, committedRelease } from "../helpers/committed-release.js";
-import { type Answer, call, captureLogger } from "./support/harness.js";
+import { type Answer, call, captureLogger, makeTempDir } from "./support/harness.js";
 
 let catalog: CatalogContent;
 let server: Awaited<ReturnType<typeof startServer>>;
+let dir: string;
+let authorization: string;
 const get = (path: string): Promise<Answer> => call(server.url, "GET", path);
 const post = (path: string, body: unknown): Promise<Answer> =>
   call(server.url, "POST", path, {
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization },
     body: JSON.stringify(body),
   });
 
 beforeAll(async () => {
   catalog = (await committedRelease()).catalog;
+  dir = await makeTempDir();
+  const keysFile = join(dir, "keys.json");
+  authorization = `Bearer ${(await createKey(keysFile, "acme", "pro")).key}`;
   server = await startServer({
     snapshotsDir: COMMITTED_SNAPSHOTS,
     host: "127.0.0.1",
     port: 0,
     watchLatest: false,
     noQuota: true,
+    keysFile,
     logger: captureLogger().logger,
   });
 }, 60_000);
 
 afterAll(async () => {
   await server.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -135,8 +144,11 @@ describe("finding deployments on the committed release", () => {
       models.push(...page.data);
       if (!page.meta.has_more) break;
     }
-    expect(models.length).toBe(statuses.size);
-    for (const m of models) {
+    // every model with a deployment is listed (a model without one, known only from a
+    // model-scope assertion, keeps what that assertion says)
+    const deployed = models.filter((m) => statuses.has(m.id));
+    expect(deployed.length).toBe(statuses.size);
+    for (const m of deployed) {
       const own = statuses.get(m.id) ?? new Set();
       expect(m.lifecycle.status, m.id).toBe(order.find((s) => own.has(s)) ?? "unknown");
     }
