@@ -23,5 +23,6 @@ export {
   type PriceComponentName,
   type PriceResult,
   priceUsage,
+  promptAbove,
   USAGE_PRICE_COMPONENTS,
 } from "./price.js";

@@ -7,9 +7,11 @@
  * - A component with 0 tokens costs 0 whatever its price, even an unknown (null) one.
  * - A component with tokens > 0 and an unknown price makes the usage unpriceable: unknown is
  *   never priced as zero, so the result names the missing components instead.
- * - Long-context tiers: when the prompt (input + cached input tokens) exceeds a tier's
- *   `above_input_tokens`, the highest such tier's prices apply to every token of the
- *   request; a null price in that tier is unknown (it does not fall back to the base price).
+ * - Long-context tiers: the usage's token counts are totals over `requests` requests of equal
+ *   size (docs/finding-deployments.md). When one request's prompt ((input + cached input
+ *   tokens) / requests) exceeds a tier's `above_input_tokens`, the highest such tier's prices
+ *   apply to every token of the usage; a null price in that tier is unknown (it does not fall
+ *   back to the base price). The comparison is exact: prompt > threshold x requests.
  */
 import {
   type Pricing,
@@ -34,15 +36,23 @@ export interface AppliedPrices {
   prices: Record<PriceComponentName, number | null>;
 }
 
-/** Which prices of `rateCard` apply to `usage`: the base prices or the highest tier exceeded. */
-export function appliedPrices(rateCard: RateCard, usage: Usage): AppliedPrices {
+/**
+ * Whether one request's prompt is above `threshold`: (input + cached) / requests > threshold,
+ * compared without division as input + cached > threshold x requests.
+ */
+export function promptAbove(usage: Usage, threshold: number): boolean {
   const promptTokens = BigInt(usage.input_tokens) + BigInt(usage.cached_input_tokens);
+  return promptTokens > BigInt(threshold) * BigInt(usage.requests);
+}
+
+/** Which prices of `rateCard` apply to `usage`: the base prices or the highest tier one request exceeds. */
+export function appliedPrices(rateCard: RateCard, usage: Usage): AppliedPrices {
   let tier: NonNullable<RateCard["tiers"]>[number] | null = null;
   for (const candidate of rateCard.tiers ?? []) {
     // Tiers are validated to be strictly increasing, but pick the highest exceeded one
     // regardless of order so an unsorted card cannot under-price a request.
     if (
-      promptTokens > BigInt(candidate.above_input_tokens) &&
+      promptAbove(usage, candidate.above_input_tokens) &&
       (tier === null || candidate.above_input_tokens > tier.above_input_tokens)
     )
       tier = candidate;
@@ -111,6 +121,7 @@ export function priceUsage(rateCard: RateCard, usage: Usage): PriceResult {
     pricing: {
       currency: "USD",
       total_usd: formatPicoUsd(totalPicoUsd),
+      requests: usage.requests,
       tier_above_input_tokens: applied.tierAboveInputTokens,
       components,
     },

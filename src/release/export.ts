@@ -3,9 +3,12 @@
  * rather than call the API:
  *   catalog.json          the release's deployments, lifecycle records and events in their API
  *                         shapes, with the release's id, creation time, previous id and counts
- *   deployments.csv       one row per deployment (the columns of deployments.parquet)
+ *   deployments.csv       one row per deployment (the columns of deployments.parquet, with
+ *                         two columns per capability: cap_<name>, cap_<name>_verification)
  *   lifecycle.csv         one row per lifecycle record
- *   deployments.parquet   typed: dates DATE, instants TIMESTAMP (UTC), prices BIGINT micro-USD
+ *   deployments.parquet   typed: dates DATE, instants TIMESTAMP (UTC), prices BIGINT micro-USD,
+ *                         capabilities a STRUCT of one STRUCT(status, verification_status) per
+ *                         capability (tables.ts, docs/finding-deployments.md)
  *   lifecycle.parquet
  * Always computed from the release's verified catalog.json (not copied from the release's own
  * Parquet files), so an export of an older release has the same columns and types.
@@ -16,8 +19,8 @@ import { tempName } from "../lib/atomic-write.js";
 import { CATALOG_FILE, loadRelease } from "./artifact.js";
 import { PARQUET_COPY_OPTIONS, withDatabase } from "./duckdb.js";
 import {
-  deploymentsCsvQuery,
-  deploymentsParquetQuery,
+  deploymentsExportCsvQuery,
+  deploymentsExportParquetQuery,
   lifecycleCsvQuery,
   lifecycleParquetQuery,
   loadCatalog,
@@ -75,9 +78,9 @@ export async function exportRelease(
     await withDatabase(async (db) => {
       await loadCatalog(db, "", catalog);
       const copies: Array<[string, string, string]> = [
-        ["deployments.csv", deploymentsCsvQuery(), "FORMAT csv, HEADER true"],
+        ["deployments.csv", deploymentsExportCsvQuery(), "FORMAT csv, HEADER true"],
         ["lifecycle.csv", lifecycleCsvQuery(), "FORMAT csv, HEADER true"],
-        ["deployments.parquet", deploymentsParquetQuery(), PARQUET_COPY_OPTIONS],
+        ["deployments.parquet", deploymentsExportParquetQuery(), PARQUET_COPY_OPTIONS],
         ["lifecycle.parquet", lifecycleParquetQuery(), PARQUET_COPY_OPTIONS],
       ];
       for (const [name, query, options] of copies) {

@@ -76,8 +76,10 @@ import {
   mergeSpecs,
   modelFactKey,
   officialDisagreements,
+  statedReleaseDay,
 } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
+import { statusFromDeployments } from "./status.js";
 import type {
   OfficialDisagreement,
   OfficialSpecCounts,
@@ -120,6 +122,8 @@ export interface DeploymentFields {
   disagreements: MergedSpecs["disagreements"];
   /** The limits came from official facts (report.ts's official_specs counts them). */
   officialLimits: Pick<MergedSpecs, "officialContext" | "officialMaxOutput">;
+  /** The day a model fact states the provider model was released at the provider, or null. */
+  releasedAt: string | null;
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
@@ -184,11 +188,8 @@ export function mergeDeploymentFields(
   modelFacts: Candidates["modelFacts"],
 ): DeploymentFields {
   const rateFrom = ranked.find((r) => r.fact.rate_card !== undefined);
-  const specs = mergeSpecs(
-    identity.mode,
-    ranked,
-    modelFacts.get(modelFactKey(identity.provider_id, identity.provider_model_id)),
-  );
+  const ofModel = modelFacts.get(modelFactKey(identity.provider_id, identity.provider_model_id));
+  const specs = mergeSpecs(identity.mode, ranked, ofModel);
   const conflicts: FieldConflict[] = [];
   const officialCard = ranked.find((r) => r.official && r.fact.rate_card);
   const communityCard = ranked.find((r) => !r.official && r.fact.rate_card);
@@ -214,6 +215,7 @@ export function mergeDeploymentFields(
     conflicts,
     disagreements: specs.disagreements,
     officialLimits: { officialContext: specs.officialContext, officialMaxOutput: specs.officialMaxOutput },
+    releasedAt: statedReleaseDay(ofModel),
   };
 }
 
@@ -257,6 +259,7 @@ interface MergedDeployment {
   conflicts: FieldConflict[];
   disagreements: MergedSpecs["disagreements"];
   officialLimits: DeploymentFields["officialLimits"];
+  releasedAt: string | null;
 }
 
 /** One deployment from its facts and assertions, its replacements still unresolved. */
@@ -315,6 +318,7 @@ function mergeDeployment(
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
     disagreements: fields.disagreements,
     officialLimits: fields.officialLimits,
+    releasedAt: fields.releasedAt,
   };
 }
 
@@ -325,6 +329,7 @@ function mergeScopeRecord(
   members: readonly Deployment[],
   assertions: readonly RankedAssertion[],
   memberSourceIds: (deployment: Deployment) => readonly string[],
+  memberReleasedAt: (deployment: Deployment) => string | null,
   replacements: ReplacementIndex,
   context: MergeContext,
 ): { record: LifecycleRecord; unresolved: UnresolvedReplacement[] } {
@@ -337,8 +342,13 @@ function mergeScopeRecord(
     resourceType === "model" ? resourceId : null,
     picked.replacements,
   );
+  // A model's status is its deployments' (statusFromDeployments); a provider's, or a model's
+  // without a deployment, is what its own assertions say.
   const core = {
-    status: scopeStatus(picked, context.today),
+    status:
+      resourceType === "model" && members.length > 0
+        ? statusFromDeployments(members.map((d) => d.status))
+        : scopeStatus(picked, context.today),
     announced_at: picked.announced_at,
     deprecation: picked.deprecation,
     end_of_life: picked.end_of_life,
@@ -355,7 +365,10 @@ function mergeScopeRecord(
         coverage: coverageFor(sourceIds, context.stateById, context.sourceById),
         last_changed_at: lastChangedAt(previousCore(context, resourceType, resourceId), core, context.now),
       },
-      summary: summarize(members, context.today),
+      summary:
+        resourceType === "model"
+          ? { ...summarize(members, context.today), ...releaseSummary(members, memberReleasedAt) }
+          : summarize(members, context.today),
     },
     unresolved: resolved.unresolved,
   };
@@ -432,6 +445,9 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   const sourcesOf = new Map<Deployment, string[]>();
   for (const m of merged) sourcesOf.set(m.deployment, m.sourceIds);
   const memberSourceIds = (d: Deployment) => sourcesOf.get(d) ?? [];
+  const releasedOf = new Map<Deployment, string | null>();
+  for (const m of merged) releasedOf.set(m.deployment, m.releasedAt);
+  const memberReleasedAt = (d: Deployment) => releasedOf.get(d) ?? null;
   const byProvider = new Map<string, Deployment[]>();
   const byModel = new Map<string, Deployment[]>();
   for (const deployment of deployments) {
@@ -451,6 +467,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
       members,
       assertions,
       memberSourceIds,
+      memberReleasedAt,
       replacements,
       context,
     );
@@ -514,6 +531,31 @@ function countOfficialSpecs(merged: readonly MergedDeployment[]): Map<string, Of
     if (officialCapability(d.capabilities)) c.capability++;
   }
   return counts;
+}
+
+/**
+ * A model's release days as its sources state them (docs/finding-deployments.md): the earliest
+ * day a source states one of its deployments was released, and the deployment with the latest
+ * such day (ties by id); null where no source states one. Never a date read from an id.
+ */
+export function releaseSummary(
+  members: readonly Deployment[],
+  releasedAt: (deployment: Deployment) => string | null,
+): Pick<LifecycleSummary, "released_at" | "newest_deployment"> {
+  let first: string | null = null;
+  let newest: { deployment_id: string; released_at: string } | null = null;
+  for (const d of members) {
+    const day = releasedAt(d);
+    if (day === null) continue;
+    if (first === null || day < first) first = day;
+    if (
+      newest === null ||
+      day > newest.released_at ||
+      (day === newest.released_at && compareCodePoints(d.id, newest.deployment_id) < 0)
+    )
+      newest = { deployment_id: d.id, released_at: day };
+  }
+  return { released_at: first, newest_deployment: newest };
 }
 
 /** Aggregation over a provider's or model's deployments (not a lifecycle assertion). */

@@ -153,6 +153,27 @@ function inferredFor(fact: ModelFact, providerModelId: string): ModelFact {
   };
 }
 
+/**
+ * The day the model facts of a provider model state it was released at that provider, or null
+ * when none states one: official before community, then the newest observation, then source id.
+ */
+export function statedReleaseDay(candidates: readonly ModelFactCandidate[] | undefined): string | null {
+  let best: ModelFactCandidate | null = null;
+  for (const c of candidates ?? []) {
+    if (c.fact.released_at === undefined) continue;
+    if (
+      best === null ||
+      (c.official !== best.official
+        ? c.official
+        : c.observedMs !== best.observedMs
+          ? c.observedMs > best.observedMs
+          : (compareCodePoints(c.source.source_id, best.source.source_id) || c.index - best.index) < 0)
+    )
+      best = c;
+  }
+  return best?.fact.released_at ?? null;
+}
+
 /** One source of limits or capabilities, deployment- or model-level, in precedence order. */
 interface Candidate {
   official: boolean;

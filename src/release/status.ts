@@ -160,3 +160,21 @@ export function deriveStatus(input: StatusInput): DerivedStatus {
   /* c8 ignore next */
   return { status: "unknown", rule: "nothing_known" };
 }
+
+/**
+ * A model's status from its deployments' (docs/finding-deployments.md): the first of these that
+ * any of its deployments has, so a model with one available deployment is available.
+ */
+export const MODEL_STATUS_PRECEDENCE: readonly LifecycleStatus[] = [
+  "available",
+  "preview",
+  "legacy",
+  "deprecated",
+  "retired",
+];
+
+/** The first status of MODEL_STATUS_PRECEDENCE that one of `statuses` is; `unknown` when none is. */
+export function statusFromDeployments(statuses: Iterable<LifecycleStatus>): LifecycleStatus {
+  const present = new Set(statuses);
+  return MODEL_STATUS_PRECEDENCE.find((status) => present.has(status)) ?? "unknown";
+}

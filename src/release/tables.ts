@@ -13,6 +13,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import {
+  CapabilityName,
   type CatalogContent,
   type Deployment,
   PRICE_FIELDS,
@@ -525,16 +526,63 @@ export function lifecycleParquetQuery(prefix = ""): string {
   return `SELECT ${exportColumns(LIFECYCLE_RECORD_COLUMNS)} FROM ${prefix}lifecycle ORDER BY resource_type, resource_id`;
 }
 
+/**
+ * `catalog export`'s deployments (docs/finding-deployments.md): the columns of the release's own
+ * deployments.parquet, except that `capabilities` is typed instead of a JSON text. In Parquet it
+ * is a STRUCT with one field per capability name, each a STRUCT(status, verification_status)
+ * that is NULL where the capability is unknown; in CSV, two columns per capability,
+ * `cap_<name>` (the status) and `cap_<name>_verification`, empty where unknown. The release's
+ * own Parquet files keep the JSON text, which the diff of a later build reads.
+ */
+const CAPABILITY_FIELDS = ["status", "verification_status"] as const;
+const CAPABILITIES_STRUCT_SHAPE = JSON.stringify(
+  Object.fromEntries(
+    CapabilityName.options.map((name) => [
+      name,
+      Object.fromEntries(CAPABILITY_FIELDS.map((field) => [field, "VARCHAR"])),
+    ]),
+  ),
+);
+
+function exportDeploymentsSelect(prefix: string, capabilities: (column: string) => string): string {
+  const columns = exportColumns(DEPLOYMENT_COLUMNS)
+    .split(", ")
+    .map((column) => (column === "capabilities" ? capabilities(column) : column));
+  return `SELECT ${columns.join(", ")} FROM ${prefix}deployments ORDER BY id`;
+}
+
+export function deploymentsExportParquetQuery(prefix = ""): string {
+  return exportDeploymentsSelect(
+    prefix,
+    (column) => `json_transform(${column}, ${sqlString(CAPABILITIES_STRUCT_SHAPE)}) AS ${column}`,
+  );
+}
+
+/** The CSV columns `capabilities` becomes: `cap_<name>` and `cap_<name>_verification` per capability. */
+export const CAPABILITY_CSV_COLUMNS: readonly string[] = CapabilityName.options.flatMap((name) => [
+  `cap_${name}`,
+  `cap_${name}_verification`,
+]);
+
+export function deploymentsExportCsvQuery(prefix = ""): string {
+  const typed = exportDeploymentsSelect(prefix, (column) => {
+    const struct = `json_transform(${column}, ${sqlString(CAPABILITIES_STRUCT_SHAPE)})`;
+    return CapabilityName.options
+      .flatMap((name) => [
+        `${struct}.${name}.status AS cap_${name}`,
+        `${struct}.${name}.verification_status AS cap_${name}_verification`,
+      ])
+      .join(", ");
+  });
+  return csvQuery(DEPLOYMENT_COLUMNS, typed);
+}
+
 /** CSV has no lists: list columns become their items joined by one space (URLs, ids and UUIDs hold none). */
 function csvQuery(columns: ColumnSpec, typedQuery: string): string {
   const lists = columns
     .filter(([, t]) => t.endsWith("[]"))
     .map(([n]) => `array_to_string(${n}, ' ') AS ${n}`);
   return `SELECT * REPLACE (${lists.join(", ")}) FROM (${typedQuery})`;
-}
-
-export function deploymentsCsvQuery(prefix = ""): string {
-  return csvQuery(DEPLOYMENT_COLUMNS, deploymentsParquetQuery(prefix));
 }
 
 export function lifecycleCsvQuery(prefix = ""): string {

@@ -72,7 +72,12 @@ export const ListDeploymentsQuery = z.strictObject({
   model: ModelId.optional(),
   region: z.string().min(1).optional(),
   mode: z.string().min(1).optional(),
-  capability: CapabilityName.optional(),
+  /** Repeatable (`capability=vision&capability=tool_calling`): every one must be `supported`. */
+  capability: z.array(CapabilityName).min(1).optional(),
+  min_context_tokens: intParam(0).optional(),
+  min_max_output_tokens: intParam(0).optional(),
+  max_input_price: intParam(0).optional(),
+  max_output_price: intParam(0).optional(),
   has_pricing: BooleanParam.optional(),
   /** Repeatable (`status=deprecated&status=retired`): any of the given statuses. */
   status: z.array(LifecycleStatus).min(1).optional(),
@@ -117,12 +122,26 @@ export const ListEventsQuery = z.strictObject({
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
 
-/** Usage profile shared by compare and calculate; absent counts are 0. */
+/**
+ * Usage profile shared by compare and calculate; absent counts are 0. The token counts are
+ * totals over `requests` requests of equal size (docs/finding-deployments.md): a long-context
+ * tier applies when one request's prompt is above its threshold.
+ */
 export const Usage = z
   .strictObject({
-    input_tokens: TokenCount.default(0).meta({ description: "Input tokens not served from cache." }),
-    cached_input_tokens: TokenCount.default(0),
-    output_tokens: TokenCount.default(0),
+    input_tokens: TokenCount.default(0).meta({
+      description: "Input tokens not served from cache, in total over `requests` requests.",
+    }),
+    cached_input_tokens: TokenCount.default(0).meta({
+      description: "Input tokens served from cache, in total over `requests` requests.",
+    }),
+    output_tokens: TokenCount.default(0).meta({
+      description: "Output tokens, in total over `requests` requests.",
+    }),
+    requests: z.int().positive().default(1).meta({
+      description:
+        "How many requests of equal size the token counts are totals over (default 1). A long-context tier applies when one request's prompt, (input_tokens + cached_input_tokens) / requests, is above the tier's threshold; the whole usage is priced.",
+    }),
   })
   .meta({ id: "Usage" });
 export type Usage = z.infer<typeof Usage>;
@@ -162,7 +181,14 @@ export const Pricing = z
   .strictObject({
     currency: z.literal("USD"),
     total_usd: DecimalUsd,
-    tier_above_input_tokens: z.int().positive().nullable(),
+    requests: z
+      .int()
+      .positive()
+      .meta({ description: "The usage's `requests`, echoed: the price is for all of them." }),
+    tier_above_input_tokens: z.int().positive().nullable().meta({
+      description:
+        "The threshold of the long-context tier whose prices applied (one request's prompt was above it), or null for the base prices.",
+    }),
     components: z.array(PriceComponent),
   })
   .meta({ id: "Pricing" });

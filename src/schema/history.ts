@@ -45,8 +45,14 @@ export const ModelPage = pageOf(Model, "ModelPage");
 export const ListProvidersQuery = z.strictObject({ limit: LimitParam, offset: OffsetParam });
 export type ListProvidersQuery = z.infer<typeof ListProvidersQuery>;
 
+/** Sort keys of GET /v1/models: a `-` prefix sorts descending; models without the value last. */
+export const ModelSort = z.enum(["id", "released_at", "-released_at"]);
+export type ModelSort = z.infer<typeof ModelSort>;
+
 export const ListModelsQuery = z.strictObject({
+  q: z.string().min(1).max(200).optional(),
   provider: ProviderId.optional(),
+  sort: ModelSort.default("id"),
   limit: LimitParam,
   offset: OffsetParam,
 });

@@ -112,6 +112,24 @@ export const LifecycleSummary = z
     known_milestone_count: z.int().nonnegative(),
     unknown_milestone_count: z.int().nonnegative(),
     next_end_of_life: NextEndOfLife.nullable(),
+    /**
+     * Model records only: the earliest day a source states one of the model's deployments was
+     * released (launched), or null when no source states one. Absent on provider records and
+     * in releases published before it was stored.
+     */
+    released_at: IsoDate.nullable().optional().meta({
+      description:
+        "Models only: the earliest day a source states one of the model's deployments was released, or null when no source states one (never read from a dated model id). Absent on providers.",
+    }),
+    /** Model records only: the deployment with the latest stated release day (ties by id), or null. */
+    newest_deployment: z
+      .strictObject({ deployment_id: DeploymentId, released_at: IsoDate })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Models only: the deployment with the latest day a source states it was released (ties by id), or null when no source states one. Absent on providers.",
+      }),
   })
   .meta({ id: "LifecycleSummary" });
 export type LifecycleSummary = z.infer<typeof LifecycleSummary>;

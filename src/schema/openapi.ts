@@ -118,7 +118,15 @@ const DEPLOYMENT_QUERY_DOCS: Record<string, string> = {
   region: "`global`, `eu`, or a provider-specific region.",
   mode: "Provider inference mode or API family.",
   capability:
-    "A capability name. Keeps only deployments whose status for that capability is `supported`; `conditional` results are excluded.",
+    "A capability name; repeatable (`capability=vision&capability=tool_calling` keeps deployments that support every one). Keeps only deployments whose status for each named capability is `supported`; `conditional` results are excluded.",
+  min_context_tokens:
+    "Keeps deployments whose context window is known and at least this many tokens (a non-negative integer); an unknown context window never matches.",
+  min_max_output_tokens:
+    "Keeps deployments whose maximum output is known and at least this many tokens (a non-negative integer); an unknown maximum never matches.",
+  max_input_price:
+    "Keeps priced deployments whose base input price (micro-USD per million tokens, before any long-context tier) is known and at or under this; unpriced deployments never match.",
+  max_output_price:
+    "Keeps priced deployments whose base output price (micro-USD per million tokens, before any long-context tier) is known and at or under this; unpriced deployments never match.",
   has_pricing: "Filters by whether normalized pricing (a rate card) is present.",
   status:
     "Lifecycle status; repeatable (`status=deprecated&status=retired` keeps deployments with any of them).",
@@ -593,7 +601,7 @@ export function buildOpenApiDocument(): Json {
     tag: "deployments",
     summary: "List deployments",
     description:
-      "Search deployments by model, provider, region, mode, price availability and required capability. Ordered by `id`.",
+      "Search deployments by model, provider, region, mode, status, required capabilities, minimum context window and maximum output, and maximum input and output price; every filter given must hold. Ordered by `sort` (default `id`). Example: the 5 cheapest deployments with vision and tool calling and at least 128k context: `?capability=vision&capability=tool_calling&min_context_tokens=128000&sort=input_price&limit=5`.",
     parameters: queryParameters(components, ListDeploymentsQuery, DEPLOYMENT_QUERY_DOCS),
     success: components.convert(DeploymentPage, "output"),
     successDescription: "A page of deployments.",
@@ -690,9 +698,11 @@ export function buildOpenApiDocument(): Json {
     tag: "browse",
     summary: "List models",
     description:
-      "Canonical models with their lifecycle record, summary and the providers that deploy them. Ordered by `id`.",
+      "Canonical models with their lifecycle record, summary and the providers that deploy them. A model's `lifecycle.status` is derived from its deployments: the first of available, preview, legacy, deprecated, retired that any of them has, `unknown` only when every one is. `summary.released_at` is the earliest day a source states one of its deployments was released and `summary.newest_deployment` the deployment with the latest such day (null where no source states one). Example, the latest Claude Sonnet with a stated release day: `?q=claude-sonnet&sort=-released_at&limit=1`.",
     parameters: queryParameters(components, ListModelsQuery, {
+      q: "Free-text search: every whitespace-separated term must occur in the model id (`<lab>/<model>`), case-insensitively.",
       provider: "Only models with a deployment at this provider.",
+      sort: "`id` (default), `released_at` or `-released_at` (descending): by `summary.released_at`; models without a stated release day come last in both orders; ties by `id`.",
       ...PAGING_DOCS,
     }),
     success: components.convert(ModelPage, "output"),

@@ -4,7 +4,7 @@
  * (undefined); `null` means the source says it is unknown / not offered.
  */
 import { z } from "zod";
-import { DeploymentId, IdPart, IsoSeconds, ModelId, ProviderId } from "./common.js";
+import { DeploymentId, IdPart, IsoDate, IsoSeconds, ModelId, ProviderId } from "./common.js";
 import { Capabilities, RateCard } from "./deployment.js";
 import { Evidence } from "./evidence.js";
 import { LifecycleMilestone, LifecycleStatus } from "./lifecycle.js";
@@ -110,6 +110,12 @@ export const ModelFact = z
     context_tokens: z.int().positive().nullable().optional(),
     max_output_tokens: z.int().positive().nullable().optional(),
     capabilities: Capabilities.optional(),
+    /**
+     * The day the page states the model was released (launched) at this provider, as printed
+     * ("Model launch date: Oct 16, 2025"); absent where the page states none. Never inferred
+     * from a dated model id (docs/finding-deployments.md).
+     */
+    released_at: IsoDate.optional(),
     /**
      * The page names the model without a version, while the provider deploys it as
      * `<model>-<version>` (Azure: `text-embedding-3-large` is deployed as version 1, id

@@ -182,6 +182,8 @@ export const ServeIndexFile = z
       input_micro_usd: Nullable(MicroUsd),
       output_micro_usd: Nullable(MicroUsd),
       context_tokens: Nullable(z.int().positive()),
+      /** Absent in releases published before it was stored (the server reads the records). */
+      max_output_tokens: Nullable(z.int().positive()).optional(),
       /** Per capability, the deployments whose status for it is `supported`. */
       supported: z.partialRecord(CapabilityName, Positions),
     }),

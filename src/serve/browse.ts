@@ -87,12 +87,44 @@ export function listProviders(index: BrowseIndex, query: ListProvidersQuery): Pa
   return paginate(allPositions(index.providers.length), query.limit, query.offset);
 }
 
+/**
+ * Models by provider and free text (every whitespace-separated term in the model id,
+ * case-insensitively), ordered by id or by the stated release day (nulls last, ties by id).
+ */
 export function listModels(index: BrowseIndex, query: ListModelsQuery): PageResult {
-  const matches =
+  const candidates =
     query.provider === undefined
       ? allPositions(index.models.length)
       : (index.modelsByProvider.get(query.provider) ?? []);
-  return paginate(matches, query.limit, query.offset);
+  const terms = query.q === undefined ? [] : query.q.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches =
+    terms.length === 0
+      ? candidates
+      : candidates.filter((i) => {
+          const id = index.models[i]?.id.toLowerCase() ?? "";
+          return terms.every((t) => id.includes(t));
+        });
+  if (query.sort === "id") return paginate(matches, query.limit, query.offset);
+  const rank = releasedRanks(index, query.sort === "-released_at");
+  return paginate(
+    [...matches].sort((a, b) => (rank[a] as number) - (rank[b] as number)),
+    query.limit,
+    query.offset,
+  );
+}
+
+/** Per model position, its rank by `summary.released_at` (nulls last in both orders, ties by id). */
+function releasedRanks(index: BrowseIndex, descending: boolean): Uint32Array {
+  const order = nullsLastOrder(
+    index.models.map((m) => m.summary.released_at ?? null),
+    compareCodePoints,
+    descending,
+  );
+  const rank = new Uint32Array(order.length);
+  order.forEach((position, r) => {
+    rank[position] = r;
+  });
+  return rank;
 }
 
 // --- Deployment sort orders -----------------------------------------------------------------

@@ -96,6 +96,11 @@ export interface ServedRelease {
   deploymentCount: number;
   /** A position in these columns is the deployment's index everywhere below. */
   deploymentFields: DeploymentFields;
+  /**
+   * Each deployment's max_output_tokens: the index's column, or, for a release published before
+   * the index stored it, read from the records on first use.
+   */
+  maxOutputTokens: ReadonlyArray<number | null>;
   deployments: StoredRecords<Deployment>;
   /** Each record's JSON in the API's field order, serialized on first use and then kept. */
   deploymentJson: RecordJson;
@@ -418,6 +423,7 @@ function serve(parts: ReleaseParts): ServedRelease {
     if (positions && positions.length > 0) bySupportedCapability.set(name, positions);
   }
   let deploymentSearch: string[] | null = null;
+  let maxOutputTokens: ReadonlyArray<number | null> | null = index.deployments.max_output_tokens ?? null;
   const deploymentJson = new LazyRecordJson(parts.deployments, Deployment, parts.cacheSize);
   const lifecycleJson = new LazyRecordJson(parts.lifecycle, LifecycleRecord, parts.cacheSize);
 
@@ -431,6 +437,10 @@ function serve(parts: ReleaseParts): ServedRelease {
     manifest,
     deploymentCount: count,
     deploymentFields: fields,
+    get maxOutputTokens() {
+      maxOutputTokens ??= fields.id.map((_, i) => parts.deployments.at(i)?.max_output_tokens ?? null);
+      return maxOutputTokens;
+    },
     deployments: parts.deployments,
     deploymentJson,
     deploymentById,

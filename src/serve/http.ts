@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { z } from "zod";
-import { canonicalJson } from "../lib/canonical-json.js";
+import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { CachePolicy, Problem, ProblemCode } from "../schema/index.js";
 
@@ -210,6 +210,10 @@ export function parseQuery<S extends z.ZodType>(
       else values[name] = [value];
     } else values[name] = value;
   }
+  // A repeated parameter is a set: sorted and deduplicated, so the normalized request (and its
+  // ETag) does not depend on the order or repetition of its values.
+  for (const [name, value] of Object.entries(values))
+    if (Array.isArray(value)) values[name] = [...new Set(value)].sort(compareCodePoints);
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

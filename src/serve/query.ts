@@ -21,6 +21,16 @@ function smallest(lists: number[][]): number[] {
 
 const EMPTY: number[] = [];
 
+/** A minimum keeps only known values at least that (docs/finding-deployments.md): unknown never passes. */
+function atLeast(value: number | null | undefined, minimum: number | undefined): boolean {
+  return minimum === undefined || (value !== null && value !== undefined && value >= minimum);
+}
+
+/** A price ceiling keeps only known prices at or under it: an unknown price is never cheap. */
+function atMost(value: number | null | undefined, maximum: number | undefined): boolean {
+  return maximum === undefined || (value !== null && value !== undefined && value <= maximum);
+}
+
 export function listDeployments(release: ServedRelease, query: ListDeploymentsQuery): PageResult {
   // Candidates come from the smallest exact-match index; every filter is then checked on
   // each candidate. Index lists hold positions in id order, so the result is in id order.
@@ -29,9 +39,9 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
   if (query.model !== undefined) lists.push(release.byModel.get(query.model) ?? EMPTY);
   if (query.region !== undefined) lists.push(release.byRegion.get(query.region) ?? EMPTY);
   if (query.mode !== undefined) lists.push(release.byMode.get(query.mode) ?? EMPTY);
-  if (query.capability !== undefined)
-    lists.push(release.bySupportedCapability.get(query.capability) ?? EMPTY);
+  for (const name of query.capability ?? []) lists.push(release.bySupportedCapability.get(name) ?? EMPTY);
   if (query.has_pricing !== undefined) lists.push(query.has_pricing ? release.priced : release.unpriced);
+  if (query.max_input_price !== undefined || query.max_output_price !== undefined) lists.push(release.priced);
   const candidates = smallest(lists);
 
   // Free text: every whitespace-separated term must occur, case-insensitively.
@@ -43,7 +53,16 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
     if (query.model !== undefined && d.model_id[i] !== query.model) continue;
     if (query.region !== undefined && d.region[i] !== query.region) continue;
     if (query.mode !== undefined && d.mode[i] !== query.mode) continue;
-    if (query.capability !== undefined && !supportsCapability(d, i, query.capability)) continue;
+    if (query.capability !== undefined && !query.capability.every((name) => supportsCapability(d, i, name)))
+      continue;
+    if (!atLeast(d.context_tokens[i], query.min_context_tokens)) continue;
+    if (
+      query.min_max_output_tokens !== undefined &&
+      !atLeast(release.maxOutputTokens[i], query.min_max_output_tokens)
+    )
+      continue;
+    if (!atMost(d.input_micro_usd[i], query.max_input_price)) continue;
+    if (!atMost(d.output_micro_usd[i], query.max_output_price)) continue;
     if (query.has_pricing !== undefined && (d.priced[i] === 1) !== query.has_pricing) continue;
     if (query.status !== undefined && !query.status.includes(d.status[i] as LifecycleStatus)) continue;
     if (terms.length > 0) {

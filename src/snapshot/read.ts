@@ -366,7 +366,10 @@ const DEPLOYMENT_COLUMNS: Record<
   input_micro_usd: "count or null",
   output_micro_usd: "count or null",
   context_tokens: "count or null",
+  max_output_tokens: "count or null",
 };
+/** Columns added after releases were published without them: checked when present. */
+const OPTIONAL_DEPLOYMENT_COLUMNS: ReadonlySet<string> = new Set(["max_output_tokens"]);
 const LIFECYCLE_COLUMNS: Record<Exclude<keyof ServeIndexFile["lifecycle"], "summary">, Kind> = {
   offset: "count",
   length: "count",
@@ -400,9 +403,11 @@ function checkList(
   columns: Record<string, Kind>,
   positionLists: Record<string, unknown>,
   catalogBytes: number,
+  optional: ReadonlySet<string> = new Set(),
 ): number {
   const count = arrayAt(list.offset, `${name}.offset`).length;
   for (const [column, kind] of Object.entries(columns)) {
+    if (optional.has(column) && list[column] === undefined) continue;
     const where = `${name}.${column}`;
     let values: unknown[];
     if (kind === "coded") {
@@ -457,6 +462,7 @@ function checkedIndex(raw: unknown, catalogBytes: number, manifest: ReleaseManif
     DEPLOYMENT_COLUMNS,
     { priced: deployments.priced, ...supported },
     catalogBytes,
+    OPTIONAL_DEPLOYMENT_COLUMNS,
   );
   if (manifest.counts.deployments !== undefined && count !== manifest.counts.deployments)
     fail(`lists ${count} deployments, the manifest counts ${manifest.counts.deployments}`);

@@ -113,6 +113,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
   const input = new Array<number | null>(n);
   const output = new Array<number | null>(n);
   const context = new Array<number | null>(n);
+  const maxOutput = new Array<number | null>(n);
   const provider = new CodedBuilder(n);
   const model = new CodedBuilder(n);
   const region = new CodedBuilder(n);
@@ -134,6 +135,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     input[i] = card?.input_micro_usd ?? null;
     output[i] = card?.output_micro_usd ?? null;
     context[i] = d.context_tokens;
+    maxOutput[i] = d.max_output_tokens;
     const capabilities = d.capabilities;
     for (const name in capabilities) {
       if (capabilities[name as CapabilityName]?.status !== "supported") continue;
@@ -154,6 +156,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     input_micro_usd: input,
     output_micro_usd: output,
     context_tokens: context,
+    max_output_tokens: maxOutput,
     supported,
   };
 }

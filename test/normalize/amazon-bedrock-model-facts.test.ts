@@ -35,6 +35,34 @@ describe("Amazon Bedrock model cards", () => {
     ]);
   });
 
+  it("reads each card's Model launch date as released_at, the day as printed", async () => {
+    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/);
+    const released = Object.fromEntries(
+      [...byCard.values()].flatMap((facts) => facts.map((f) => [f.provider_model_id, f.released_at])),
+    );
+    expect(released).toEqual({
+      "ai21.jamba-1-5-large-v1:0": "2024-08-22",
+      "amazon.nova-2-lite-v1:0": "2025-12-02",
+      "anthropic.claude-fable-5": "2026-06-09",
+      "anthropic.claude-haiku-4-5-20251001-v1:0": "2025-10-16",
+      "anthropic.claude-opus-4-7": "2026-04-16",
+      "anthropic.claude-sonnet-4-6": "2026-02-17",
+      "meta.llama3-3-70b-instruct-v1:0": "2024-12-06",
+      "qwen.qwen3-235b-a22b-2507-v1:0": "2025-04-28",
+    });
+  });
+
+  it("a card without a launch date, or with N/A, states no released_at", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-claude-haiku-4-5");
+    for (const replacement of ["", "+ **Model launch date:** N/A"]) {
+      const out = ParseOutput.parse(
+        card(edit(input, (c) => c.replace(/^\+ \*\*Model launch date:\*\*.*$/m, replacement))),
+      );
+      expect(out.model_facts?.[0]?.released_at, replacement).toBeUndefined();
+      expect(out.model_facts?.[0]?.context_tokens).toBe(200_000);
+    }
+  });
+
   it("Claude Haiku 4.5 (four-column modalities table): 200K context, 64K output, image input, reasoning, for the bedrock-runtime model ID only", async () => {
     const fact = await factOf("model-card-claude-haiku-4-5");
     expect(fact.provider_model_id).toBe("anthropic.claude-haiku-4-5-20251001-v1:0");

@@ -54,6 +54,46 @@ describe("Vertex AI MaaS model pages", () => {
     ]);
   });
 
+  it("reads each block's Versions row Release date as released_at, in the HTML table and the text rendering", async () => {
+    const pages = await recordedModelPages("google-vertex", /^maas-/, { lifecycle: "allowed" });
+    const released = Object.fromEntries(
+      [...pages.values()].flatMap((out) =>
+        (out.model_facts ?? []).map((f) => [f.provider_model_id, f.released_at ?? null]),
+      ),
+    );
+    expect(released).toEqual({
+      "deepseek-ai/deepseek-v3.1-maas": "2025-08-28",
+      "meta/llama-3.3-70b-instruct-maas": "2025-04-29",
+      "meta/llama-4-maverick-17b-128e-instruct-maas": "2025-04-29",
+      "meta/llama-4-scout-17b-16e-instruct-maas": "2025-04-29",
+      "minimaxai/minimax-m2-maas": "2025-11-04",
+      "moonshotai/kimi-k2-thinking-maas": "2025-11-13",
+      "openai/gpt-oss-120b-maas": "2025-08-13",
+      "openai/gpt-oss-20b-maas": "2025-08-13",
+      "qwen/qwen3-235b-a22b-instruct-2507-maas": "2025-08-13",
+      "qwen/qwen3-coder-480b-a35b-instruct-maas": "2025-08-13",
+      "qwen/qwen3-next-80b-a3b-instruct-maas": "2025-09-15",
+      "xai/grok-4.1-fast-non-reasoning": "2026-04-07",
+      "xai/grok-4.1-fast-reasoning": "2026-04-07",
+    });
+  });
+
+  it("a Versions row without a release date, or with two, states no released_at", async () => {
+    const input = await recordedInput("google-vertex", "maas-qwen3-coder");
+    for (const change of [
+      (c: string) => c.replace("<li>Release date: August 13, 2025</li>", ""),
+      (c: string) =>
+        c.replace(
+          "<li>Release date: August 13, 2025</li>",
+          "<li>Release date: August 13, 2025</li><li>Release date: May 1, 2026</li>",
+        ),
+    ]) {
+      const [fact] = ParseOutput.parse(page(edit(input, change))).model_facts ?? [];
+      expect(fact?.provider_model_id).toBe("qwen/qwen3-coder-480b-a35b-instruct-maas");
+      expect(fact?.released_at).toBeUndefined();
+    }
+  });
+
   it("Qwen3 Coder (HTML table): the global quota, the capability list, batch, and the Caution banner's dates", async () => {
     const out = await parsed("maas-qwen3-coder");
     expect(out.model_facts).toHaveLength(1);

@@ -59,6 +59,30 @@ describe("mistral model cards", () => {
     });
   });
 
+  it("states each deployed card's releaseDate as a model fact's released_at for its API model name", async () => {
+    const out = ParseOutput.parse(parse(await input()));
+    // one per deployment: every card with an API name of its own gives a whole-day releaseDate
+    expect(out.model_facts).toHaveLength(59);
+    expect(new Set(out.model_facts?.map((f) => f.provider_model_id))).toEqual(
+      new Set(out.deployments.map((d) => d.provider_model_id)),
+    );
+    expect(out.model_facts?.find((f) => f.provider_model_id === "mistral-medium-3-5")).toEqual({
+      provider_id: "mistral",
+      provider_model_id: "mistral-medium-3-5",
+      released_at: "2026-04-28",
+      evidence: out.deployments[0]?.evidence,
+    });
+    // a card whose releaseDate is not a day states none
+    const edited = ParseOutput.parse(
+      parse(
+        edit(await input(), (c) =>
+          editFile(c, "mistral-medium-3-5-26-04.ts", (t) => t.replace("'2026-04-28'", "'2026-04'")),
+        ),
+      ),
+    );
+    expect(edited.model_facts?.some((f) => f.provider_model_id === "mistral-medium-3-5")).toBe(false);
+  });
+
   it("reads a cached-input price and an output token limit where the card gives them (Z.ai GLM 5.2)", async () => {
     const out = parse(await input());
     const glm = out.deployments.find((d) => d.provider_model_id === "zai-glm-5-2");

@@ -983,21 +983,33 @@ describe("Claude model reference pages", () => {
 
   // recorded copies of the page's opening only: the Claude API id's limits, nothing more
   it.each([
-    ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000],
-    ["model-fable-5-1", "claude-fable-5-1", 1_000_000, 128_000],
-  ])("%s gives %s its context window and max output", async (name, id, context, output) => {
-    const input = await recordedInput("anthropic", name);
-    const out = normalizeSource(input);
-    expect(out.deployments).toEqual([]);
-    expect(out.model_facts).toEqual([
-      {
-        provider_id: "anthropic",
-        provider_model_id: id,
-        context_tokens: context,
-        max_output_tokens: output,
-        evidence: evidenceOf(input, "official_declared"),
-      },
-    ]);
+    ["model-sonnet-4-5", "claude-sonnet-4-5-20250929", 200_000, 64_000, "2025-09-29"],
+    ["model-fable-5-1", "claude-fable-5-1", 1_000_000, 128_000, "2026-09-01"],
+  ])(
+    "%s gives %s its context window, max output and the day it was released",
+    async (name, id, context, output, released) => {
+      const input = await recordedInput("anthropic", name);
+      const out = normalizeSource(input);
+      expect(out.deployments).toEqual([]);
+      expect(out.model_facts).toEqual([
+        {
+          provider_id: "anthropic",
+          provider_model_id: id,
+          context_tokens: context,
+          max_output_tokens: output,
+          released_at: released,
+          evidence: evidenceOf(input, "official_declared"),
+        },
+      ]);
+    },
+  );
+
+  it("reads no release day from a page whose status line states none", async () => {
+    const page = defined(anthropicParsers["anthropic-model-page"], "parser anthropic-model-page");
+    const input = await recordedInput("anthropic", "model-sonnet-4-5");
+    const [fact] = page(edit(input, (c) => c.replace("Released September 29, 2025.", ""))).model_facts ?? [];
+    expect(fact?.provider_model_id).toBe("claude-sonnet-4-5-20250929");
+    expect(fact?.released_at).toBeUndefined();
   });
 
   // recorded copies with the Specifications' Model IDs and Capabilities tables (excerpts of the
@@ -1005,7 +1017,15 @@ describe("Claude model reference pages", () => {
   // API id's limits, thinking and vision, and the same, official_inferred, for the model's
   // Amazon Bedrock and Google Cloud ids
   it.each([
-    ["model-opus-4-8", "claude-opus-4-8", "anthropic.claude-opus-4-8", "claude-opus-4-8", 1_000_000, 128_000],
+    [
+      "model-opus-4-8",
+      "claude-opus-4-8",
+      "anthropic.claude-opus-4-8",
+      "claude-opus-4-8",
+      1_000_000,
+      128_000,
+      "2026-05-28",
+    ],
     [
       "model-opus-4-6",
       "claude-opus-4-6",
@@ -1013,6 +1033,7 @@ describe("Claude model reference pages", () => {
       "claude-opus-4-6",
       1_000_000,
       128_000,
+      "2026-02-05",
     ],
     [
       "model-opus-4-5",
@@ -1021,6 +1042,7 @@ describe("Claude model reference pages", () => {
       "claude-opus-4-5@20251101",
       200_000,
       64_000,
+      "2025-11-24",
     ],
     [
       "model-sonnet-4-6",
@@ -1029,9 +1051,26 @@ describe("Claude model reference pages", () => {
       "claude-sonnet-4-6",
       1_000_000,
       128_000,
+      "2026-02-17",
     ],
-    ["model-opus-4-7", "claude-opus-4-7", "anthropic.claude-opus-4-7", "claude-opus-4-7", 1_000_000, 128_000],
-    ["model-opus-5-5", "claude-opus-5-5", "anthropic.claude-opus-5-5", "claude-opus-5-5", 1_000_000, 128_000],
+    [
+      "model-opus-4-7",
+      "claude-opus-4-7",
+      "anthropic.claude-opus-4-7",
+      "claude-opus-4-7",
+      1_000_000,
+      128_000,
+      "2026-04-16",
+    ],
+    [
+      "model-opus-5-5",
+      "claude-opus-5-5",
+      "anthropic.claude-opus-5-5",
+      "claude-opus-5-5",
+      1_000_000,
+      128_000,
+      "2026-09-22",
+    ],
     [
       "model-mythos-5-1",
       "claude-mythos-5-1",
@@ -1039,10 +1078,11 @@ describe("Claude model reference pages", () => {
       "claude-mythos-5-1",
       1_000_000,
       128_000,
+      "2026-09-01",
     ],
   ])(
-    "%s gives %s, Bedrock's %s and Google Cloud's %s their limits, thinking and vision",
-    async (name, id, bedrockId, vertexId, context, output) => {
+    "%s gives %s, Bedrock's %s and Google Cloud's %s their limits, thinking and vision (its release day to the Claude API id only)",
+    async (name, id, bedrockId, vertexId, context, output, released) => {
       const input = await recordedInput("anthropic", name);
       const out = normalizeSource(input);
       const declared = { status: "supported", verification_status: "official_declared" };
@@ -1055,6 +1095,7 @@ describe("Claude model reference pages", () => {
           provider_model_id: id,
           ...limits,
           capabilities: { reasoning: declared, vision: declared },
+          released_at: released,
           evidence: evidenceOf(input, "official_declared"),
         },
         {

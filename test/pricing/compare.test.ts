@@ -55,6 +55,46 @@ describe("compare", () => {
     });
   });
 
+  it("a month of equal requests is ranked at base prices where no request reaches a long-context tier", () => {
+    // Two deployments with the same base rates ($1.25 / $10); one adds a tier above 272,000
+    // prompt tokens ($2.50 / $15), the way one provider's card lists a long-context tier the
+    // other's does not.
+    const tiered = deployment(
+      "gpt-tiered",
+      card(1_250_000, null, 10_000_000, [
+        {
+          above_input_tokens: 272_000,
+          input_micro_usd: 2_500_000,
+          cached_input_micro_usd: null,
+          output_micro_usd: 15_000_000,
+        },
+      ]),
+    );
+    const flat = deployment("gpt-flat", card(1_250_000, null, 10_000_000));
+    // 10,000,000 input + 1,000,000 output tokens over 1,000 requests of 10,000 prompt tokens:
+    // both $12.50 + $10 = $22.50; ties by id.
+    const month = compare(
+      [tiered, flat],
+      request([tiered.id, flat.id], usage(10_000_000, 0, 1_000_000, 1_000)),
+    );
+    expect(
+      month.response.data.map((d) => [d.deployment.id, d.pricing.total_usd, d.pricing.requests]),
+    ).toEqual([
+      [flat.id, "22.500000", 1_000],
+      [tiered.id, "22.500000", 1_000],
+    ]);
+    expect(month.response.data.map((d) => d.pricing.tier_above_input_tokens)).toEqual([null, null]);
+    // As one request the tier applies to every token: $25 + $15 = $40.
+    const one = compare([tiered, flat], request([tiered.id, flat.id], usage(10_000_000, 0, 1_000_000)));
+    expect(one.response.data.map((d) => [d.deployment.id, d.pricing.total_usd])).toEqual([
+      [flat.id, "22.500000"],
+      [tiered.id, "40.000000"],
+    ]);
+    // calculate is the same function
+    const calculated = calculate(tiered, usage(10_000_000, 0, 1_000_000, 1_000));
+    expect(calculated.ok && calculated.response.pricing.total_usd).toBe("22.500000");
+  });
+
   it("omits unknown ids and reports them separately instead of failing", () => {
     const result = compare(
       all,

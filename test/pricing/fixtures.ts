@@ -24,8 +24,13 @@ export function card(
   };
 }
 
-export function usage(input_tokens: number, cached_input_tokens: number, output_tokens: number): Usage {
-  return { input_tokens, cached_input_tokens, output_tokens };
+export function usage(
+  input_tokens: number,
+  cached_input_tokens: number,
+  output_tokens: number,
+  requests = 1,
+): Usage {
+  return { input_tokens, cached_input_tokens, output_tokens, requests };
 }
 
 export function deployment(
@@ -81,10 +86,17 @@ export const tokenArb = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 2_000_000 }) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: MAX_SAFE }) },
 );
+/** How many requests a usage spans: mostly one, sometimes many, now and then huge. */
+export const requestsArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(1) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 10_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: MAX_SAFE }) },
+);
 export const usageArb = fc.record({
   input_tokens: tokenArb,
   cached_input_tokens: tokenArb,
   output_tokens: tokenArb,
+  requests: requestsArb,
 });
 
 /** Tiers with strictly increasing thresholds, arbitrary (possibly null) prices. */

@@ -12,11 +12,13 @@ import { card, monotoneRateCardArb, rateCardArb, usage, usageArb } from "./fixtu
 
 /**
  * Reference implementation, written independently of src/pricing: pick the tier with a
- * filter, multiply with BigInt, and format by string surgery on the decimal digits.
+ * filter, multiply with BigInt, and format by string surgery on the decimal digits. One
+ * request's prompt p / r is above an integer threshold t exactly when floor((p - 1) / r) >= t.
  */
 function referencePrices(rc: RateCard, u: Usage): Record<PriceComponentName, number | null> {
   const prompt = BigInt(u.input_tokens) + BigInt(u.cached_input_tokens);
-  const exceeded = (rc.tiers ?? []).filter((t) => prompt > BigInt(t.above_input_tokens));
+  const perRequestAbove = (t: number) => prompt > 0n && (prompt - 1n) / BigInt(u.requests) >= BigInt(t);
+  const exceeded = (rc.tiers ?? []).filter((t) => perRequestAbove(t.above_input_tokens));
   const tier = exceeded.length ? exceeded[exceeded.length - 1] : undefined;
   const src = tier ?? rc;
   return {
@@ -116,6 +118,7 @@ describe("priceUsage: worked examples computed by hand", () => {
     expect(r.pricing).toEqual({
       currency: "USD",
       total_usd: "0.043873",
+      requests: 1,
       tier_above_input_tokens: null,
       components: [
         { component: "input", tokens: 12_345, unit_price_micro_usd: 2_500_000, amount_usd: "0.030863" },
@@ -167,6 +170,62 @@ describe("priceUsage: worked examples computed by hand", () => {
     const at = priced(rc, usage(140_000, 60_000, 10_000));
     expect(at.pricing.total_usd).toBe("0.282500");
     expect(at.pricing.tier_above_input_tokens).toBeNull();
+  });
+
+  it("applies a tier by one request's prompt: 10M input tokens as 100 requests stay at the base prices", () => {
+    // The issue's case: base $1.25 / $10, above 200,000 prompt tokens $2.50 / $15, above
+    // 272,000 $3 / $20. 10,000,000 input + 500,000 output tokens as one request exceed both.
+    const rc = card(1_250_000, 125_000, 10_000_000, [
+      {
+        above_input_tokens: 200_000,
+        input_micro_usd: 2_500_000,
+        cached_input_micro_usd: 250_000,
+        output_micro_usd: 15_000_000,
+      },
+      {
+        above_input_tokens: 272_000,
+        input_micro_usd: 3_000_000,
+        cached_input_micro_usd: 300_000,
+        output_micro_usd: 20_000_000,
+      },
+    ]);
+    // One request: 10,000,000 x 3,000,000 + 500,000 x 20,000,000 = 40,000,000,000,000 pico = $40.
+    const one = priced(rc, usage(10_000_000, 0, 500_000));
+    expect(one.pricing.tier_above_input_tokens).toBe(272_000);
+    expect(one.pricing.total_usd).toBe("40.000000");
+    expect(one.pricing.requests).toBe(1);
+    // 100 requests of 100,000 prompt tokens: base prices for the whole usage,
+    // 10,000,000 x 1,250,000 + 500,000 x 10,000,000 = 17,500,000,000,000 pico = $17.50.
+    const many = priced(rc, usage(10_000_000, 0, 500_000, 100));
+    expect(many.pricing.tier_above_input_tokens).toBeNull();
+    expect(many.pricing.total_usd).toBe("17.500000");
+    expect(many.pricing.requests).toBe(100);
+    // 40 requests of 250,000 (input + cached): above 200,000, not above 272,000.
+    const forty = priced(rc, usage(9_000_000, 1_000_000, 500_000, 40));
+    expect(forty.pricing.tier_above_input_tokens).toBe(200_000);
+  });
+
+  it("compares one request's prompt with the threshold exactly: at it is base, one token over is the tier", () => {
+    const rc = card(1_000_000, null, null, [
+      {
+        above_input_tokens: 200_000,
+        input_micro_usd: 2_000_000,
+        cached_input_micro_usd: null,
+        output_micro_usd: null,
+      },
+    ]);
+    // 3 requests of exactly 200,000 tokens: 600,000 / 3 = 200,000 is not above 200,000.
+    expect(priced(rc, usage(600_000, 0, 0, 3)).pricing.tier_above_input_tokens).toBeNull();
+    // 600,001 / 3 = 200,000.33... is above.
+    expect(priced(rc, usage(600_001, 0, 0, 3)).pricing.tier_above_input_tokens).toBe(200_000);
+    // exact beyond a float's range: (2^53 - 1) tokens over 2^52 requests is 1.99..., above 1.
+    const huge = card(1, null, null, [
+      { above_input_tokens: 1, input_micro_usd: 2, cached_input_micro_usd: null, output_micro_usd: null },
+    ]);
+    expect(priced(huge, usage(Number.MAX_SAFE_INTEGER, 0, 0, 2 ** 52)).pricing.tier_above_input_tokens).toBe(
+      1,
+    );
+    expect(priced(huge, usage(2 ** 52, 0, 0, 2 ** 52)).pricing.tier_above_input_tokens).toBeNull();
   });
 
   it("applies the highest tier exceeded when there are several", () => {
@@ -292,6 +351,26 @@ describe("priceUsage: properties", () => {
           expect(many).toBe(one * BigInt(k));
         },
       ),
+    );
+  });
+
+  it("with tiers, k equal requests priced together cost exactly k times one of them", () => {
+    fc.assert(
+      fc.property(
+        rateCardArb,
+        fc.tuple(fc.nat(3_000_000), fc.nat(3_000_000), fc.nat(3_000_000)),
+        fc.integer({ min: 1, max: 10_000 }),
+        (rc, [ti, tc, to], k) => {
+          const one = priceUsage(rc, usage(ti, tc, to));
+          const many = priceUsage(rc, usage(ti * k, tc * k, to * k, k));
+          expect(many.ok).toBe(one.ok);
+          if (!one.ok || !many.ok) return;
+          expect(many.totalPicoUsd).toBe(one.totalPicoUsd * BigInt(k));
+          expect(many.pricing.tier_above_input_tokens).toBe(one.pricing.tier_above_input_tokens);
+          expect(many.pricing.requests).toBe(k);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportRelease, loadRelease, withDatabase } from "../../src/release/index.js";
-import type { CatalogContent } from "../../src/schema/index.js";
+import { CapabilityName, type CatalogContent } from "../../src/schema/index.js";
 import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
 const SNAPSHOTS = REPO_SNAPSHOTS;
@@ -92,6 +92,64 @@ describe("catalog export", () => {
         `SELECT count(*) AS n FROM read_parquet('${lifecycleFile}')`,
       );
       expect(count?.n).toBe(catalog.lifecycle.length);
+    });
+  }, 60_000);
+
+  it("deployments.parquet types capabilities as a STRUCT of one STRUCT(status, verification_status) per capability", async () => {
+    await withDatabase(async (db) => {
+      const file = join(out, "deployments.parquet").replace(/'/g, "''");
+      const [described] = await db.all<{ column_type: string }>(
+        `SELECT column_type FROM (DESCRIBE SELECT capabilities FROM read_parquet('${file}'))`,
+      );
+      const entry = "STRUCT(status VARCHAR, verification_status VARCHAR)";
+      expect(described?.column_type).toBe(
+        `STRUCT(${CapabilityName.options.map((name) => `${name} ${entry}`).join(", ")})`,
+      );
+      // every deployment's capabilities read back field by field, without any JSON function
+      for (const name of CapabilityName.options) {
+        const values = await db.all<{ id: string; status: string | null; verification: string | null }>(
+          `SELECT id, capabilities.${name}.status AS status, capabilities.${name}.verification_status AS verification
+             FROM read_parquet('${file}') ORDER BY id`,
+        );
+        expect(values).toEqual(
+          [...catalog.deployments]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map((d) => ({
+              id: d.id,
+              status: d.capabilities[name]?.status ?? null,
+              verification: d.capabilities[name]?.verification_status ?? null,
+            })),
+        );
+      }
+    });
+  }, 60_000);
+
+  it("deployments.csv has two columns per capability, cap_<name> and cap_<name>_verification, in place of the JSON", async () => {
+    await withDatabase(async (db) => {
+      const file = join(out, "deployments.csv").replace(/'/g, "''");
+      const header =
+        (await readFile(join(out, "deployments.csv"), "utf8")).split("\n", 1)[0]?.split(",") ?? [];
+      expect(header).not.toContain("capabilities");
+      const capColumns = header.filter((c) => c.startsWith("cap_"));
+      expect(capColumns).toEqual(
+        CapabilityName.options.flatMap((name) => [`cap_${name}`, `cap_${name}_verification`]),
+      );
+      const rows = await db.all<Record<string, string | null>>(
+        `SELECT id, ${capColumns.join(", ")} FROM read_csv('${file}', header = true, all_varchar = true) ORDER BY id`,
+      );
+      const expected = [...catalog.deployments]
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map((d) => ({
+          id: d.id,
+          ...Object.fromEntries(
+            CapabilityName.options.flatMap((name) => [
+              [`cap_${name}`, d.capabilities[name]?.status ?? null],
+              [`cap_${name}_verification`, d.capabilities[name]?.verification_status ?? null],
+            ]),
+          ),
+        }));
+      expect(rows).toEqual(expected);
+      expect(rows.some((r) => r.cap_tool_calling === "supported")).toBe(true);
     });
   }, 60_000);
 

@@ -123,7 +123,10 @@ describe("merge precedence", () => {
     const modelRecord = merged.lifecycle.find(
       (r) => r.resource_type === "model" && r.resource_id === "openai/gpt-4o",
     );
-    expect(modelRecord?.lifecycle.status).toBe("preview");
+    // the model's own status is its deployments' (legacy before deprecated), not the
+    // model-scope assertion's `preview`; its milestones stay the model scope's
+    expect(modelRecord?.lifecycle.status).toBe("legacy");
+    expect(modelRecord?.lifecycle.end_of_life.date).toBe("2027-10-01");
   });
 
   test("within a tier the newest observation wins", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { FactsFile, gatherFacts } from "../../src/release/facts.js";
-import { mergeCatalog } from "../../src/release/merge.js";
+import { mergeCatalog, releaseSummary } from "../../src/release/merge.js";
 import type { Deployment, ModelFact, SourceDefinition } from "../../src/schema/index.js";
 import {
   COMMUNITY_ID,
@@ -388,5 +388,60 @@ describe("model facts", () => {
       ).toBeNull();
     // the name itself still matches exactly (another provider's gpt-4o is untouched)
     expect(find(merged.deployments, GPT4O).context_tokens).toBeNull();
+  });
+});
+
+describe("a model's stated release day", () => {
+  test("the model summary carries the earliest day a model fact states and the deployment with the latest, null without one", () => {
+    const world = standardWorld();
+    const newer = modelsSource(NEWER_MODELS_ID);
+    const { merged } = merge(world, [
+      [modelsSource(), [modelFact("gpt-4o", { released_at: "2024-05-13" })]],
+      // a newer official page states another day for gpt-4o: the newest observation wins
+      [
+        newer,
+        [
+          modelFact(
+            "gpt-4o",
+            { released_at: "2024-05-14", evidence: evidence(newer, "2026-11-21T12:00:00Z") },
+            newer,
+          ),
+        ],
+      ],
+    ]);
+    const summaryOf = (model: string) =>
+      merged.lifecycle.find((r) => r.resource_type === "model" && r.resource_id === model)?.summary;
+    const gpt4o = summaryOf("openai/gpt-4o");
+    expect(gpt4o?.released_at).toBe("2024-05-14");
+    // both gpt-4o deployments (standard and batch) carry the day; ties go to the smaller id
+    expect(gpt4o?.newest_deployment).toEqual({
+      deployment_id: [GPT4O, GPT4O_BATCH].sort()[0],
+      released_at: "2024-05-14",
+    });
+    // no source states gpt-4.1's day: null, never a date read from its id
+    expect(summaryOf("openai/gpt-4.1")).toMatchObject({ released_at: null, newest_deployment: null });
+    // providers carry no release day
+    const provider = merged.lifecycle.find((r) => r.resource_type === "provider")?.summary;
+    expect(provider).toBeDefined();
+    expect(provider && "released_at" in provider).toBe(false);
+  });
+
+  test("the earliest of the model's deployments' days is its release, the latest names its newest deployment", () => {
+    const day = (id: string, released: string | null) =>
+      ({ id, released }) as unknown as Deployment & { released: string | null };
+    const members = [
+      day("dep_b", "2026-02-17"),
+      day("dep_a", null),
+      day("dep_c", "2025-10-01"),
+      day("dep_d", "2026-02-17"),
+    ];
+    expect(releaseSummary(members, (d) => (d as unknown as { released: string | null }).released)).toEqual({
+      released_at: "2025-10-01",
+      newest_deployment: { deployment_id: "dep_b", released_at: "2026-02-17" },
+    });
+    expect(releaseSummary([day("dep_a", null)], () => null)).toEqual({
+      released_at: null,
+      newest_deployment: null,
+    });
   });
 });

@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { deriveStatus, latestDay, STATUS_RULES, type StatusInput } from "../../src/release/status.js";
+import {
+  deriveStatus,
+  latestDay,
+  STATUS_RULES,
+  type StatusInput,
+  statusFromDeployments,
+} from "../../src/release/status.js";
 import { type LifecycleMilestone, UNKNOWN_MILESTONE } from "../../src/schema/index.js";
 
 function day(date: string, date_type: LifecycleMilestone["date_type"] = "on"): LifecycleMilestone {
@@ -123,5 +129,20 @@ describe("the lifecycle status rule table", () => {
       if (rule.yields === "declared") expect(printed).toMatch(/declared/);
       else expect(printed).toContain(`\`${rule.yields}\``);
     }
+  });
+});
+
+describe("a model's status from its deployments", () => {
+  test("is the first of available, preview, legacy, deprecated, retired that any deployment has", () => {
+    expect(statusFromDeployments(["retired", "unknown", "available", "deprecated"])).toBe("available");
+    expect(statusFromDeployments(["retired", "preview", "legacy"])).toBe("preview");
+    expect(statusFromDeployments(["deprecated", "legacy", "unknown"])).toBe("legacy");
+    expect(statusFromDeployments(["retired", "deprecated"])).toBe("deprecated");
+    expect(statusFromDeployments(["unknown", "retired"])).toBe("retired");
+  });
+
+  test("is unknown only when every deployment is", () => {
+    expect(statusFromDeployments(["unknown", "unknown"])).toBe("unknown");
+    expect(statusFromDeployments(["unknown", "deprecated"])).toBe("deprecated");
   });
 });

@@ -286,6 +286,12 @@ describe("query parameters", () => {
       input_tokens: 0,
       cached_input_tokens: 0,
       output_tokens: 0,
+      requests: 1,
     });
+    for (const requests of [0, -3, 2.5, "4"])
+      expect(
+        CompareRequest.safeParse({ deployment_ids: ["x"], usage: { requests } }).success,
+        String(requests),
+      ).toBe(false);
   });
 });

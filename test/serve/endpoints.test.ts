@@ -114,6 +114,66 @@ describe("GET /v1/deployments", () => {
     expect(seen).toEqual(DEPLOYMENTS.map((d) => d.id));
   });
 
+  it.each([
+    ["capability=tool_calling&capability=structured_output", [GPT4O]],
+    ["capability=structured_output&capability=tool_calling&capability=tool_calling", [GPT4O]],
+    ["capability=tool_calling&capability=vision", []],
+    ["min_context_tokens=0", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_context_tokens=128000", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_context_tokens=128001", [A_EU, A_US, CLAUDE]],
+    ["min_context_tokens=200001", []],
+    ["min_max_output_tokens=16384", [A_EU, A_US, CLAUDE, BATCH, GPT4O]],
+    ["min_max_output_tokens=16385", []],
+    ["max_input_price=3000000", [A_US, CLAUDE, BATCH, GPT4O]],
+    ["max_input_price=0", []],
+    ["max_output_price=10000000", [BATCH, GPT4O]],
+    ["max_input_price=3000000&max_output_price=14999999", [BATCH, GPT4O]],
+  ])("keeps only deployments whose known value passes %s (unknown never does)", async (query, expected) => {
+    const answer = await t.get(`/v1/deployments?${query}`);
+    expect(ids(answer)).toEqual(expected);
+    expect(answer.json().meta.total).toBe(expected.length);
+  });
+
+  it("answers the cheapest deployments with tool calling and at least 128k context in one request", async () => {
+    const answer = await t.get(
+      "/v1/deployments?capability=tool_calling&min_context_tokens=128000&sort=input_price&limit=2",
+    );
+    expect(ids(answer)).toEqual([GPT4O, CLAUDE]);
+    expect(answer.json().meta).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
+  });
+
+  it.each([
+    ["min_context_tokens=-1", "min_context_tokens", "must be a decimal integer"],
+    ["min_context_tokens=1.5", "min_context_tokens", "must be a decimal integer"],
+    ["min_max_output_tokens=lots", "min_max_output_tokens", "must be a decimal integer"],
+    ["max_input_price=1e6", "max_input_price", "must be a decimal integer"],
+    ["max_output_price=", "max_output_price", "must be a decimal integer"],
+    ["capability=tool_calling&capability=telepathy", "capability", "must be one of"],
+  ])("refuses %s with a 400 invalid_parameter naming it", async (query, parameter, message) => {
+    const answer = await t.get(`/v1/deployments?${query}`);
+    expect(answer.status).toBe(400);
+    const problem = answer.json();
+    expect(problem.code).toBe("invalid_parameter");
+    expect(problem.errors).toHaveLength(1);
+    expect(problem.errors[0].parameter).toBe(parameter);
+    expect(problem.errors[0].message).toContain(message);
+  });
+
+  it("a repeated parameter is a set: its order and repetitions change neither the bytes nor the ETag", async () => {
+    const a = await t.get("/v1/deployments?capability=tool_calling&capability=structured_output");
+    const b = await t.get(
+      "/v1/deployments?capability=structured_output&capability=tool_calling&capability=structured_output",
+    );
+    expect(a.body.equals(b.body)).toBe(true);
+    expect(a.headers.etag).toBe(b.headers.etag);
+    const c = await t.get("/v1/deployments?status=legacy&status=deprecated");
+    const d = await t.get("/v1/deployments?status=deprecated&status=legacy&status=legacy");
+    expect(c.headers.etag).toBe(d.headers.etag);
+    expect(ids(c)).toEqual([CLAUDE, GPT35]);
+    const single = await t.get("/v1/deployments?capability=tool_calling");
+    expect(single.headers.etag).not.toBe(a.headers.etag);
+  });
+
   it("the same query on the same release returns the same bytes", async () => {
     const a = await t.get("/v1/deployments?provider=openai&limit=2");
     const b = await t.get("/v1/deployments?limit=2&provider=openai");
@@ -361,6 +421,43 @@ describe("POST /v1/pricing/calculate", () => {
       "output",
     ]);
   });
+
+  it("prices the whole usage of many requests and echoes requests (default 1)", async () => {
+    const many = await t.post(
+      "/v1/pricing/calculate",
+      { deployment_id: GPT4O, usage: { input_tokens: 1_000_000, output_tokens: 200_000, requests: 50 } },
+      auth,
+    );
+    expect(many.status, many.text).toBe(200);
+    // 1,000,000 x 2.5 + 200,000 x 10 = 4,500,000 micro-USD for all 50 requests
+    expect(many.json().pricing).toMatchObject({ total_usd: "4.500000", requests: 50 });
+    const one = await t.post(
+      "/v1/pricing/calculate",
+      { deployment_id: GPT4O, usage: { input_tokens: 1 } },
+      auth,
+    );
+    expect(one.json().pricing.requests).toBe(1);
+    const compared = await t.post(
+      "/v1/deployments/compare",
+      { deployment_ids: [GPT4O], usage: { input_tokens: 10, requests: 7 } },
+      auth,
+    );
+    expect(compared.json().data[0].pricing.requests).toBe(7);
+  });
+
+  it.each([0, -1, 1.5, "2", null])(
+    "refuses usage.requests = %j with a 400 invalid_body naming it",
+    async (requests) => {
+      const answer = await t.post(
+        "/v1/pricing/calculate",
+        { deployment_id: GPT4O, usage: { input_tokens: 1, requests } },
+        auth,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json().code).toBe("invalid_body");
+      expect(answer.json().errors.map((e: { parameter: string }) => e.parameter)).toEqual(["usage.requests"]);
+    },
+  );
 
   it("is 422 not_priceable for a deployment without a rate card", async () => {
     const answer = await t.post(

@@ -160,6 +160,26 @@ describe("a damaged release with serve-index.json", () => {
     });
   });
 
+  it("serves an index published before it stored max_output_tokens, reading them from the records", async () => {
+    const files = catalogReleaseFiles(fixtureCatalog());
+    const index = JSON.parse(Buffer.from(files[SERVE_INDEX_FILE] as Uint8Array).toString()) as ServeIndexFile;
+    expect(index.deployments.max_output_tokens).toEqual(DEPLOYMENTS.map((d) => d.max_output_tokens));
+    delete index.deployments.max_output_tokens;
+    const dir = join(work, "before-max-output");
+    await publishRelease(dir, {
+      files: { ...files, [SERVE_INDEX_FILE]: Buffer.from(JSON.stringify(index)) },
+      createdAt: "2026-11-22T00:00:00Z",
+      previousReleaseId: null,
+      counts: { deployments: DEPLOYMENTS.length },
+    });
+    const older = await loadServedRelease(dir);
+    const current = await loadServedRelease(indexedDir);
+    expect(older.maxOutputTokens).toEqual(DEPLOYMENTS.map((d) => d.max_output_tokens));
+    await expectSameServed(older, current);
+    older.close();
+    current.close();
+  });
+
   it("refuses an index that does not describe its catalog, even with matching hashes", async () => {
     const files = catalogReleaseFiles(fixtureCatalog());
     const good = JSON.parse(Buffer.from(files[SERVE_INDEX_FILE] as Uint8Array).toString()) as ServeIndexFile;
@@ -198,6 +218,11 @@ describe("a damaged release with serve-index.json", () => {
         /unknown capability telepathy/,
       ],
       ["another format", (i) => ((i as { format: number }).format = 2), /has format 2/],
+      [
+        "a fraction for a max output",
+        (i) => ((i.deployments.max_output_tokens as Array<number | null>)[0] = 0.5),
+        /max_output_tokens holds a value that is not a count or null/,
+      ],
     ];
     for (const [name, breakIt, message] of breakages) {
       const index = structuredClone(good);

@@ -6,6 +6,8 @@
  *
  * - context_tokens = "Context window", max_output_tokens = "Max output tokens", as printed
  *   ("200K tokens" -> 200,000, "1M tokens" -> 1,000,000, "128,000" -> 128,000).
+ * - released_at = "Model launch date" ("Oct 16, 2025" -> 2025-10-16), only a whole day; absent
+ *   (or "N/A") = not stated.
  * - reasoning: the "Reasoning" bullet ("Supported ..." / "Not supported ..."); absent = unknown.
  * - Modalities table (two columns, or four where the page adds APIs and endpoints): each cell
  *   is a yes / no icon and a modality. Input Image -> vision, Audio -> audio_input, Video ->
@@ -17,6 +19,7 @@
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser } from "../types.js";
@@ -100,12 +103,14 @@ export const parseBedrockModelCard: Parser = (input) => {
       `${title}: the Programmatic Access table gives no bedrock-runtime model ID (got "${id}")`,
     );
 
+  const launched = parseCalendarDate(plainCell(bullets.get("model launch date") ?? ""));
   const fact: ModelFact = {
     provider_id: PROVIDER_ID,
     provider_model_id: id,
     context_tokens: contextTokens,
     max_output_tokens: outputTokens,
     capabilities,
+    ...(launched?.precision === "day" ? { released_at: launched.date } : {}),
     evidence: evidenceFor(input.source, input.observedAt),
   };
   return { deployments: [], lifecycle: [], model_facts: [fact], skipped: [] };

@@ -18,6 +18,7 @@
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { collapseSpace, linkText, type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
@@ -213,6 +214,8 @@ function specTables(input: ParserInput): Map<string, Map<string, string>> {
  *   ids, marked official_inferred (an Anthropic page about another provider's deployment, as
  *   the models overview's platform rows are read). Other platforms (Microsoft Foundry, Claude
  *   Platform on AWS) have no deployments in the catalog and are not read.
+ * - released_at: the status line's "Released September 29, 2025." for the Claude API id only
+ *   (the page does not state when other platforms launched it).
  */
 export const parseAnthropicModelPage: Parser = (input) => {
   const id = /^Model ID: `(claude-[a-z0-9-]+)`\s*$/m.exec(input.content)?.[1];
@@ -235,6 +238,8 @@ export const parseAnthropicModelPage: Parser = (input) => {
     if (/\bimages?\b.*→/i.test(capabilityRows.get("input → output") ?? ""))
       capabilities.vision = declaredCapability("supported");
   }
+  const releasedText = /\bReleased ([A-Z][a-z]+\.? \d{1,2}, \d{4})\./.exec(input.content)?.[1];
+  const released = releasedText === undefined ? null : parseCalendarDate(releasedText);
   const facts: ModelFact[] = [
     {
       provider_id: PROVIDER_ID,
@@ -242,6 +247,7 @@ export const parseAnthropicModelPage: Parser = (input) => {
       context_tokens: contextTokens,
       max_output_tokens: outputTokens,
       ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),
+      ...(released?.precision === "day" ? { released_at: released.date } : {}),
       evidence,
     },
   ];

@@ -39,6 +39,8 @@
  *   Throughput, Fixed quota, …) are not read; a capability the page does not name stays unknown.
  *   The Llama 4 pages' table lists Batch predictions as supported while their Considerations say
  *   "Batch predictions aren't supported": where the page says so, batch is not read (unknown).
+ * - released_at: the Versions row's "Release date: August 28, 2025", where the row states exactly
+ *   one (a whole day); otherwise none.
  * - All values `official_declared`, with the capture's evidence.
  *
  * Lifecycle (scope deployment, target `<publisher>/<Model ID>` on `vertex-ai`), from the page's
@@ -65,6 +67,7 @@ import type {
   ModelFact,
   SourceDefinition,
 } from "../../schema/index.js";
+import { parseCalendarDate } from "../dates.js";
 import {
   cellText,
   declaredCapability,
@@ -383,14 +386,27 @@ function readBlock(source: Source, content: string, publisher: string, rows: Row
   if (capabilities.batch?.status === "supported" && /Batch predictions aren't supported/i.test(content))
     delete capabilities.batch;
 
+  const released = releaseDay(row("Versions"));
   const fact: Omit<ModelFact, "evidence"> = {
     provider_id: PROVIDER_ID,
     provider_model_id: id,
     context_tokens: limits.context,
     ...(limits.output === undefined ? {} : { max_output_tokens: limits.output }),
     capabilities,
+    ...(released === null ? {} : { released_at: released }),
   };
   return fact;
+}
+
+/**
+ * The Versions row's "Release date: August 28, 2025" as a day, when the row states exactly one
+ * (a block describes one Model ID); none, or several, state no release day.
+ */
+function releaseDay(versions: Row | undefined): string | null {
+  const days = [...(versions?.text ?? "").matchAll(/Release date:\W*([A-Z][a-z]+\.? \d{1,2}, \d{4})/g)];
+  if (days.length !== 1) return null;
+  const parsed = parseCalendarDate(group(days[0] as RegExpMatchArray, 1));
+  return parsed?.precision === "day" ? parsed.date : null;
 }
 
 // ---------------------------------------------------------------- lifecycle banners

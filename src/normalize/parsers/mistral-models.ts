@@ -34,6 +34,7 @@
  *   `retirementDate` (ISO or "April 30, 2026"; "" = not given) and `replacement` (a model card's
  *   display name, resolved to that card's API name). Dates are reported as declared, never
  *   compared with the capture time.
+ * - `releaseDate` (a whole day) -> a model fact with released_at for the card's API model name.
  */
 import { z } from "zod";
 import { modelId } from "../../lib/ids.js";
@@ -42,9 +43,11 @@ import type {
   DeploymentFact,
   LifecycleAssertion,
   LifecycleStatus,
+  ModelFact,
   ProviderAlias,
   RateCard,
 } from "../../schema/index.js";
+import { parseCalendarDate } from "../dates.js";
 import {
   deploymentIdentity,
   evidenceFor,
@@ -306,6 +309,7 @@ export const parseMistralModelCards: Parser = (input) => {
   }
   const deployments: DeploymentFact[] = [];
   const lifecycle: LifecycleAssertion[] = [];
+  const modelFacts: ModelFact[] = [];
 
   for (const card of cards) {
     const own = card.identifiers.apiNames[0];
@@ -341,6 +345,14 @@ export const parseMistralModelCards: Parser = (input) => {
       evidence,
     });
     if (!card_) skipped.add("no price per million tokens (no rate card)", card.file);
+    const released = card.releaseDate === undefined ? null : parseCalendarDate(card.releaseDate);
+    if (released?.precision === "day")
+      modelFacts.push({
+        provider_id: PROVIDER_ID,
+        provider_model_id: own,
+        released_at: released.date,
+        evidence,
+      });
 
     const meta = card.metadata ?? {};
     const date = (text: string | undefined, what: string) =>
@@ -375,6 +387,7 @@ export const parseMistralModelCards: Parser = (input) => {
   return {
     deployments,
     lifecycle,
+    ...(modelFacts.length > 0 ? { model_facts: modelFacts } : {}),
     ...(declared.length > 0 ? { aliases: declared } : {}),
     skipped: skipped.toArray(),
   };

@@ -9,7 +9,7 @@ export const deployments: RouteHandler = {
   kind: "resource",
   prepare: (input) => {
     const { rawQuery, release } = input;
-    const query = parseQuery(ListDeploymentsQuery, rawQuery, ["status"]);
+    const query = parseQuery(ListDeploymentsQuery, rawQuery, ["status", "capability"]);
     return lazyAnswer(input, query, () => pageBody(release.deploymentJson, listDeployments(release, query)));
   },
 };

@@ -13,6 +13,7 @@ export async function expectSameServed(a: ServedRelease, b: ServedRelease): Prom
     for (let i = 0; i < x.length; i++) expect(x.at(i)?.toString(), `${name} ${i}`).toBe(y.at(i)?.toString());
   }
   expect(a.deploymentFields).toEqual(b.deploymentFields);
+  expect(a.maxOutputTokens).toEqual(b.maxOutputTokens);
   expect(a.lifecycleFields).toEqual(b.lifecycleFields);
   expect([...a.deploymentById]).toEqual([...b.deploymentById]);
   for (const key of ["byProvider", "byModel", "byRegion", "byMode", "bySupportedCapability"] as const)
