@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { CatalogError, isCatalogError } from "../lib/errors.js";
+import { registerBackfill } from "./backfill.js";
 import { registerBuild } from "./build.js";
 import { registerCapture } from "./capture.js";
 import { registerDiff } from "./diff.js";
@@ -80,6 +81,7 @@ registerServe(program);
 registerKeys(program);
 registerSources(program);
 registerOpenapi(program);
+registerBackfill(program);
 registerCapture(program);
 registerReleases(program);
 registerExport(program);

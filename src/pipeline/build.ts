@@ -13,6 +13,7 @@ import {
   type FetcherOptions,
   loadCorrections,
   loadSourceDefinitions,
+  readDatedCaptures,
   refusesToPublish,
   type SourceOutcome,
 } from "../collect/index.js";
@@ -23,10 +24,12 @@ import { applyCorrections, modelFactParsers, normalizeSource } from "../normaliz
 import {
   cleanTemporary,
   lockSnapshots,
+  type PriceObservation,
   type ReleaseOutcome,
   readPreviousRelease,
   runRelease,
   type SourceContribution,
+  shownPrices,
 } from "../release/index.js";
 import type { Correction, CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
 
@@ -221,6 +224,12 @@ async function buildLocked(
     );
   }
 
+  const datedPrices = await readDatedPrices(
+    options.sourcesDir,
+    [...definitions, ...notSelected],
+    corrections,
+    log,
+  );
   const defined = new Set([...definitions, ...notSelected].map((d) => d.source_id));
   const { states, events } = deriveSourceStates(previousStates, outcomes, now, defined);
   const outcome = await runRelease({
@@ -231,6 +240,7 @@ async function buildLocked(
     newEvents: events,
     previous,
     corrections: correctionOutcomes,
+    datedPrices,
   });
   return {
     status: outcome.status,
@@ -241,4 +251,42 @@ async function buildLocked(
     failed_sources: failedSources,
     outcome,
   };
+}
+
+/**
+ * The prices each source's dated captures show (src/collect/dated-captures.ts), parsed as the
+ * source's current capture is (corrections applied). A dated capture its parser no longer reads
+ * is left out of the price history and logged: it was readable when it was recorded.
+ */
+async function readDatedPrices(
+  sourcesDir: string,
+  definitions: readonly SourceDefinition[],
+  corrections: ReadonlyMap<string, readonly Correction[]>,
+  log: Logger,
+): Promise<PriceObservation[]> {
+  const observations: PriceObservation[] = [];
+  for (const source of definitions) {
+    for (const dated of await readDatedCaptures(sourcesDir, source)) {
+      const corrected = applyCorrections(source, dated.content, corrections.get(source.provider_id) ?? []);
+      try {
+        const output = normalizeSource({
+          source,
+          content: corrected.content,
+          observedAt: dated.meta.observed_at,
+        });
+        observations.push({
+          source_id: source.source_id,
+          official: source.source_type !== "community_catalog",
+          observed_at: dated.meta.observed_at,
+          prices: shownPrices(output.deployments),
+        });
+      } catch (error) {
+        log.warn(
+          { source_id: source.source_id, file: dated.meta.file, err: (error as Error).message },
+          "dated capture not read; left out of the price history",
+        );
+      }
+    }
+  }
+  return observations;
 }

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { collectGarbage } from "../lib/gc.js";
-import { SHA256_HEX } from "../lib/hash.js";
+import { SHA256_HEX, sha256Hex } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import {
   CATALOG_FILE,
@@ -25,6 +25,7 @@ import {
   LIFECYCLE_PARQUET,
   ObjectWriter,
   objectPath,
+  PRICES_FILE,
   publishRelease,
   REPORT_FILE,
   readLatest,
@@ -39,6 +40,7 @@ import { deploymentRefs, diffPublishedReleases, queryDiff, readDiff, renderDiffM
 import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.js";
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
+import { isOfficial } from "./merge-candidates.js";
 import { type PreviousCores, previousCoresOf, stampLastChanged } from "./merge-lifecycle.js";
 import { planRelease } from "./plan.js";
 import {
@@ -47,6 +49,7 @@ import {
   readLifecycleCores,
   readPreviousParts,
 } from "./previous-release.js";
+import { currentObservations, priceHistory } from "./price-history.js";
 import { reportWithoutChecks, withCheckResults } from "./report.js";
 import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
@@ -253,14 +256,17 @@ interface StagedRelease {
   report: BuildReport;
   /** serve-index.json: the server's columns and every record's span in catalog.json. */
   files: { catalog: StagedObject; facts: StagedObject; serveIndex: StagedObject; fingerprint: string };
+  /** prices.json's bytes (canonical JSON). */
+  prices: Uint8Array;
   counts: Record<string, number>;
   /** With no previous release, the diff's added deployments: every one (deploymentRefs). */
   firstAdded: DeploymentRef[] | null;
 }
 
 /** The catalog's half of the JS phase (stageCatalogHalf): everything but facts.json. */
-interface StagedCatalogHalf extends Omit<StagedRelease, "files"> {
+interface StagedCatalogHalf extends Omit<StagedRelease, "files" | "prices"> {
   facts: FactsFile;
+  prices: Uint8Array;
   catalogFile: StagedObject;
   serveIndexFile: StagedObject;
   /** The content fingerprint so far: writeFactsJson finishes it. */
@@ -281,7 +287,7 @@ async function stageRelease(
   previous: PreviousRelease | null,
   previousReleaseId: string | null,
 ): Promise<StagedRelease> {
-  const { facts, catalogFile, serveIndexFile, fingerprint, ...half } = await stageCatalogHalf(
+  const { facts, catalogFile, serveIndexFile, fingerprint, prices, ...half } = await stageCatalogHalf(
     db,
     input,
     previous,
@@ -304,11 +310,13 @@ async function stageRelease(
     );
     return {
       ...half,
+      prices,
       files: {
         catalog: catalogFile,
         facts: factsObject ?? factsFile.close(),
         serveIndex: serveIndexFile,
-        fingerprint: digest,
+        // the price history is content too: a new dated capture changes the release
+        fingerprint: sha256Hex(`${digest}\n${sha256Hex(prices)}`),
       },
     };
   } catch (error) {
@@ -348,6 +356,14 @@ async function stageCatalogHalf(
     },
   });
   if (previousCores) stampLastChanged(catalog.lifecycle, await previousCores, input.now);
+  const prices = encoder.encode(
+    canonicalJson(
+      priceHistory(
+        [...currentObservations(gathered.facts.sources, isOfficial), ...(input.datedPrices ?? [])],
+        new Set(catalog.deployments.map((d) => d.id)),
+      ),
+    ),
+  );
   // what the merge left behind (its intermediate values, the previous cores) is garbage:
   // collected before staging makes more
   collectGarbage();
@@ -425,6 +441,7 @@ async function stageCatalogHalf(
     previousLoaded,
     firstAdded: previous === null ? deploymentRefs(catalog.deployments) : null,
     facts: gathered.facts,
+    prices,
     catalogFile: catalogStaged,
     serveIndexFile: serveIndexWriter.close(),
     fingerprint,
@@ -529,6 +546,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       [CATALOG_FILE]: release.files.catalog,
       [SERVE_INDEX_FILE]: release.files.serveIndex,
       [FACTS_FILE]: release.files.facts,
+      [PRICES_FILE]: release.prices,
       ...analysed.parquet,
       [DIFF_JSON]: analysed.diffJson,
       [DIFF_MARKDOWN]: encoder.encode(markdownDiff),

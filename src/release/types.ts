@@ -8,6 +8,7 @@ import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import type { FactsFile } from "./facts.js";
+import type { PriceObservation } from "./price-history.js";
 
 export type { SourceContribution };
 
@@ -37,6 +38,8 @@ export interface ReleaseInput {
   previous?: PreviousRelease | null;
   /** What became of each reviewed upstream correction in this build (listed in the report). */
   corrections?: CorrectionOutcome[];
+  /** The prices the sources' dated captures show (price-history.ts); absent: none. */
+  datedPrices?: PriceObservation[];
 }
 
 /** The previous release as a build reads it: hash-verified, not re-validated. */
