@@ -12,6 +12,7 @@ interface BackfillFlags {
   git: string;
   path: string;
   since?: string;
+  every?: string;
   repository: string;
   licence?: string;
   sources?: string;
@@ -26,6 +27,7 @@ export function registerBackfill(program: Command): void {
     .requiredOption("--path <path>", "the file in the repository (a bundled source: its directory)")
     .requiredOption("--repository <owner/name>", "the repository's public name, kept as provenance")
     .option("--since <date>", "only commits on or after this day (YYYY-MM-DD)")
+    .option("--every <days>", "read at most one version per this many days (a file that changes daily)")
     .option("--licence <text>", "the repository's licence, where it states one (kept as provenance)")
     .option("--sources <dir>", "source definitions and captures (env CATALOG_SOURCES)")
     .action(async (name: string, flags: BackfillFlags) => {
@@ -51,6 +53,7 @@ export function registerBackfill(program: Command): void {
         repository: flags.repository,
         ...(flags.licence === undefined ? {} : { licence: flags.licence }),
         ...(flags.since === undefined ? {} : { since: flags.since }),
+        ...(flags.every === undefined ? {} : { everyDays: parseEvery(flags.every) }),
         factsOf: (content, observedAt) => {
           const corrected = applyCorrections(source, content, corrections.get(source.provider_id) ?? []);
           try {
@@ -71,4 +74,14 @@ export function registerBackfill(program: Command): void {
       for (const kept of result.kept)
         process.stdout.write(`${kept.observed_at} ${kept.provenance.commit} ${kept.sha256}\n`);
     });
+}
+
+function parseEvery(value: string): number {
+  const days = Number(value);
+  if (!/^\d+$/.test(value) || days < 1)
+    throw new CatalogError(
+      "invalid_argument",
+      `--every must be a whole number of days (1 or more), got "${value}"`,
+    );
+  return days;
 }

@@ -42,6 +42,8 @@ export interface BackfillOptions {
   licence?: string;
   /** Only commits at or after this date (YYYY-MM-DD). */
   since?: string;
+  /** Read at most one version per this many days (sampleVersions); absent: every version. */
+  everyDays?: number;
   factsOf: FactsOf;
 }
 
@@ -109,6 +111,24 @@ export async function readVersion(
   return canonicalJson({ files });
 }
 
+/**
+ * One version per `days` days, for a file that changes daily: the first version, then each
+ * version at least `days` days after the last one taken, and always the newest. A price is
+ * then dated by the first sampled copy showing it (up to `days` days late).
+ */
+export function sampleVersions(versions: readonly GitVersion[], days: number): GitVersion[] {
+  const taken: GitVersion[] = [];
+  let last = Number.NEGATIVE_INFINITY;
+  versions.forEach((version, i) => {
+    const at = Date.parse(version.committedAt);
+    if (at - last >= days * 86_400_000 || i === versions.length - 1) {
+      taken.push(version);
+      last = at;
+    }
+  });
+  return taken;
+}
+
 /** A commit date as a UTC instant in seconds. */
 export function utcSeconds(committedAt: string): string {
   return new Date(committedAt).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -132,14 +152,15 @@ export function distinctByFacts<T extends { meta: { observed_at: string; sha256:
 
 export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
   const { source } = options;
-  const versions = await listVersions(options.gitDir, options.path, options.since);
+  const listed = await listVersions(options.gitDir, options.path, options.since);
+  const versions = options.everyDays === undefined ? listed : sampleVersions(listed, options.everyDays);
   const skipped: BackfillResult["skipped"] = [];
   const candidates: Array<DatedCapture & { key: string }> = [];
   for (const existing of await readDatedCaptures(options.sourcesDir, source)) {
     const facts = options.factsOf(existing.content, existing.meta.observed_at);
     if ("key" in facts) candidates.push({ ...existing, key: facts.key });
   }
-  const known = new Set(candidates.map((c) => `${c.meta.provenance.commit}|${c.meta.sha256}`));
+  const known = new Map(candidates.map((c) => [`${c.meta.provenance.commit}|${c.meta.sha256}`, c]));
   for (const version of versions) {
     const text = await readVersion(options.gitDir, source, version.commit, options.path);
     if (text === null) {
@@ -162,7 +183,12 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       });
       continue;
     }
-    if (known.has(`${version.commit}|${monitored.sha256}`)) continue;
+    const recorded = known.get(`${version.commit}|${monitored.sha256}`);
+    if (recorded) {
+      // recorded before: only a licence given now is added to its provenance
+      if (options.licence) recorded.meta = { ...recorded.meta, licence: options.licence };
+      continue;
+    }
     const facts = options.factsOf(monitored.content, observedAt);
     if ("error" in facts) {
       skipped.push({ commit: version.commit, committed_at: version.committedAt, reason: facts.error });
