@@ -196,8 +196,3 @@ export function priceHistory(
   });
   return { format: 1, deployments };
 }
-
-/** The interval valid on `date` (YYYY-MM-DD), or null when none is. */
-export function intervalAt(intervals: readonly PriceInterval[], date: string): PriceInterval | null {
-  return intervals.find((i) => i.valid_from <= date && (i.valid_to === null || date < i.valid_to)) ?? null;
-}

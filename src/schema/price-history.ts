@@ -3,6 +3,7 @@
  * dated capture of its sources, and `prices.json`, the release file that holds them.
  */
 import { z } from "zod";
+import { LimitParam, OffsetParam, pageOf } from "./api.js";
 import { DeploymentId, IsoDate, Url } from "./common.js";
 import { RateCard } from "./deployment.js";
 import { VerificationStatus } from "./evidence.js";
@@ -37,3 +38,8 @@ export const PricesFile = z.strictObject({
   ),
 });
 export type PricesFile = z.infer<typeof PricesFile>;
+
+/** `GET /v1/deployments/{id}/prices`: a page of the deployment's intervals, newest first. */
+export const PriceIntervalPage = pageOf(PriceInterval, "PriceIntervalPage");
+export const ListPricesQuery = z.strictObject({ limit: LimitParam, offset: OffsetParam });
+export type ListPricesQuery = z.infer<typeof ListPricesQuery>;

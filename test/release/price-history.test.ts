@@ -4,8 +4,8 @@
  * showing another or none; official over community on days both cover; never overlapping.
  */
 import { describe, expect, it } from "vitest";
+import { intervalAt } from "../../src/pricing/index.js";
 import {
-  intervalAt,
   type PriceObservation,
   priceHistory,
   pricesKey,
