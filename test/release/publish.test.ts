@@ -114,6 +114,7 @@ describe("publishing", () => {
         "diff.md",
         "facts.json",
         "lifecycle.parquet",
+        "prices.json",
         "report.json",
         "serve-index.json",
       ]);
