@@ -75,15 +75,15 @@ describe("catalog export", () => {
         input_micro_usd: "BIGINT",
         observed_at: "TIMESTAMP",
       });
-      const [row] = await db.all<{ to: string; input: bigint; rows: bigint }>(
+      const [row] = await db.all<{ to: string; input: number; rows: number }>(
         `SELECT strftime(valid_to, '%Y-%m-%d') AS to, input_micro_usd AS input,
                 (SELECT count(*) FROM read_parquet('${file}')) AS rows
            FROM read_parquet('${file}') WHERE deployment_id = '${changed.id}' AND valid_from = DATE '${changed.valid_from}'`,
       );
       expect(row).toEqual({
         to: changed.valid_to,
-        input: BigInt(changed.rate_card.input_micro_usd),
-        rows: BigInt(intervals.length),
+        input: changed.rate_card.input_micro_usd,
+        rows: intervals.length,
       });
       const csv = await db.all(`SELECT * FROM read_csv('${join(out, "prices.csv")}', header = true)`);
       expect(csv.length).toBe(intervals.length);
