@@ -72,7 +72,9 @@ export function registerBackfill(program: Command): void {
         `${name}: ${result.versions} versions, ${result.kept.length} dated captures kept, ${result.unchanged} with the same prices as the one before, ${result.skipped.length} skipped; ${result.written ? "written" : "unchanged"}\n`,
       );
       for (const kept of result.kept)
-        process.stdout.write(`${kept.observed_at} ${kept.provenance.commit} ${kept.sha256}\n`);
+        process.stdout.write(
+          `${kept.observed_at} ${"commit" in kept.provenance ? kept.provenance.commit : "superseded-capture"} ${kept.sha256}\n`,
+        );
     });
 }
 

@@ -160,7 +160,12 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     const facts = options.factsOf(existing.content, existing.meta.observed_at);
     if ("key" in facts) candidates.push({ ...existing, key: facts.key });
   }
-  const known = new Map(candidates.map((c) => [`${c.meta.provenance.commit}|${c.meta.sha256}`, c]));
+  const known = new Map(
+    candidates.map((c) => [
+      "commit" in c.meta.provenance ? `${c.meta.provenance.commit}|${c.meta.sha256}` : "",
+      c,
+    ]),
+  );
   for (const version of versions) {
     const text = await readVersion(options.gitDir, source, version.commit, options.path);
     if (text === null) {

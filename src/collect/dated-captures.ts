@@ -5,6 +5,8 @@
  *   INDEX.json             { captures: DatedCaptureMeta[] } by observed_at
  *   <sha256>.<ext>.gz      the monitored content, gzip-compressed, named by the SHA-256 of the
  *                          uncompressed bytes
+ * A live build that replaces a source's current capture keeps the superseded one here when its
+ * prices differ from the newest dated capture's, so each night extends the history.
  * They are build inputs for the price history only (docs/price-history.md): the current capture
  * alone speaks for today's facts. The index is written only when it changes, so recording the
  * same history twice leaves the folder untouched.
@@ -33,6 +35,15 @@ export const GitProvenance = z.strictObject({
 });
 export type GitProvenance = z.infer<typeof GitProvenance>;
 
+/** A capture this project recorded (CURRENT.json) that a live build superseded with a newer one. */
+export const SupersededProvenance = z.strictObject({
+  superseded_capture: z.strictObject({
+    fetched_at: z.iso.datetime({ offset: false }),
+    note: z.string().optional(),
+  }),
+});
+export type SupersededProvenance = z.infer<typeof SupersededProvenance>;
+
 export const DatedCaptureMeta = z.strictObject({
   file: z.string().regex(/^[0-9a-f]{64}\.(html|md|json)\.gz$/),
   /** SHA-256 of the uncompressed monitored content. */
@@ -40,7 +51,7 @@ export const DatedCaptureMeta = z.strictObject({
   /** When the copy shows this content (UTC, seconds). */
   observed_at: z.iso.datetime({ offset: false }),
   url: z.url(),
-  provenance: GitProvenance,
+  provenance: z.union([GitProvenance, SupersededProvenance]),
   /** Licence of the copy's repository, where it states one. */
   licence: z.string().optional(),
 });
@@ -128,4 +139,24 @@ export async function writeDatedCaptures(
   for (const name of present)
     if (name !== DATED_INDEX && !named.has(name)) await rm(join(dir, name), { force: true });
   return true;
+}
+
+/** Adds one dated capture to the source's (kept in date order); false when it is recorded already. */
+export async function addDatedCapture(
+  sourcesDir: string,
+  source: DatedSource,
+  capture: DatedCapture,
+): Promise<boolean> {
+  const existing = await readDatedCaptures(sourcesDir, source);
+  if (
+    existing.some(
+      (c) => c.meta.sha256 === capture.meta.sha256 && c.meta.observed_at === capture.meta.observed_at,
+    )
+  )
+    return false;
+  const all = [...existing, capture].sort(
+    (a, b) =>
+      a.meta.observed_at.localeCompare(b.meta.observed_at) || a.meta.sha256.localeCompare(b.meta.sha256),
+  );
+  return writeDatedCaptures(sourcesDir, source, all);
 }

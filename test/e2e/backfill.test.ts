@@ -88,11 +88,10 @@ describe("catalog backfill", () => {
     );
     const dir = join(sources, "anthropic", "captures", "pricing", "dated");
     const index = DatedIndex.parse(JSON.parse(await readFile(join(dir, DATED_INDEX), "utf8")));
-    expect(index.captures.map((c) => [c.observed_at, c.provenance.commit, c.provenance.path])).toEqual([
-      [JANUARY, commits[0], "docs/pricing.md"],
-      [APRIL, commits[3], "docs/pricing.md"],
+    expect(index.captures.map((c) => [c.observed_at, c.provenance])).toMatchObject([
+      [JANUARY, { repository: "example/docs-mirror", commit: commits[0], path: "docs/pricing.md" }],
+      [APRIL, { repository: "example/docs-mirror", commit: commits[3], path: "docs/pricing.md" }],
     ]);
-    expect(index.captures[0]?.provenance.repository).toBe("example/docs-mirror");
     // compressed on disk, the monitored content itself when read
     const file = index.captures[0]?.file ?? "";
     expect(file).toMatch(/\.md\.gz$/);
