@@ -3,6 +3,7 @@
  * the commands the README and docs/ show against it (registering runs nothing).
  */
 import type { Command } from "commander";
+import { registerBackfill } from "./backfill.js";
 import { registerBuild } from "./build.js";
 import { registerCapture } from "./capture.js";
 import { registerDiff } from "./diff.js";
@@ -23,6 +24,7 @@ export function registerCommands(program: Command): Command {
   registerKeys(program);
   registerSources(program);
   registerOpenapi(program);
+  registerBackfill(program);
   registerCapture(program);
   registerReleases(program);
   registerExport(program);

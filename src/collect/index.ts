@@ -1,5 +1,6 @@
 /** The collect stage's public entry: fetch policy, monitored content, captures, source states and events. */
 export { type AddressClass, classifyAddress, isAddressAllowed } from "./address.js";
+export * from "./backfill.js";
 export {
   CAPTURE_EXTENSION,
   type NewCapture,
@@ -8,6 +9,7 @@ export {
   writeCapture,
 } from "./captures.js";
 export { type CollectOptions, type CollectResult, collectSources } from "./collect.js";
+export * from "./dated-captures.js";
 export {
   CaptureMeta,
   CORRECTIONS_FILE,

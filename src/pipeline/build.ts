@@ -7,15 +7,20 @@
  * add limits and capabilities, are not counted).
  */
 import {
+  addDatedCapture,
   collectSources,
   countFailures,
+  datedFileName,
   deriveSourceStates,
   type FetcherOptions,
   loadCorrections,
   loadSourceDefinitions,
+  readCapture,
+  readDatedCaptures,
   refusesToPublish,
   type SecretEnv,
   type SourceOutcome,
+  type StoredCapture,
 } from "../collect/index.js";
 import { type Clock, toIsoSeconds } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
@@ -24,10 +29,13 @@ import { applyCorrections, modelFactParsers, normalizeSource } from "../normaliz
 import {
   cleanTemporary,
   lockSnapshots,
+  type PriceObservation,
+  pricesKey,
   type ReleaseOutcome,
   readPreviousRelease,
   runRelease,
   type SourceContribution,
+  shownPrices,
 } from "../release/index.js";
 import type { Correction, CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
 
@@ -118,6 +126,8 @@ async function buildLocked(
   // Read once: its source states feed collect, and the release stage takes the rest over.
   const previous = await readPreviousRelease(options.snapshotsDir);
   const previousStates = previous?.catalog.sources ?? [];
+  // A live build may replace captures: the ones it replaces are read first (keepSuperseded)
+  const capturesBefore = options.offline ? null : await currentCaptures(options.sourcesDir, definitions);
 
   const results = await collectSources({
     sourcesDir: options.sourcesDir,
@@ -223,6 +233,13 @@ async function buildLocked(
     );
   }
 
+  if (capturesBefore) await keepSuperseded(options.sourcesDir, definitions, capturesBefore, corrections, log);
+  const datedPrices = await readDatedPrices(
+    options.sourcesDir,
+    [...definitions, ...notSelected],
+    corrections,
+    log,
+  );
   const defined = new Set([...definitions, ...notSelected].map((d) => d.source_id));
   const { states, events } = deriveSourceStates(previousStates, outcomes, now, defined);
   const outcome = await runRelease({
@@ -233,6 +250,7 @@ async function buildLocked(
     newEvents: events,
     previous,
     corrections: correctionOutcomes,
+    datedPrices,
   });
   return {
     status: outcome.status,
@@ -243,4 +261,113 @@ async function buildLocked(
     failed_sources: failedSources,
     outcome,
   };
+}
+
+/**
+ * The prices each source's dated captures show (src/collect/dated-captures.ts), parsed as the
+ * source's current capture is (corrections applied). A dated capture its parser no longer reads
+ * is left out of the price history and logged: it was readable when it was recorded.
+ */
+async function readDatedPrices(
+  sourcesDir: string,
+  definitions: readonly SourceDefinition[],
+  corrections: ReadonlyMap<string, readonly Correction[]>,
+  log: Logger,
+): Promise<PriceObservation[]> {
+  const observations: PriceObservation[] = [];
+  for (const source of definitions) {
+    for (const dated of await readDatedCaptures(sourcesDir, source)) {
+      const corrected = applyCorrections(source, dated.content, corrections.get(source.provider_id) ?? []);
+      try {
+        const output = normalizeSource({
+          source,
+          content: corrected.content,
+          observedAt: dated.meta.observed_at,
+        });
+        observations.push({
+          source_id: source.source_id,
+          official: source.source_type !== "community_catalog",
+          observed_at: dated.meta.observed_at,
+          prices: shownPrices(output.deployments),
+        });
+      } catch (error) {
+        log.warn(
+          { source_id: source.source_id, file: dated.meta.file, err: (error as Error).message },
+          "dated capture not read; left out of the price history",
+        );
+      }
+    }
+  }
+  return observations;
+}
+
+/** Each source's current capture (those without one are left out). */
+async function currentCaptures(
+  sourcesDir: string,
+  definitions: readonly SourceDefinition[],
+): Promise<Map<string, StoredCapture>> {
+  const captures = new Map<string, StoredCapture>();
+  for (const source of definitions) {
+    const stored = await readCapture(sourcesDir, source).catch(() => null);
+    if (stored) captures.set(source.source_id, stored);
+  }
+  return captures;
+}
+
+/** The prices a capture's content shows, as backfill compares them; null when it does not parse. */
+function pricesOf(
+  source: SourceDefinition,
+  content: string,
+  observedAt: string,
+  corrections: ReadonlyMap<string, readonly Correction[]>,
+): string | null {
+  const corrected = applyCorrections(source, content, corrections.get(source.provider_id) ?? []);
+  try {
+    return pricesKey(normalizeSource({ source, content: corrected.content, observedAt }).deployments);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The nightly extends the price history (docs/price-history.md): a capture this live build
+ * replaced becomes a dated capture of its source when its prices differ from the newest dated
+ * capture's (or the source has none), so the days it covered keep their price.
+ */
+async function keepSuperseded(
+  sourcesDir: string,
+  definitions: readonly SourceDefinition[],
+  before: ReadonlyMap<string, StoredCapture>,
+  corrections: ReadonlyMap<string, readonly Correction[]>,
+  log: Logger,
+): Promise<void> {
+  for (const source of definitions) {
+    const old = before.get(source.source_id);
+    if (!old) continue;
+    const now = await readCapture(sourcesDir, source).catch(() => null);
+    if (!now || now.sha256 === old.sha256) continue;
+    const observedAt = old.meta.fetched_at;
+    const key = pricesOf(source, old.content, observedAt, corrections);
+    if (key === null) {
+      log.warn({ source_id: source.source_id }, "superseded capture not read; not kept as a dated capture");
+      continue;
+    }
+    const newest = (await readDatedCaptures(sourcesDir, source)).at(-1);
+    if (newest && pricesOf(source, newest.content, newest.meta.observed_at, corrections) === key) continue;
+    await addDatedCapture(sourcesDir, source, {
+      content: old.content,
+      meta: {
+        file: datedFileName(source, old.sha256),
+        sha256: old.sha256,
+        observed_at: observedAt,
+        url: old.meta.url,
+        provenance: {
+          superseded_capture: {
+            fetched_at: old.meta.fetched_at,
+            ...(old.meta.note === undefined ? {} : { note: old.meta.note }),
+          },
+        },
+      },
+    });
+  }
 }

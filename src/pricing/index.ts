@@ -1,4 +1,5 @@
 /** Exact money arithmetic shared by compare, calculate and the release diff. */
+export { deploymentOn, intervalAt } from "./at.js";
 export {
   type CalculateResult,
   type CompareOmission,

@@ -10,13 +10,16 @@
  *                         capabilities a STRUCT of one STRUCT(status, verification_status) per
  *                         capability (tables.ts, docs/finding-deployments.md)
  *   lifecycle.parquet
+ *   prices.csv            one row per deployment price interval (prices.json; docs/price-history.md)
+ *   prices.parquet        the same, typed: valid_from / valid_to DATE, prices BIGINT micro-USD
  * Always computed from the release's verified catalog.json (not copied from the release's own
  * Parquet files), so an export of an older release has the same columns and types.
  */
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName } from "../lib/atomic-write.js";
-import { CATALOG_FILE, loadRelease } from "./artifact.js";
+import type { PricesFile } from "../schema/index.js";
+import { CATALOG_FILE, loadRelease, PRICES_FILE, readReleaseFile } from "./artifact.js";
 import { PARQUET_COPY_OPTIONS, withDatabase } from "./duckdb.js";
 import {
   deploymentsExportCsvQuery,
@@ -32,7 +35,52 @@ export const EXPORT_FILES = [
   "lifecycle.csv",
   "deployments.parquet",
   "lifecycle.parquet",
+  "prices.csv",
+  "prices.parquet",
 ] as const;
+
+/** The columns of prices.csv / prices.parquet, in order, with their DuckDB types. */
+const PRICE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ["deployment_id", "VARCHAR"],
+  ["valid_from", "DATE"],
+  ["valid_to", "DATE"],
+  ["verification_status", "VARCHAR"],
+  ["source_url", "VARCHAR"],
+  ["currency", "VARCHAR"],
+  ["input_micro_usd", "BIGINT"],
+  ["cached_input_micro_usd", "BIGINT"],
+  ["output_micro_usd", "BIGINT"],
+  ["cache_write_micro_usd", "BIGINT"],
+  ["cache_write_1h_micro_usd", "BIGINT"],
+  /** Long-context tiers as JSON text (null: none). */
+  ["tiers", "VARCHAR"],
+  ["observed_at", "TIMESTAMP"],
+];
+
+/** One row per interval, as NDJSON for DuckDB: newest first within a deployment, deployments by id. */
+export function priceRows(file: PricesFile): string {
+  return file.deployments
+    .flatMap(({ deployment_id, intervals }) =>
+      intervals.map((i) =>
+        JSON.stringify({
+          deployment_id,
+          valid_from: i.valid_from,
+          valid_to: i.valid_to,
+          verification_status: i.verification_status,
+          source_url: i.source_url,
+          currency: i.rate_card.currency,
+          input_micro_usd: i.rate_card.input_micro_usd,
+          cached_input_micro_usd: i.rate_card.cached_input_micro_usd,
+          output_micro_usd: i.rate_card.output_micro_usd,
+          cache_write_micro_usd: i.rate_card.cache_write_micro_usd ?? null,
+          cache_write_1h_micro_usd: i.rate_card.cache_write_1h_micro_usd ?? null,
+          tiers: i.rate_card.tiers ? JSON.stringify(i.rate_card.tiers) : null,
+          observed_at: i.rate_card.observed_at,
+        }),
+      ),
+    )
+    .join("\n");
+}
 
 export interface ExportResult {
   releaseId: string;
@@ -75,13 +123,31 @@ export async function exportRelease(
     };
     written.push(CATALOG_FILE);
     await writeFile(temp(CATALOG_FILE), `${JSON.stringify(document)}\n`);
+    // a release from before prices.json has no intervals: the files have the columns and no row
+    const prices: PricesFile = manifest.files[PRICES_FILE]
+      ? (JSON.parse(
+          (await readReleaseFile(snapshotsDir, manifest, PRICES_FILE)).toString("utf8"),
+        ) as PricesFile)
+      : { format: 1, deployments: [] };
+    const rows = priceRows(prices);
+    const pricesInput = temp("prices.ndjson");
+    written.push("prices.ndjson");
+    await writeFile(pricesInput, rows);
     await withDatabase(async (db) => {
       await loadCatalog(db, "", catalog);
+      await db.run(`CREATE TABLE prices (${PRICE_COLUMNS.map(([n, t]) => `${n} ${t}`).join(", ")})`);
+      if (rows.length > 0)
+        await db.run(
+          `INSERT INTO prices SELECT * FROM read_json(${sqlString(pricesInput)}, format = 'newline_delimited', columns = {${PRICE_COLUMNS.map(([n, t]) => `${n}: '${t}'`).join(", ")}})`,
+        );
+      const pricesQuery = "SELECT * FROM prices ORDER BY deployment_id, valid_from DESC";
       const copies: Array<[string, string, string]> = [
         ["deployments.csv", deploymentsExportCsvQuery(), "FORMAT csv, HEADER true"],
         ["lifecycle.csv", lifecycleCsvQuery(), "FORMAT csv, HEADER true"],
         ["deployments.parquet", deploymentsExportParquetQuery(), PARQUET_COPY_OPTIONS],
         ["lifecycle.parquet", lifecycleParquetQuery(), PARQUET_COPY_OPTIONS],
+        ["prices.csv", pricesQuery, "FORMAT csv, HEADER true"],
+        ["prices.parquet", pricesQuery, PARQUET_COPY_OPTIONS],
       ];
       for (const [name, query, options] of copies) {
         written.push(name);

@@ -11,6 +11,7 @@ export * from "./export.js";
 export { FACTS_FILE, FactsFile, gatherFacts, SourceFacts } from "./facts.js";
 export * from "./history.js";
 export { type MergeInput, type MergeResult, mergeCatalog, summarize } from "./merge.js";
+export * from "./price-history.js";
 export { buildReport, formatBuildReport } from "./report.js";
 export {
   checkCatalog,

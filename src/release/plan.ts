@@ -11,12 +11,15 @@ import type {
   CatalogContent,
   CorrectionOutcome,
   LifecycleRecord,
+  PricesFile,
   SourceEvent,
   SourceState,
 } from "../schema/index.js";
 import type { SourceContribution } from "./contribution.js";
 import { type FactsFile, gatherFacts } from "./facts.js";
 import { mergeCatalog } from "./merge.js";
+import { isOfficial } from "./merge-candidates.js";
+import { currentObservations, type PriceObservation, priceHistory } from "./price-history.js";
 import { reportWithoutChecks } from "./report.js";
 import type { BuildReport } from "./types.js";
 
@@ -41,6 +44,8 @@ export interface ReleasePlanInput {
   corrections?: readonly CorrectionOutcome[];
   /** Null before the first release. */
   previous: PlanPrevious | null;
+  /** The prices the sources' dated captures show (price-history.ts); absent: none. */
+  datedPrices?: readonly PriceObservation[];
 }
 
 export interface ReleasePlan {
@@ -49,6 +54,8 @@ export interface ReleasePlan {
   facts: FactsFile;
   /** The build report without the checks' results (withCheckResults adds them). */
   report: BuildReport;
+  /** prices.json: every deployment's rate-card intervals, from the current facts and the dated captures. */
+  prices: PricesFile;
   /** The manifest's counts. */
   counts: Record<string, number>;
 }
@@ -94,10 +101,15 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     failedWithoutFacts: gathered.failedWithoutFacts,
     corrections: input.corrections ?? [],
   });
+  const prices = priceHistory(
+    [...currentObservations(gathered.facts.sources, isOfficial), ...(input.datedPrices ?? [])],
+    new Set(catalog.deployments.map((d) => d.id)),
+  );
   return {
     catalog,
     facts: gathered.facts,
     report,
+    prices,
     counts: {
       deployments: catalog.deployments.length,
       priced_deployments: report.totals.priced,

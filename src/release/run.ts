@@ -12,6 +12,7 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { sha256Hex } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
 import {
   CATALOG_FILE,
@@ -23,6 +24,7 @@ import {
   type FileBytes,
   LIFECYCLE_PARQUET,
   ObjectWriter,
+  PRICES_FILE,
   publishRelease,
   REPORT_FILE,
   readReleaseFile,
@@ -111,6 +113,8 @@ interface StagedRelease {
   /** With no previous release, the diff's added deployments: every one (deploymentRefs). */
   firstAdded: DeploymentRef[] | null;
   fingerprint: string;
+  /** prices.json's bytes (canonical JSON). */
+  prices: Uint8Array;
 }
 
 /**
@@ -150,7 +154,8 @@ async function stageRelease(
   keep(factsObject ?? factsWriter.close());
   await catalogSide.loaded;
   await loadStagedTables(db, { prefix: "", tables: catalogSide.tables });
-  return { ...catalogSide, fingerprint };
+  // the price history is content too: a new dated capture changes the release
+  return { ...catalogSide, fingerprint: sha256Hex(`${fingerprint}\n${sha256Hex(catalogSide.prices)}`) };
 }
 
 /**
@@ -219,6 +224,7 @@ async function stageCatalog(
   );
   return {
     facts: plan.facts,
+    prices: encoder.encode(canonicalJson(plan.prices)),
     report: plan.report,
     counts: plan.counts,
     schema,
@@ -241,6 +247,7 @@ function planInput(
     states: input.states,
     newEvents: input.newEvents,
     ...(input.corrections ? { corrections: input.corrections } : {}),
+    ...(input.datedPrices ? { datedPrices: input.datedPrices } : {}),
     previous: previous && {
       releaseId: previous.releaseId,
       lifecycle: previous.catalog.lifecycle,
@@ -322,6 +329,7 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
       [CATALOG_FILE]: catalogFile,
       [SERVE_INDEX_FILE]: serveIndexFile,
       [FACTS_FILE]: factsFile,
+      [PRICES_FILE]: release.prices,
       ...analysed.parquet,
       [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
       [DIFF_MARKDOWN]: encoder.encode(markdownDiff),

@@ -7,6 +7,7 @@ import type { CorrectionOutcome, SourceEvent, SourceState } from "../schema/inde
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { PreviousRelease } from "./previous-release.js";
+import type { PriceObservation } from "./price-history.js";
 
 export type { SourceContribution };
 
@@ -36,6 +37,8 @@ export interface ReleaseInput {
   previous?: PreviousRelease | null;
   /** What became of each reviewed upstream correction in this build (listed in the report). */
   corrections?: CorrectionOutcome[];
+  /** The prices the sources' dated captures show (price-history.ts); absent: none. */
+  datedPrices?: PriceObservation[];
 }
 
 /** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */

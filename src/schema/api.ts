@@ -148,11 +148,18 @@ export type Usage = z.infer<typeof Usage>;
 
 export const RequirementLevel = z.enum(["supported", "conditional"]);
 
+/** `at`: price with the rate card valid that day (docs/price-history.md); absent, the current one. */
+const PriceDay = IsoDate.meta({
+  description:
+    "Price with the rate card valid on this day (YYYY-MM-DD, UTC): the deployment's price interval whose valid_from is on or before it and whose valid_to is after it or null (GET /v1/deployments/{id}/prices). A deployment without a known price that day is omitted (compare) or not priceable (calculate). Absent: the current rate card.",
+});
+
 export const CompareRequest = z
   .strictObject({
     deployment_ids: z.array(z.string().min(1).max(200)).min(1).max(100),
     usage: Usage,
     requires: z.partialRecord(CapabilityName, RequirementLevel).optional(),
+    at: PriceDay.optional(),
   })
   .meta({ id: "CompareRequest" });
 export type CompareRequest = z.infer<typeof CompareRequest>;
@@ -161,6 +168,7 @@ export const CalculateRequest = z
   .strictObject({
     deployment_id: z.string().min(1).max(200),
     usage: Usage,
+    at: PriceDay.optional(),
   })
   .meta({ id: "CalculateRequest" });
 export type CalculateRequest = z.infer<typeof CalculateRequest>;

@@ -9,6 +9,7 @@ export * from "./evidence.js";
 export * from "./history.js";
 export * from "./lifecycle.js";
 export * from "./price-components.js";
+export * from "./price-history.js";
 export * from "./records.js";
 export * from "./release.js";
 export * from "./release-files.js";

@@ -41,6 +41,7 @@ import {
   ReleaseItem,
   ReleasePage,
 } from "./history.js";
+import { ListPricesQuery, PriceIntervalPage } from "./price-history.js";
 import { ROUTE_CONTRACTS, type RouteAuth, type RouteContract, type RouteId } from "./routes.js";
 
 /** The version of the /v1 contract this document describes (the path prefix is the major version). */
@@ -756,6 +757,17 @@ export function buildOpenApiDocument(): Json {
     successDescription: "A page of history entries.",
   };
 
+  const getDeploymentPrices: ApiOperation = {
+    operationId: "getDeploymentPrices",
+    tag: "deployments",
+    summary: "A deployment's price history",
+    description:
+      "The deployment's rate-card intervals, newest first: each rate card with the days it was valid, from `valid_from` (the first dated copy of its source showing it) up to, not including, `valid_to` (the first dated copy showing another price; null: still current), its `verification_status` and `source_url`. Derived by the build from every dated capture of the deployment's sources; where an official and a community source cover the same day, the official price is the one listed. Intervals never overlap. An empty list when no dated copy prices the deployment; 404 when the served release has no deployment with this id.",
+    parameters: [deploymentIdParam, ...queryParameters(components, ListPricesQuery, PAGING_DOCS)],
+    success: components.convert(PriceIntervalPage, "output"),
+    successDescription: "A page of price intervals.",
+  };
+
   const plain = (description: string, headers: readonly string[] = ["x-request-id"]): Json => ({
     description,
     headers: headerRefs(headers),
@@ -766,6 +778,7 @@ export function buildOpenApiDocument(): Json {
     deployments: listDeployments,
     deployment: getDeployment,
     deployment_history: getDeploymentHistory,
+    deployment_prices: getDeploymentPrices,
     compare: compareDeployments,
     providers: listProviders,
     models: listModels,

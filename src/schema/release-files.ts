@@ -11,6 +11,7 @@ import { Correction } from "./corrections.js";
 import { CapabilityName } from "./deployment.js";
 import { SourceType } from "./evidence.js";
 import { ReleaseDiff } from "./history.js";
+import { PricesFile } from "./price-history.js";
 import { ParseOutput } from "./records.js";
 import { CatalogContent, ReleaseManifest } from "./release.js";
 
@@ -219,6 +220,7 @@ export const RELEASE_FILE_SCHEMAS = {
   "report.json": BuildReportFile,
   "manifest.json": ReleaseManifest,
   "serve-index.json": ServeIndexFile,
+  "prices.json": PricesFile,
 } as const;
 
 /** The JSON Schema (draft 2020-12) of each release file, as committed under src/schema/json-schema/. */

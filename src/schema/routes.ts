@@ -15,6 +15,7 @@ export type RouteId =
   | "deployments"
   | "deployment"
   | "deployment_history"
+  | "deployment_prices"
   | "compare"
   | "calculate"
   | "lifecycle"
@@ -138,6 +139,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   get("deployments", "/v1/deployments"),
   get("deployment", "/v1/deployments/{deploymentId}", byId),
   get("deployment_history", "/v1/deployments/{deploymentId}/history", byId),
+  get("deployment_prices", "/v1/deployments/{deploymentId}/prices", byId),
   post("compare", "/v1/deployments/compare", BODY_PROBLEMS),
   get("providers", "/v1/providers"),
   get("models", "/v1/models"),

@@ -16,6 +16,7 @@ import {
   LifecycleRecord,
   type LifecycleStatus,
   type MilestoneState,
+  type PriceInterval,
   type ReleaseManifest,
   type ResourceType,
   type ServeIndexFile,
@@ -130,6 +131,11 @@ export interface ServedRelease {
   /** detected_at as epoch milliseconds, per event. */
   eventTimes: Float64Array;
 
+  /**
+   * Each deployment's price intervals (prices.json), newest first; empty for a release without
+   * the file. Set once when the release is loaded (server.ts).
+   */
+  prices: ReadonlyMap<string, readonly PriceInterval[]>;
   /** Prepared GET answers of this release (the only mutable part: a memo). */
   answers: ResponseCache;
   /** Computed answers to identical compare bodies on this release (a memo too). */
@@ -469,6 +475,7 @@ function serve(parts: ReleaseParts): ServedRelease {
     events,
     eventJson: events.map(json),
     eventTimes: Float64Array.from(events.map((e) => Date.parse(e.detected_at))),
+    prices: new Map(),
     answers: new ResponseCache(),
     postAnswers: new PostAnswerCache(),
     cached: () => ({

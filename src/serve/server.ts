@@ -23,13 +23,16 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { Logger } from "../lib/logger.js";
+import { type PriceInterval, PricesFile, type ReleaseManifest } from "../schema/index.js";
 import { buildOpenApiDocument, serializeOpenApiDocument } from "../schema/openapi.js";
 import {
   CATALOG_FILE,
   loadTrustedRelease,
   openIndexedRelease,
+  PRICES_FILE,
   readLatest,
   readManifest,
+  readReleaseFile,
   requireIntactRelease,
   SERVE_INDEX_FILE,
 } from "../snapshot/index.js";
@@ -127,7 +130,7 @@ export async function loadServedRelease(
     const loaded = await loadTrustedRelease(snapshotsDir, id);
     // loadTrustedRelease has read and hash-checked catalog.json; the other files are checked here.
     await requireIntactRelease(snapshotsDir, id, [CATALOG_FILE]);
-    return indexRelease(loaded, recordCache);
+    return withPrices(indexRelease(loaded, recordCache), await readPrices(snapshotsDir, manifest));
   }
   const opened = await openIndexedRelease(snapshotsDir, manifest);
   try {
@@ -136,7 +139,23 @@ export async function loadServedRelease(
     opened.catalog.close();
     throw error;
   }
-  return indexOpenedRelease(opened, recordCache);
+  return withPrices(indexOpenedRelease(opened, recordCache), await readPrices(snapshotsDir, manifest));
+}
+
+/** prices.json by deployment id (hash-checked; empty for a release from before the file). */
+async function readPrices(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+): Promise<Map<string, readonly PriceInterval[]>> {
+  if (!manifest.files[PRICES_FILE]) return new Map();
+  const text = (await readReleaseFile(snapshotsDir, manifest, PRICES_FILE)).toString("utf8");
+  const file = PricesFile.parse(JSON.parse(text));
+  return new Map(file.deployments.map((d) => [d.deployment_id, d.intervals]));
+}
+
+function withPrices(release: ServedRelease, prices: Map<string, readonly PriceInterval[]>): ServedRelease {
+  release.prices = prices;
+  return release;
 }
 
 /**

@@ -20,6 +20,8 @@ export const LIFECYCLE_PARQUET = "lifecycle.parquet";
 export const DIFF_JSON = "diff.json";
 export const DIFF_MARKDOWN = "diff.md";
 export const REPORT_FILE = "report.json";
+/** Every deployment's price intervals (docs/price-history.md); releases before it have none. */
+export const PRICES_FILE = "prices.json";
 export const MANIFEST_FILE = "manifest.json";
 export const RELEASES_DIR = "releases";
 

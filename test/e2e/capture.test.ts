@@ -64,7 +64,8 @@ describe("catalog capture and damaged captures", () => {
     });
     expect(result.stdout.trim()).toBe(expected.sha256);
     expect(sha256Hex(await readFile(join(dir, `${expected.sha256}.md`)))).toBe(expected.sha256);
-    expect((await readdir(dir)).sort()).toEqual([`${expected.sha256}.md`, "CURRENT.json"].sort());
+    // the capture file and CURRENT.json, beside the source's dated copies (docs/price-history.md)
+    expect((await readdir(dir)).sort()).toEqual([`${expected.sha256}.md`, "CURRENT.json", "dated"].sort());
 
     const again = await catalog(["capture", "anthropic/pricing", file, "--note", note, "--sources", sources]);
     expect(again.code).toBe(0);

@@ -30,3 +30,12 @@ export async function recordedInput(provider: string, name: string): Promise<Par
   const content = await readFile(join(captureDir(SOURCES_DIR, source), meta.file), "utf8");
   return { source, content, observedAt: meta.fetched_at };
 }
+
+/** The parser input for a source's dated capture observed at `observedAt` (sources/.../dated/). */
+export async function datedInput(provider: string, name: string, observedAt: string): Promise<ParserInput> {
+  const { readDatedCaptures } = await import("../../src/collect/dated-captures.js");
+  const source = await loadDefinition(provider, name);
+  const dated = (await readDatedCaptures(SOURCES_DIR, source)).find((c) => c.meta.observed_at === observedAt);
+  if (!dated) throw new Error(`no dated capture of ${provider}/${name} observed at ${observedAt}`);
+  return { source, content: dated.content, observedAt };
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeSource } from "../../src/normalize/index.js";
 import { mistralAliasTable, mistralCards, parsers } from "../../src/normalize/parsers/mistral-models.js";
 import { ParseOutput } from "../../src/schema/index.js";
-import { recordedInput } from "../helpers/captures.js";
+import { datedInput, recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
@@ -273,6 +273,32 @@ describe("mistral model cards", () => {
     expectParseFailure(
       () => parse(edit(recorded, () => "not json")),
       "model-cards: not a bundle of model files: Unexpected token 'o', \"not json\" is not valid JSON",
+    );
+  });
+});
+
+describe("mistral model cards before August 2026 (the dated capture of 2025-10-20)", () => {
+  // mistralai/platform-docs-public at 4422b455 (2025-10-20): status 'Active' where later cards
+  // say 'GA', no pricing.free, no priceEur, release dates written 'July 10, 2025'
+  const october = () => datedInput("mistral", "model-cards", "2025-10-20T13:09:31Z");
+
+  it("reads every card: 'Active' is available, prices without free or EUR", async () => {
+    const recorded = await october();
+    expect(mistralCards(recorded)).toHaveLength(45);
+    const out = ParseOutput.parse(parse(recorded));
+    const devstral = out.deployments.find((d) => d.id === "dep_mistral_devstral-medium-2507_api_global");
+    expect(devstral?.status).toBe("available");
+    expect(devstral?.rate_card).toMatchObject({ input_micro_usd: 400_000, output_micro_usd: 2_000_000 });
+    expect(devstral?.rate_card?.observed_at).toBe("2025-10-20T13:09:31Z");
+  });
+
+  it("still fails a card whose status is none of the words either format uses", async () => {
+    const recorded = await october();
+    const content = editFile(recorded.content, "devstral-medium-1-0-25-07.ts", (t) =>
+      t.replace("status: 'Active'", "status: 'Live'"),
+    );
+    expect(expectParseFailure(() => parse({ ...recorded, content }))).toMatch(
+      /devstral-medium-1-0-25-07\.ts: not a model card \(status/,
     );
   });
 });

@@ -62,7 +62,7 @@ describe("the packed package", () => {
   it("installed elsewhere, its catalog prints help, verifies and exports the repository's release", async () => {
     expect((await stat(catalogBin)).isFile()).toBe(true);
     const help = await run(catalogBin, ["--help"], { cwd: work });
-    for (const command of ["build", "diff", "verify", "serve", "releases", "export", "capture"])
+    for (const command of ["build", "diff", "verify", "serve", "releases", "export", "capture", "backfill"])
       expect(help.stdout).toContain(command);
     const snapshots = join(work, "snapshots");
     await copyCommittedSnapshots(snapshots);
@@ -71,7 +71,15 @@ describe("the packed package", () => {
     const out = join(work, "export");
     await run(catalogBin, ["export", "--snapshots", snapshots, "--out", out], { cwd: work });
     expect((await readdir(out)).sort()).toEqual(
-      ["catalog.json", "deployments.csv", "deployments.parquet", "lifecycle.csv", "lifecycle.parquet"].sort(),
+      [
+        "catalog.json",
+        "deployments.csv",
+        "deployments.parquet",
+        "lifecycle.csv",
+        "lifecycle.parquet",
+        "prices.csv",
+        "prices.parquet",
+      ].sort(),
     );
   });
 });

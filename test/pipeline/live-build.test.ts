@@ -13,7 +13,8 @@ import { captureDir, loadSourceDefinitions, readCaptureMeta } from "../../src/co
 import { fixedClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { runBuild } from "../../src/pipeline/build.js";
-import { loadRelease } from "../../src/release/index.js";
+import { loadRelease, PRICES_FILE, readReleaseFile } from "../../src/release/index.js";
+import type { PricesFile } from "../../src/schema/index.js";
 import { startServer, type TestServer } from "../collect/server.js";
 import { SOURCES_DIR } from "../helpers/captures.js";
 
@@ -78,8 +79,9 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** The capture files and CURRENT.json of a source (its dated/ folder apart). */
 async function captureFiles(provider: string, name: string): Promise<string[]> {
-  return (await readdir(join(sources, provider, "captures", name))).sort();
+  return (await readdir(join(sources, provider, "captures", name))).filter((f) => f !== "dated").sort();
 }
 
 describe("a live build", () => {
@@ -138,6 +140,27 @@ describe("a live build", () => {
     expect(newCapture).toHaveLength(2);
     expect(newCapture).not.toEqual(oldCapture);
     expect(await captureFiles("openai", "pricing")).toEqual(openaiCapture);
+    // The replaced capture is kept as a dated one, so the release dates both of Opus 4.7's prices.
+    const dated = JSON.parse(
+      await readFile(join(sources, "anthropic", "captures", "pricing", "dated", "INDEX.json"), "utf8"),
+    ) as { captures: Array<{ observed_at: string; file: string; provenance: unknown }> };
+    expect(dated.captures.map((c) => [c.observed_at, c.file.replace(/\.md\.gz$/, ".md")])).toEqual([
+      ["2026-11-23T00:00:00Z", oldCapture.find((f) => f.endsWith(".md"))],
+    ]);
+    expect(dated.captures[0]?.provenance).toEqual({
+      superseded_capture: { fetched_at: "2026-11-23T00:00:00Z" },
+    });
+    const prices = JSON.parse(
+      (await readReleaseFile(snapshots, release.manifest, PRICES_FILE)).toString("utf8"),
+    ) as PricesFile;
+    expect(
+      prices.deployments
+        .find((d) => d.deployment_id === opus)
+        ?.intervals.map((i) => [i.valid_from, i.valid_to, i.rate_card.input_micro_usd]),
+    ).toEqual([
+      ["2026-11-25", null, 6_000_000],
+      ["2026-11-23", "2026-11-25", 5_000_000],
+    ]);
     // OpenAI's facts are carried forward.
     const openaiBefore = firstRelease.catalog.deployments.filter((d) => d.provider_id === "openai").length;
     expect(release.catalog.deployments.filter((d) => d.provider_id === "openai").length).toBe(openaiBefore);

@@ -7,8 +7,14 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportRelease, loadRelease, withDatabase } from "../../src/release/index.js";
-import { CapabilityName, type CatalogContent } from "../../src/schema/index.js";
+import {
+  exportRelease,
+  loadRelease,
+  PRICES_FILE,
+  readReleaseFile,
+  withDatabase,
+} from "../../src/release/index.js";
+import { CapabilityName, type CatalogContent, type PricesFile } from "../../src/schema/index.js";
 import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
 const SNAPSHOTS = REPO_SNAPSHOTS;
@@ -29,11 +35,61 @@ describe("catalog export", () => {
     await rm(out, { recursive: true, force: true });
   });
 
-  it("writes exactly the five stable names and nothing else", async () => {
+  it("writes exactly the seven stable names and nothing else", async () => {
     expect((await readdir(out)).sort()).toEqual(
-      ["catalog.json", "deployments.csv", "deployments.parquet", "lifecycle.csv", "lifecycle.parquet"].sort(),
+      [
+        "catalog.json",
+        "deployments.csv",
+        "deployments.parquet",
+        "lifecycle.csv",
+        "lifecycle.parquet",
+        "prices.csv",
+        "prices.parquet",
+      ].sort(),
     );
   });
+
+  it("prices.parquet and prices.csv hold one typed row per interval of the release's prices.json", async () => {
+    const { manifest } = await loadRelease(SNAPSHOTS);
+    const prices = JSON.parse(
+      (await readReleaseFile(SNAPSHOTS, manifest, PRICES_FILE)).toString("utf8"),
+    ) as PricesFile;
+    const intervals = prices.deployments.flatMap((d) =>
+      d.intervals.map((i) => ({ id: d.deployment_id, ...i })),
+    );
+    expect(intervals.length).toBeGreaterThan(1000);
+    const changed = intervals.find((i) => i.valid_to !== null);
+    if (!changed) throw new Error("no closed interval in the release");
+    await withDatabase(async (db) => {
+      const file = join(out, "prices.parquet").replace(/'/g, "''");
+      const types = Object.fromEntries(
+        (
+          await db.all<{ column_name: string; column_type: string }>(
+            `DESCRIBE SELECT * FROM read_parquet('${file}')`,
+          )
+        ).map((r) => [r.column_name, r.column_type]),
+      );
+      expect(types).toMatchObject({
+        deployment_id: "VARCHAR",
+        valid_from: "DATE",
+        valid_to: "DATE",
+        input_micro_usd: "BIGINT",
+        observed_at: "TIMESTAMP",
+      });
+      const [row] = await db.all<{ to: string; input: number; rows: number }>(
+        `SELECT strftime(valid_to, '%Y-%m-%d') AS to, input_micro_usd AS input,
+                (SELECT count(*) FROM read_parquet('${file}')) AS rows
+           FROM read_parquet('${file}') WHERE deployment_id = '${changed.id}' AND valid_from = DATE '${changed.valid_from}'`,
+      );
+      expect(row).toEqual({
+        to: changed.valid_to,
+        input: changed.rate_card.input_micro_usd,
+        rows: intervals.length,
+      });
+      const csv = await db.all(`SELECT * FROM read_csv('${join(out, "prices.csv")}', header = true)`);
+      expect(csv.length).toBe(intervals.length);
+    });
+  }, 60_000);
 
   it("catalog.json holds the release's records in their API shapes with the release's identity", async () => {
     const doc = JSON.parse(await readFile(join(out, "catalog.json"), "utf8")) as CatalogContent & {

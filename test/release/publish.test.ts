@@ -9,14 +9,27 @@ import {
   cleanTemporary,
   listReleases,
   loadRelease,
+  PRICES_FILE,
+  type PriceObservation,
   type PublishHook,
   readLatest,
   readManifest,
+  readReleaseFile,
   runRelease,
   verifyRelease,
   withDatabase,
 } from "../../src/release/index.js";
-import { LATER, releaseInput, standardWorld, tempSnapshots } from "./fixtures.js";
+import type { PricesFile } from "../../src/schema/index.js";
+import {
+  depId,
+  LATER,
+  OBSERVED,
+  rateCard,
+  releaseInput,
+  source,
+  standardWorld,
+  tempSnapshots,
+} from "./fixtures.js";
 
 const run = promisify(execFile);
 const SUPPORT = fileURLToPath(new URL("./support/", import.meta.url));
@@ -114,6 +127,7 @@ describe("publishing", () => {
         "diff.md",
         "facts.json",
         "lifecycle.parquet",
+        "prices.json",
         "report.json",
         "serve-index.json",
       ]);
@@ -168,6 +182,60 @@ describe("publishing", () => {
     } finally {
       await a.cleanup();
       await b.cleanup();
+    }
+  });
+});
+
+describe("prices.json", () => {
+  const pricing = source("pricing");
+  const earlier = (input: number): PriceObservation => ({
+    source_id: pricing.source_id,
+    official: true,
+    observed_at: "2026-01-10T00:00:00Z",
+    prices: new Map([
+      [
+        depId("gpt-4o"),
+        {
+          rate_card: rateCard(pricing, input, 1.25, 10, "2026-01-10T00:00:00Z"),
+          verification_status: "official_declared",
+        },
+      ],
+    ]),
+  });
+
+  async function prices(dir: string, releaseId: string): Promise<PricesFile> {
+    const manifest = await readManifest(dir, releaseId);
+    return JSON.parse((await readReleaseFile(dir, manifest, PRICES_FILE)).toString("utf8")) as PricesFile;
+  }
+
+  test("holds each deployment's intervals from the current facts and the dated captures, and a new dated capture is a new release", async () => {
+    const { dir, cleanup } = await tempSnapshots();
+    try {
+      const first = await runRelease(releaseInput(dir));
+      const current = await prices(dir, first.releaseId as string);
+      const gpt4o = current.deployments.find((d) => d.deployment_id === depId("gpt-4o"));
+      expect(gpt4o?.intervals.map((i) => [i.valid_from, i.valid_to, i.rate_card.input_micro_usd])).toEqual([
+        [OBSERVED.slice(0, 10), null, 2_500_000],
+      ]);
+      const withHistory = await runRelease({
+        ...releaseInput(dir, { now: LATER }),
+        datedPrices: [earlier(5)],
+      });
+      expect(withHistory.status).toBe("published");
+      const history = await prices(dir, withHistory.releaseId as string);
+      expect(
+        history.deployments
+          .find((d) => d.deployment_id === depId("gpt-4o"))
+          ?.intervals.map((i) => [i.valid_from, i.valid_to, i.rate_card.input_micro_usd]),
+      ).toEqual([
+        [OBSERVED.slice(0, 10), null, 2_500_000],
+        ["2026-01-10", OBSERVED.slice(0, 10), 5_000_000],
+      ]);
+      // the same dated captures again: nothing new to publish
+      const again = await runRelease({ ...releaseInput(dir, { now: LATER }), datedPrices: [earlier(5)] });
+      expect(again.status).toBe("unchanged");
+    } finally {
+      await cleanup();
     }
   });
 });

@@ -43,6 +43,7 @@ const GETS = [
   "/v1/deployments",
   "/v1/deployments/{deploymentId}",
   "/v1/deployments/{deploymentId}/history",
+  "/v1/deployments/{deploymentId}/prices",
   "/v1/lifecycle",
   "/v1/lifecycle/events",
   "/v1/providers",
@@ -108,7 +109,7 @@ describe("OpenAPI document", () => {
     expect(generated).not.toContain('"$schema"');
   });
 
-  it("documents the five endpoints of the spec, calculate, history and browsing, the document, its HTML page and the probes", () => {
+  it("documents the five endpoints of the spec, calculate, history, price history and browsing, the document, its HTML page and the probes", () => {
     for (const path of GETS) {
       operation(path, "get");
       operation(path, "head");

@@ -29,7 +29,7 @@
  *   cached-input price -> prompt_caching. The other features (chat-completions, fim, prefix,
  *   predicted-outputs, embeddings, moderations, ocr, ...) have no catalog capability name; an
  *   absent capability is unknown, not unsupported.
- * - Status as declared: GA -> available (legacy if `legacy: true`), PublicPreview -> preview,
+ * - Status as declared: GA (`Active` in the cards before August 2026) -> available (legacy if `legacy: true`), PublicPreview -> preview,
  *   Deprecated -> deprecated, Retired -> retired. Lifecycle: `metadata.deprecationDate`,
  *   `retirementDate` (ISO or "April 30, 2026"; "" = not given) and `replacement` (a model card's
  *   display name, resolved to that card's API name). Dates are reported as declared, never
@@ -78,7 +78,7 @@ type PriceRow = z.infer<typeof PriceRow>;
 const Pricing = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("custom"),
-    free: z.boolean(),
+    free: z.boolean().optional(),
     input: z.array(PriceRow),
     output: z.array(PriceRow),
   }),
@@ -104,7 +104,7 @@ export const MistralCard = z.looseObject({
   describe: z.instanceof(TsFunction).optional(),
   slug: z.string().min(1),
   releaseDate: z.string().optional(),
-  status: z.enum(["PublicPreview", "GA", "Deprecated", "Retired"]),
+  status: z.enum(["PublicPreview", "GA", "Active", "Deprecated", "Retired"]),
   legacy: z.boolean().optional(),
   contextLength: OptionalText,
   outputTokenLimit: OptionalText,
@@ -155,10 +155,16 @@ export function mistralCards(input: ParserInput): MistralCard[] {
   });
 }
 
+/** A card's release date as YYYY-MM-DD ("July 30, 2025" in the cards before August 2026), else as written. */
+function releaseDay(card: MistralCard): string {
+  const parsed = card.releaseDate ? parseCalendarDate(card.releaseDate) : null;
+  return parsed?.date ?? card.releaseDate ?? "";
+}
+
 /** Newest release first, then file name: who owns a name several cards claim. */
 function byRecency(a: MistralCard, b: MistralCard): number {
-  const ra = a.releaseDate ?? "";
-  const rb = b.releaseDate ?? "";
+  const ra = releaseDay(a);
+  const rb = releaseDay(b);
   return ra !== rb ? (ra < rb ? 1 : -1) : a.file < b.file ? -1 : 1;
 }
 
@@ -287,6 +293,7 @@ function capabilities(card: MistralCard, cachedPrice: boolean): Capabilities {
 function declaredStatus(card: MistralCard): LifecycleStatus {
   switch (card.status) {
     case "GA":
+    case "Active":
       return card.legacy ? "legacy" : "available";
     case "PublicPreview":
       return "preview";

@@ -5,7 +5,7 @@
  */
 import { ROUTE_CONTRACTS, type RouteContract, type RouteId } from "../../schema/index.js";
 import { model, models, providers } from "./browse.js";
-import { deployment, deployments, events, lifecycle } from "./catalog.js";
+import { deployment, deploymentPrices, deployments, events, lifecycle } from "./catalog.js";
 import type { RouteHandler } from "./handler.js";
 import { calculateRoute, compareRoute } from "./pricing.js";
 import { deploymentHistory, release, releaseDiff, releases } from "./releases.js";
@@ -15,6 +15,7 @@ const HANDLERS: Record<RouteId, RouteHandler> = {
   deployments,
   deployment,
   deployment_history: deploymentHistory,
+  deployment_prices: deploymentPrices,
   compare: compareRoute,
   calculate: calculateRoute,
   lifecycle,
