@@ -18,7 +18,7 @@
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempName } from "../lib/atomic-write.js";
-import type { PricesFile } from "../schema/index.js";
+import { PRICE_FIELDS, type PricesFile } from "../schema/index.js";
 import { CATALOG_FILE, loadRelease, PRICES_FILE, readReleaseFile } from "./artifact.js";
 import { PARQUET_COPY_OPTIONS, withDatabase } from "./duckdb.js";
 import {
@@ -47,11 +47,7 @@ const PRICE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["verification_status", "VARCHAR"],
   ["source_url", "VARCHAR"],
   ["currency", "VARCHAR"],
-  ["input_micro_usd", "BIGINT"],
-  ["cached_input_micro_usd", "BIGINT"],
-  ["output_micro_usd", "BIGINT"],
-  ["cache_write_micro_usd", "BIGINT"],
-  ["cache_write_1h_micro_usd", "BIGINT"],
+  ...PRICE_FIELDS.map((field) => [field, "BIGINT"] as const),
   /** Long-context tiers as JSON text (null: none). */
   ["tiers", "VARCHAR"],
   ["observed_at", "TIMESTAMP"],
@@ -69,11 +65,7 @@ export function priceRows(file: PricesFile): string {
           verification_status: i.verification_status,
           source_url: i.source_url,
           currency: i.rate_card.currency,
-          input_micro_usd: i.rate_card.input_micro_usd,
-          cached_input_micro_usd: i.rate_card.cached_input_micro_usd,
-          output_micro_usd: i.rate_card.output_micro_usd,
-          cache_write_micro_usd: i.rate_card.cache_write_micro_usd ?? null,
-          cache_write_1h_micro_usd: i.rate_card.cache_write_1h_micro_usd ?? null,
+          ...Object.fromEntries(PRICE_FIELDS.map((field) => [field, i.rate_card[field] ?? null])),
           tiers: i.rate_card.tiers ? JSON.stringify(i.rate_card.tiers) : null,
           observed_at: i.rate_card.observed_at,
         }),

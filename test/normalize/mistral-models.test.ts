@@ -297,7 +297,8 @@ describe("mistral model cards before August 2026 (the dated capture of 2025-10-2
     const content = editFile(recorded.content, "devstral-medium-1-0-25-07.ts", (t) =>
       t.replace("status: 'Active'", "status: 'Live'"),
     );
-    expect(expectParseFailure(() => parse({ ...recorded, content }))).toMatch(
+    expectParseFailure(
+      () => parse({ ...recorded, content }),
       /devstral-medium-1-0-25-07\.ts: not a model card \(status/,
     );
   });

@@ -7,12 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { loadRelease, PRICES_FILE, readReleaseFile } from "../../src/release/index.js";
 import { type PriceInterval, PricesFile } from "../../src/schema/index.js";
-import { COMMITTED_SNAPSHOTS } from "../helpers/committed-release.js";
+import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 
 async function committedPrices(onlyPriced = false): Promise<Map<string, PriceInterval[]>> {
-  const { manifest, catalog } = await loadRelease(COMMITTED_SNAPSHOTS);
+  const { manifest, catalog } = await loadRelease(REPO_SNAPSHOTS, await committedReleaseId());
   const file = PricesFile.parse(
-    JSON.parse((await readReleaseFile(COMMITTED_SNAPSHOTS, manifest, PRICES_FILE)).toString("utf8")),
+    JSON.parse((await readReleaseFile(REPO_SNAPSHOTS, manifest, PRICES_FILE)).toString("utf8")),
   );
   const ids = new Set(catalog.deployments.map((d) => d.id));
   for (const d of file.deployments) expect(ids.has(d.deployment_id), d.deployment_id).toBe(true);
