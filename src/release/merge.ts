@@ -36,11 +36,13 @@ import {
   type CapabilityName,
   type Deployment,
   type DeploymentFact,
+  type FactProvenance,
   type FactsFile,
   type Lifecycle,
   type LifecycleRecord,
   type LifecycleStatus,
   type LifecycleSummary,
+  type Provenance,
   type RateCard,
   type SourceState,
   TOKEN_PRICE_FIELDS,
@@ -120,6 +122,37 @@ export interface DeploymentFields {
   disagreements: MergedSpecs["disagreements"];
   /** The limits came from official facts (report.ts's official_specs counts them). */
   officialLimits: Pick<MergedSpecs, "officialContext" | "officialMaxOutput">;
+  /** Where the rate card and the limits came from. */
+  provenance: Omit<Provenance, "listing">;
+}
+
+/** The provenance of the rate card the merge kept: the fact's level, its page and the card's own. */
+function rateCardProvenance(from: RankedFact | undefined): FactProvenance | null {
+  const card = from?.fact.rate_card;
+  if (from === undefined || !card) return null;
+  return {
+    verification_status: from.verification,
+    source_urls: uniqueSorted([from.fact.evidence.source_url, card.source_url]),
+    observed_at: card.observed_at,
+  };
+}
+
+/**
+ * Why a deployment exists: the sources whose facts place it at the strongest level any of them
+ * has (`ranked` is in precedence order, so the first fact has it), seen last when the newest
+ * of them was.
+ */
+export function listingProvenance(ranked: readonly RankedFact[]): FactProvenance {
+  const best = ranked[0];
+  if (best === undefined) throw new Error("a deployment without facts has no listing");
+  const placing = ranked.filter((r) => r.verification === best.verification);
+  let newest = best;
+  for (const r of placing) if (r.observedMs > newest.observedMs) newest = r;
+  return {
+    verification_status: best.verification,
+    source_urls: uniqueSorted(placing.map((r) => r.fact.evidence.source_url)),
+    observed_at: newest.fact.evidence.observed_at,
+  };
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
@@ -214,6 +247,11 @@ export function mergeDeploymentFields(
     conflicts,
     disagreements: specs.disagreements,
     officialLimits: { officialContext: specs.officialContext, officialMaxOutput: specs.officialMaxOutput },
+    provenance: {
+      rate_card: rateCardProvenance(rateFrom?.fact.rate_card ? rateFrom : undefined),
+      context_tokens: specs.contextProvenance,
+      max_output_tokens: specs.maxOutputProvenance,
+    },
   };
 }
 
@@ -308,6 +346,7 @@ function mergeDeployment(
       capabilities: fields.capabilities,
       rate_card: fields.rate_card,
       evidence_urls: evidenceUrls,
+      provenance: { listing: listingProvenance(ranked), ...fields.provenance },
     },
     sourceIds,
     officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
