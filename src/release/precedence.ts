@@ -20,7 +20,7 @@
  * statement about its whole model.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import { VerificationStatus } from "../schema/index.js";
+import { type Deployment, type VerificationFilter, VerificationStatus } from "../schema/index.js";
 
 /** The verification levels, strongest first. */
 export const VERIFICATION_LEVELS: readonly VerificationStatus[] = VerificationStatus.options;
@@ -73,10 +73,18 @@ export function comparePrecedence(a: PrecedenceKey, b: PrecedenceKey): number {
   return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
 }
 
-/** The `verification` filter of GET /v1/deployments and the compare body. */
-export type VerificationFilter = "official" | "corroborated";
-
 /** Whether a level is at least what the filter asks (`corroborated` admits official). */
 export function meetsVerification(level: VerificationStatus, filter: VerificationFilter): boolean {
   return filter === "official" ? isOfficialLevel(level) : level !== "community_reported";
+}
+
+/**
+ * How far a deployment is verified: the weaker of its listing's level and, when it is priced,
+ * its rate card's. The `verification` filter keeps the deployments where this meets it.
+ */
+export function deploymentLevel(d: Pick<Deployment, "provenance">): VerificationStatus {
+  const { listing, rate_card } = d.provenance;
+  return rate_card === null
+    ? listing.verification_status
+    : weakerLevel(listing.verification_status, rate_card.verification_status);
 }

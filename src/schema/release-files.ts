@@ -184,6 +184,8 @@ export const ServeIndexFile = z
       context_tokens: Nullable(z.int().positive()),
       /** Per capability, the deployments whose status for it is `supported`. */
       supported: z.partialRecord(CapabilityName, Positions),
+      /** The weaker verification level of the listing and (when priced) the rate card. */
+      verification: CodedColumn,
     }),
     lifecycle: z.strictObject({
       offset: z.array(Count),

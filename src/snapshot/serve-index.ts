@@ -7,6 +7,7 @@
  * parsed catalog with `serveIndexFor(catalog)`.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+import { deploymentLevel } from "../release/precedence.js";
 import type { CapabilityName, Deployment } from "../schema/deployment.js";
 import type { LifecycleRecord } from "../schema/lifecycle.js";
 import type { CatalogContent } from "../schema/release.js";
@@ -118,6 +119,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
   const region = new CodedBuilder(n);
   const mode = new CodedBuilder(n);
   const status = new CodedBuilder(n);
+  const verification = new CodedBuilder(n);
   const priced: number[] = [];
   const supported: Partial<Record<CapabilityName, number[]>> = {};
   for (let i = 0; i < n; i++) {
@@ -129,6 +131,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     region.add(d.region);
     mode.add(d.mode);
     status.add(d.status);
+    verification.add(deploymentLevel(d));
     const card = d.rate_card;
     if (card !== null) priced.push(i);
     input[i] = card?.input_micro_usd ?? null;
@@ -155,6 +158,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     output_micro_usd: output,
     context_tokens: context,
     supported,
+    verification: verification.finish(),
   };
 }
 
