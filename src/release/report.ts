@@ -4,18 +4,20 @@
  * plain-text table for the build log.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { CatalogContent, CorrectionOutcome } from "../schema/index.js";
+import type { CapabilityName, CatalogContent, CorrectionOutcome, Deployment } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
   CheckResult,
   CoverageCounts,
+  LevelCounts,
   OfficialDisagreement,
   OfficialSpecCounts,
   ProviderReport,
   ReportIssue,
   SourceConflict,
   UnresolvedReplacement,
+  VerificationCounts,
 } from "./types.js";
 
 const EXAMPLES = 5;
@@ -107,6 +109,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     totals.scheduled_end_of_life += scheduled;
     totals.coverage[d.lifecycle.coverage.status]++;
   }
+  countVerification(input.catalog.deployments, providers, totals);
   const officialSpecs = input.officialSpecs;
   if (officialSpecs) {
     const none = (): OfficialSpecCounts => ({
@@ -176,6 +179,71 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
   };
 }
 
+function noLevels(): LevelCounts {
+  return { official_declared: 0, official_inferred: 0, community_corroborated: 0, community_reported: 0 };
+}
+
+function noVerification(): VerificationCounts {
+  return { listings: noLevels(), prices: noLevels(), limits: noLevels(), capabilities: noLevels() };
+}
+
+/** Adds one deployment's facts to verification counts, by level. */
+function addVerification(counts: VerificationCounts, d: Deployment): void {
+  const p = d.provenance;
+  counts.listings[p.listing.verification_status]++;
+  if (p.rate_card) counts.prices[p.rate_card.verification_status]++;
+  if (p.context_tokens) counts.limits[p.context_tokens.verification_status]++;
+  if (p.max_output_tokens) counts.limits[p.max_output_tokens.verification_status]++;
+  for (const name in d.capabilities) {
+    const level = d.capabilities[name as CapabilityName]?.verification_status;
+    if (level) counts.capabilities[level]++;
+  }
+}
+
+/** Listings, prices, limits and capabilities by verification level, per provider and in total. */
+function countVerification(
+  deployments: readonly Deployment[],
+  providers: ReadonlyMap<string, ProviderReport>,
+  totals: BuildReport["totals"],
+): void {
+  const total = noVerification();
+  for (const d of deployments) {
+    const entry = providers.get(d.provider_id);
+    if (entry) {
+      entry.verification ??= noVerification();
+      addVerification(entry.verification, d);
+    }
+    addVerification(total, d);
+  }
+  totals.verification = total;
+}
+
+/** Counts by level as `declared/inferred/corroborated/reported`. */
+export function formatLevels(c: LevelCounts): string {
+  return `${c.official_declared}/${c.official_inferred}/${c.community_corroborated}/${c.community_reported}`;
+}
+
+/** The verification table of the build log: per provider and in total, each kind of fact by level. */
+function verificationLines(report: BuildReport): string[] {
+  const rows: string[][] = [];
+  for (const p of [...report.providers, { ...report.totals, provider_id: "total" }]) {
+    const v = p.verification;
+    if (!v) continue;
+    rows.push([
+      p.provider_id,
+      formatLevels(v.listings),
+      formatLevels(v.prices),
+      formatLevels(v.limits),
+      formatLevels(v.capabilities),
+    ]);
+  }
+  if (rows.length === 0) return [];
+  return [
+    "verification (official_declared/official_inferred/community_corroborated/community_reported):",
+    ...pad([["provider", "listings", "prices", "limits", "capabilities"], ...rows]),
+  ];
+}
+
 function pad(rows: string[][]): string[] {
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   return rows.map((r) =>
@@ -232,6 +300,7 @@ export function formatBuildReport(report: BuildReport): string {
       `official specs of the ${specs.non_retired} deployments not retired: context ${share(specs.context_tokens)}, max output ${share(specs.max_output_tokens)}, a capability ${share(specs.capability)}`,
     );
   }
+  lines.push(...verificationLines(report));
   const issues = (label: string, list: ReportIssue[]) => {
     if (list.length === 0) return;
     lines.push(`${label}: ${list.length}`);

@@ -3,7 +3,13 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
+import type {
+  CatalogContent,
+  CorrectionOutcome,
+  SourceEvent,
+  SourceState,
+  VerificationStatus,
+} from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { ReleaseDatabase } from "./duckdb.js";
@@ -144,6 +150,22 @@ export interface ProviderReport {
   coverage: CoverageCounts;
   /** Absent in reports of releases published before it was stored. */
   official_specs?: OfficialSpecCounts;
+  /** Absent in reports of releases published before it was stored. */
+  verification?: VerificationCounts;
+}
+
+/** How many facts of each verification level (docs/provenance.md). */
+export type LevelCounts = Record<VerificationStatus, number>;
+
+/**
+ * Facts by verification level: listings (one per deployment), prices (one per rate card),
+ * limits (each known context window and max output) and capabilities (each stated entry).
+ */
+export interface VerificationCounts {
+  listings: LevelCounts;
+  prices: LevelCounts;
+  limits: LevelCounts;
+  capabilities: LevelCounts;
 }
 
 /**
@@ -187,6 +209,7 @@ export interface BuildReport {
     sources: number;
     coverage: CoverageCounts;
     official_specs?: OfficialSpecCounts;
+    verification?: VerificationCounts;
   };
   errors: ReportIssue[];
   warnings: ReportIssue[];

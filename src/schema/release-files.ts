@@ -55,6 +55,24 @@ const OfficialSpecs = z
     description:
       "Of the deployments not retired (non_retired): how many have a context window and a max output that an official fact states (not null), and at least one capability whose verification status is official_*; what a community source alone gives does not count. Absent in releases published before it was stored.",
   });
+const LevelCounts = z.strictObject({
+  official_declared: Count,
+  official_inferred: Count,
+  community_corroborated: Count,
+  community_reported: Count,
+});
+const VerificationCounts = z
+  .strictObject({
+    listings: LevelCounts,
+    prices: LevelCounts,
+    limits: LevelCounts,
+    capabilities: LevelCounts,
+  })
+  .optional()
+  .meta({
+    description:
+      "Facts by verification level: listings (one per deployment), prices (one per rate card), limits (each known context window and max output) and capabilities (each stated entry). Absent in releases published before it was stored.",
+  });
 const DisagreementSide = z.strictObject({
   source_id: z.string(),
   value: z.union([z.string(), z.number()]).nullable(),
@@ -73,6 +91,7 @@ export const BuildReportFile = z
         scheduled_end_of_life: Count,
         coverage: CoverageCounts,
         official_specs: OfficialSpecs,
+        verification: VerificationCounts,
       }),
     ),
     totals: z.strictObject({
@@ -84,6 +103,7 @@ export const BuildReportFile = z
       sources: Count,
       coverage: CoverageCounts,
       official_specs: OfficialSpecs,
+      verification: VerificationCounts,
     }),
     errors: z.array(ReportIssue),
     warnings: z.array(ReportIssue),
