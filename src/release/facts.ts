@@ -64,6 +64,7 @@ function sortedOutput(output: ParseOutput): ParseOutput {
     );
   if (output.aliases)
     sorted.aliases = sortByKey<ProviderAlias>(output.aliases, (a) => `${a.provider_id}\u0000${a.alias}`);
+  if (output.availability_list) sorted.availability_list = true;
   return sorted;
 }
 

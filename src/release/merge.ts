@@ -48,6 +48,7 @@ import {
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
+import { gateCommunityFacts } from "./listing-gate.js";
 import {
   assertionsFor,
   type Candidates,
@@ -81,9 +82,11 @@ import {
 } from "./model-facts.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import type {
+  CommunityZeroPrice,
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,
+  UnlistedOffering,
   UnresolvedReplacement,
 } from "./types.js";
 import { resolveUnversionedNames } from "./unversioned-names.js";
@@ -104,6 +107,10 @@ export interface MergeResult {
   unresolvedReplacements: UnresolvedReplacement[];
   /** By provider: the deployments not retired and what official sources give them. */
   officialSpecs: Map<string, OfficialSpecCounts>;
+  /** Community deployment facts the listing gate dropped (listing-gate.ts). */
+  unlistedOfferings: UnlistedOffering[];
+  /** Community zero prices read as unknown (listing-gate.ts). */
+  communityZeroPrices: CommunityZeroPrice[];
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -412,10 +419,14 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // version the official sources place (unversioned-names.ts), and community facts named by an
   // alias the provider's official source declares, resolved to the model it stands for
   // (declared-aliases.ts).
-  const sources = resolveDeclaredAliases(
+  const resolved = resolveDeclaredAliases(
     resolveUnversionedNames(input.facts.sources, isOfficial),
     isOfficial,
   );
+  // Step 0b: the listing gate: community facts an official availability list excludes create
+  // nothing, and community zero prices are unknown (listing-gate.ts).
+  const gate = gateCommunityFacts(resolved, isOfficial);
+  const sources = gate.sources;
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
@@ -527,6 +538,8 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     officialDisagreements: disagreements.sort(compareDisagreements),
     officialSpecs,
     unresolvedReplacements: unresolved,
+    unlistedOfferings: gate.unlistedOfferings,
+    communityZeroPrices: gate.communityZeroPrices,
   };
 }
 

@@ -9,6 +9,7 @@ import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
   CheckResult,
+  CommunityZeroPrice,
   CoverageCounts,
   LevelCounts,
   OfficialDisagreement,
@@ -16,6 +17,7 @@ import type {
   ProviderReport,
   ReportIssue,
   SourceConflict,
+  UnlistedOffering,
   UnresolvedReplacement,
   VerificationCounts,
 } from "./types.js";
@@ -32,6 +34,10 @@ export interface ReportInput {
   officialDisagreements?: readonly OfficialDisagreement[];
   /** By provider: non-retired deployments and their official specs (merge.ts); absent = not counted. */
   officialSpecs?: ReadonlyMap<string, OfficialSpecCounts>;
+  /** Community facts the listing gate dropped; absent = the gate did not run. */
+  unlistedOfferings?: readonly UnlistedOffering[];
+  /** Community zero prices read as unknown; absent = not checked. */
+  communityZeroPrices?: readonly CommunityZeroPrice[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
@@ -162,6 +168,8 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     warnings,
     conflicts: [...input.conflicts],
     official_disagreements: [...(input.officialDisagreements ?? [])],
+    ...(input.unlistedOfferings ? { unlisted_offerings: [...input.unlistedOfferings] } : {}),
+    ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -330,6 +338,19 @@ export function formatBuildReport(report: BuildReport): string {
         `  ${about} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
       );
     }
+  }
+  const unlisted = report.unlisted_offerings ?? [];
+  if (unlisted.length > 0) {
+    lines.push(
+      `unlisted offerings (community records an official list excludes; nothing created): ${unlisted.length}`,
+    );
+    for (const u of unlisted)
+      lines.push(`  ${u.deployment_id} (${u.source_id}): ${u.reason}: ${u.excluded_by}`);
+  }
+  const zeros = report.community_zero_prices ?? [];
+  if (zeros.length > 0) {
+    lines.push(`community zero prices read as unknown: ${zeros.length}`);
+    for (const z of zeros) lines.push(`  ${z.deployment_id} (${z.source_id}): ${z.fields.join(", ")}`);
   }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {

@@ -360,6 +360,8 @@ async function stageCatalogHalf(
     conflicts: merged.conflicts,
     officialDisagreements: merged.officialDisagreements,
     officialSpecs: merged.officialSpecs,
+    unlistedOfferings: merged.unlistedOfferings,
+    communityZeroPrices: merged.communityZeroPrices,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,

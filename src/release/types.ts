@@ -154,6 +154,25 @@ export interface ProviderReport {
   verification?: VerificationCounts;
 }
 
+/** A community deployment fact the listing gate dropped (listing-gate.ts). */
+export interface UnlistedOffering {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+  /** The URL of the official list or page that excludes it. */
+  excluded_by: string;
+  reason: string;
+}
+
+/** A community rate card whose zero prices became unknown (listing-gate.ts). */
+export interface CommunityZeroPrice {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+  /** The price fields that were 0 (an input price of 0 drops the whole card). */
+  fields: string[];
+}
+
 /** How many facts of each verification level (docs/provenance.md). */
 export type LevelCounts = Record<VerificationStatus, number>;
 
@@ -216,6 +235,10 @@ export interface BuildReport {
   conflicts: SourceConflict[];
   /** Official model facts that contradict each other (declared over inferred, then the newest won). */
   official_disagreements: OfficialDisagreement[];
+  /** Community deployment facts an official availability list excludes; absent in older reports. */
+  unlisted_offerings?: UnlistedOffering[];
+  /** Community zero prices read as unknown; absent in older reports. */
+  community_zero_prices?: CommunityZeroPrice[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

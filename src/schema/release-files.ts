@@ -107,6 +107,35 @@ export const BuildReportFile = z
     }),
     errors: z.array(ReportIssue),
     warnings: z.array(ReportIssue),
+    unlisted_offerings: z
+      .array(
+        z.strictObject({
+          source_id: z.string(),
+          provider_id: z.string(),
+          deployment_id: z.string(),
+          excluded_by: Url,
+          reason: z.string(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community deployment records that an official availability list (or a model page's batch support) excludes: the build created nothing for them. Absent in releases published before it was stored.",
+      }),
+    community_zero_prices: z
+      .array(
+        z.strictObject({
+          source_id: z.string(),
+          provider_id: z.string(),
+          deployment_id: z.string(),
+          fields: z.array(z.string()).min(1),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community rate cards with a price of 0, read as unknown (null; an input price of 0 drops the card). Absent in releases published before it was stored.",
+      }),
     conflicts: z.array(
       z.strictObject({
         resource_id: z.string(),
