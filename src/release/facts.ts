@@ -119,6 +119,7 @@ export function gatherFacts(
       source_url: source.url,
       observed_at: contribution.observedAt,
       carried_forward: false,
+      ...(source.archived ? { archived: true as const } : {}),
       output: sortedOutput(contribution.output),
     });
   }

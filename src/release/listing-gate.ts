@@ -21,16 +21,27 @@
  *    and a card whose input price is zero is dropped (the deployment stays, unpriced), because a
  *    community dataset writes 0 where it does not know. Only an official source may say a use is
  *    free. Each change is reported.
+ * 3. A community price of an alias (`…-latest`, `…@latest`) that no official source resolves is
+ *    stale: the dataset priced whatever the alias pointed to when it was written. The aliases a
+ *    provider declares were already resolved to the model they point to now (declared-aliases.ts,
+ *    the step before); a community fact still named by an alias loses its rate card (the
+ *    deployment stays, unpriced), reported as a stale alias price.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, RateCard, RateTier } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import type { CommunityZeroPrice, UnlistedOffering } from "./types.js";
+import type { CommunityZeroPrice, StaleAliasPrice, UnlistedOffering } from "./types.js";
 
 export interface GateResult {
   sources: SourceFacts[];
   unlistedOfferings: UnlistedOffering[];
   communityZeroPrices: CommunityZeroPrice[];
+  staleAliasPrices: StaleAliasPrice[];
+}
+
+/** Whether a provider model id is a moving alias (`gemini-flash-latest`, `codestral@latest`). */
+export function isMovingAlias(providerModelId: string): boolean {
+  return /[-@]latest$/.test(providerModelId);
 }
 
 const modelKey = (provider: string, providerModelId: string) => `${provider}|${providerModelId}`;
@@ -169,6 +180,7 @@ export function gateCommunityFacts(
   const listings = officialListings(sources, isOfficial);
   const unlistedOfferings: UnlistedOffering[] = [];
   const communityZeroPrices: CommunityZeroPrice[] = [];
+  const staleAliasPrices: StaleAliasPrice[] = [];
   const gated = sources.map((source): SourceFacts => {
     if (isOfficial(source)) return source;
     let changed = false;
@@ -184,6 +196,17 @@ export function gateCommunityFacts(
           excluded_by: excluded.list,
           reason: excluded.reason,
         });
+        continue;
+      }
+      if (d.rate_card && isMovingAlias(d.provider_model_id)) {
+        changed = true;
+        staleAliasPrices.push({
+          source_id: source.source_id,
+          provider_id: d.provider_id,
+          deployment_id: d.id,
+        });
+        const { rate_card: _, ...rest } = d;
+        deployments.push(rest);
         continue;
       }
       if (d.rate_card && hasZero(d.rate_card)) {
@@ -209,5 +232,6 @@ export function gateCommunityFacts(
     sources: gated,
     unlistedOfferings: unlistedOfferings.sort(byDeployment),
     communityZeroPrices: communityZeroPrices.sort(byDeployment),
+    staleAliasPrices: staleAliasPrices.sort(byDeployment),
   };
 }

@@ -65,6 +65,8 @@ import {
   coverageFor,
   deploymentStatus,
   lastChangedAt,
+  type ModelListing,
+  officialModelListings,
   type PickedLifecycle,
   type PreviousCore,
   type PreviousCores,
@@ -86,6 +88,7 @@ import type {
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,
+  StaleAliasPrice,
   UnlistedOffering,
   UnresolvedReplacement,
 } from "./types.js";
@@ -111,6 +114,8 @@ export interface MergeResult {
   unlistedOfferings: UnlistedOffering[];
   /** Community zero prices read as unknown (listing-gate.ts). */
   communityZeroPrices: CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped (listing-gate.ts). */
+  staleAliasPrices: StaleAliasPrice[];
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -286,6 +291,8 @@ interface MergeContext {
   sourceById: ReadonlyMap<string, FactsFile["sources"][number]>;
   /** The previous release's lifecycle cores by resource type, then resource id. */
   previousCores: PreviousCores;
+  /** provider|provider_model_id -> what an official current listing says of the model. */
+  modelListings: ReadonlyMap<string, ModelListing>;
 }
 
 /** The previous release's lifecycle core of a resource (for its last_changed_at), if any. */
@@ -316,7 +323,12 @@ function mergeDeployment(
   const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
   const fields = mergeDeploymentFields(identity, ranked, candidates.modelFacts);
   const picked = pickLifecycle(assertions);
-  const status = deploymentStatus(picked, ranked, context.today);
+  const status = deploymentStatus(
+    picked,
+    ranked,
+    context.today,
+    context.modelListings.get(`${identity.provider_id}|${identity.provider_model_id}`),
+  );
   const sourceIds = uniqueSorted([
     ...ranked.map((r) => r.source.source_id),
     ...assertions.map((r) => r.source.source_id),
@@ -414,6 +426,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     stateById: new Map(input.states.map((s) => [s.source_id, s])),
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
     previousCores: previousCoresOf(input.previousLifecycle),
+    modelListings: officialModelListings(input.facts.sources, isOfficial),
   };
   // Step 0: community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
@@ -540,6 +553,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     unresolvedReplacements: unresolved,
     unlistedOfferings: gate.unlistedOfferings,
     communityZeroPrices: gate.communityZeroPrices,
+    staleAliasPrices: gate.staleAliasPrices,
   };
 }
 

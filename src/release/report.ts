@@ -17,6 +17,7 @@ import type {
   ProviderReport,
   ReportIssue,
   SourceConflict,
+  StaleAliasPrice,
   UnlistedOffering,
   UnresolvedReplacement,
   VerificationCounts,
@@ -38,6 +39,8 @@ export interface ReportInput {
   unlistedOfferings?: readonly UnlistedOffering[];
   /** Community zero prices read as unknown; absent = not checked. */
   communityZeroPrices?: readonly CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped; absent = not checked. */
+  staleAliasPrices?: readonly StaleAliasPrice[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
@@ -170,6 +173,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     official_disagreements: [...(input.officialDisagreements ?? [])],
     ...(input.unlistedOfferings ? { unlisted_offerings: [...input.unlistedOfferings] } : {}),
     ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
+    ...(input.staleAliasPrices ? { stale_alias_prices: [...input.staleAliasPrices] } : {}),
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -351,6 +355,11 @@ export function formatBuildReport(report: BuildReport): string {
   if (zeros.length > 0) {
     lines.push(`community zero prices read as unknown: ${zeros.length}`);
     for (const z of zeros) lines.push(`  ${z.deployment_id} (${z.source_id}): ${z.fields.join(", ")}`);
+  }
+  const stale = report.stale_alias_prices ?? [];
+  if (stale.length > 0) {
+    lines.push(`community prices of aliases no official source resolves, dropped as stale: ${stale.length}`);
+    for (const a of stale) lines.push(`  ${a.deployment_id} (${a.source_id})`);
   }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {

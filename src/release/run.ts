@@ -362,6 +362,7 @@ async function stageCatalogHalf(
     officialSpecs: merged.officialSpecs,
     unlistedOfferings: merged.unlistedOfferings,
     communityZeroPrices: merged.communityZeroPrices,
+    staleAliasPrices: merged.staleAliasPrices,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,

@@ -173,6 +173,13 @@ export interface CommunityZeroPrice {
   fields: string[];
 }
 
+/** A community price of a moving alias (`…-latest`) that no official source resolves (listing-gate.ts). */
+export interface StaleAliasPrice {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+}
+
 /** How many facts of each verification level (docs/provenance.md). */
 export type LevelCounts = Record<VerificationStatus, number>;
 
@@ -239,6 +246,8 @@ export interface BuildReport {
   unlisted_offerings?: UnlistedOffering[];
   /** Community zero prices read as unknown; absent in older reports. */
   community_zero_prices?: CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped; absent in older reports. */
+  stale_alias_prices?: StaleAliasPrice[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

@@ -22,6 +22,8 @@ export const SourceFacts = z.strictObject({
   observed_at: IsoDateTime.nullable(),
   /** true when the source failed this build and these are its last good facts. */
   carried_forward: z.boolean(),
+  /** true: a dated copy of a page that has since changed (its definition's `archived`): not a current listing. */
+  archived: z.literal(true).optional(),
   output: ParseOutput,
 });
 export type SourceFacts = z.infer<typeof SourceFacts>;
@@ -135,6 +137,13 @@ export const BuildReportFile = z
       .meta({
         description:
           "Community rate cards with a price of 0, read as unknown (null; an input price of 0 drops the card). Absent in releases published before it was stored.",
+      }),
+    stale_alias_prices: z
+      .array(z.strictObject({ source_id: z.string(), provider_id: z.string(), deployment_id: z.string() }))
+      .optional()
+      .meta({
+        description:
+          "Community prices of a moving alias (…-latest) that no official source resolves to the model it points to now: dropped as stale. Absent in releases published before it was stored.",
       }),
     conflicts: z.array(
       z.strictObject({
