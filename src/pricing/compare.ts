@@ -5,7 +5,7 @@
  */
 
 import { compareCodePoints } from "../lib/canonical-json.js";
-import { deploymentLevel, meetsVerification } from "../release/precedence.js";
+
 import type {
   CalculateResponse,
   Capabilities,
@@ -15,6 +15,7 @@ import type {
   Deployment,
   Usage,
 } from "../schema/index.js";
+import { deploymentLevel, meetsVerification } from "../schema/index.js";
 import { PRICE_COMPONENTS, type PriceComponentName, priceUsage } from "./price.js";
 
 type CompareItem = CompareResponse["data"][number];

@@ -20,26 +20,7 @@
  * statement about its whole model.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import { type Deployment, type VerificationFilter, VerificationStatus } from "../schema/index.js";
-
-/** The verification levels, strongest first. */
-export const VERIFICATION_LEVELS: readonly VerificationStatus[] = VerificationStatus.options;
-
-const RANK = new Map(VERIFICATION_LEVELS.map((level, i) => [level, i]));
-
-/** 0 for the strongest level (official_declared), 3 for the weakest (community_reported). */
-export function levelRank(level: VerificationStatus): number {
-  return RANK.get(level) ?? VERIFICATION_LEVELS.length;
-}
-
-export function isOfficialLevel(level: VerificationStatus): boolean {
-  return level === "official_declared" || level === "official_inferred";
-}
-
-/** The weaker of two levels. */
-export function weakerLevel(a: VerificationStatus, b: VerificationStatus): VerificationStatus {
-  return levelRank(a) >= levelRank(b) ? a : b;
-}
+import { levelRank, type VerificationStatus } from "../schema/index.js";
 
 /**
  * The level of a fact given whether its source is official and the level its evidence states:
@@ -71,20 +52,4 @@ export function comparePrecedence(a: PrecedenceKey, b: PrecedenceKey): number {
   if (level !== 0) return level;
   if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
   return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
-}
-
-/** Whether a level is at least what the filter asks (`corroborated` admits official). */
-export function meetsVerification(level: VerificationStatus, filter: VerificationFilter): boolean {
-  return filter === "official" ? isOfficialLevel(level) : level !== "community_reported";
-}
-
-/**
- * How far a deployment is verified: the weaker of its listing's level and, when it is priced,
- * its rate card's. The `verification` filter keeps the deployments where this meets it.
- */
-export function deploymentLevel(d: Pick<Deployment, "provenance">): VerificationStatus {
-  const { listing, rate_card } = d.provenance;
-  return rate_card === null
-    ? listing.verification_status
-    : weakerLevel(listing.verification_status, rate_card.verification_status);
 }

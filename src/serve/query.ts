@@ -4,7 +4,6 @@
  * bytes, concatenated from the records' pre-serialized JSON.
  */
 
-import { meetsVerification } from "../release/precedence.js";
 import type {
   LifecycleStatus,
   ListDeploymentsQuery,
@@ -12,6 +11,7 @@ import type {
   ListLifecycleQuery,
   VerificationStatus,
 } from "../schema/index.js";
+import { meetsVerification } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
 import { type ServedRelease, supportsCapability } from "./catalog-index.js";
 import { type PageResult, paginate } from "./page.js";

@@ -7,11 +7,12 @@
  * parsed catalog with `serveIndexFor(catalog)`.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
-import { deploymentLevel } from "../release/precedence.js";
+
 import type { CapabilityName, Deployment } from "../schema/deployment.js";
 import type { LifecycleRecord } from "../schema/lifecycle.js";
 import type { CatalogContent } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
+import { deploymentLevel } from "../schema/verification.js";
 import { type CatalogLayout, type Spans, serializeCatalog } from "./catalog-file.js";
 import { CATALOG_FILE } from "./manifest.js";
 

@@ -3,8 +3,8 @@
  * committed release, the offline build of the recorded captures (test/pipeline/build.test.ts).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { comparePrecedence, deploymentLevel, meetsVerification } from "../../src/release/precedence.js";
-import type { Deployment } from "../../src/schema/index.js";
+import { comparePrecedence } from "../../src/release/precedence.js";
+import { type Deployment, deploymentLevel, meetsVerification } from "../../src/schema/index.js";
 import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
 
 const LITELLM = "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json";
