@@ -28,8 +28,9 @@
  *    deployment stays, unpriced), reported as a stale alias price.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { DeploymentFact, RateCard, RateTier } from "../schema/index.js";
+import type { DeploymentFact, LifecycleAssertion, RateCard, RateTier } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
+import { targets } from "./merge-candidates.js";
 import type { CommunityZeroPrice, StaleAliasPrice, UnlistedOffering } from "./types.js";
 
 export interface GateResult {
@@ -172,6 +173,23 @@ function hasZero(card: RateCard): boolean {
   );
 }
 
+/**
+ * A source's lifecycle assertions without those about places the gate vetoed: a deployment-scope
+ * assertion that targets deployment facts of its source, none of which passed the gate, would
+ * otherwise become a fact about the whole model (merge-candidates.ts indexIdentities) and date
+ * the model's other deployments.
+ */
+function withoutVetoedTargets(source: SourceFacts, kept: readonly DeploymentFact[]): LifecycleAssertion[] {
+  return source.output.lifecycle.filter((a) => {
+    if (a.scope !== "deployment" || !a.target) return true;
+    const about = (d: DeploymentFact) =>
+      d.provider_id === a.provider_id &&
+      d.provider_model_id === a.target?.provider_model_id &&
+      targets(a.target, d);
+    return !source.output.deployments.some(about) || kept.some(about);
+  });
+}
+
 /** The listing gate and the community zero rule over every source's facts (module comment). */
 export function gateCommunityFacts(
   sources: readonly SourceFacts[],
@@ -224,7 +242,11 @@ export function gateCommunityFacts(
       }
       deployments.push(d);
     }
-    return changed ? { ...source, output: { ...source.output, deployments } } : source;
+    if (!changed) return source;
+    return {
+      ...source,
+      output: { ...source.output, deployments, lifecycle: withoutVetoedTargets(source, deployments) },
+    };
   });
   const byDeployment = (a: { deployment_id: string; source_id: string }, b: typeof a) =>
     compareCodePoints(a.deployment_id, b.deployment_id) || compareCodePoints(a.source_id, b.source_id);

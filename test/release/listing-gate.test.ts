@@ -4,10 +4,18 @@
  * catalog, facts and report show what the merge did with the real community records.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { deploymentId } from "../../src/lib/ids.js";
+import type { SourceFacts } from "../../src/release/facts.js";
 import { gateCommunityFacts, withoutZeroPrices } from "../../src/release/listing-gate.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
 import type { BuildReport } from "../../src/release/types.js";
-import type { CatalogContent, Deployment, RateCard } from "../../src/schema/index.js";
+import type {
+  CatalogContent,
+  Deployment,
+  DeploymentFact,
+  LifecycleAssertion,
+  RateCard,
+} from "../../src/schema/index.js";
 import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
 
 const AZURE_STANDARD_TABLE =
@@ -120,5 +128,84 @@ describe("community zero prices", () => {
       card: undefined,
       zeros: ["input_micro_usd"],
     });
+  });
+});
+
+describe("the gate's lifecycle side", () => {
+  const evidence = (official: boolean) => ({
+    source_url: official ? "https://learn.microsoft.com/tables.md" : "https://example.com/map.json",
+    source_type: official ? ("official_docs" as const) : ("community_catalog" as const),
+    observed_at: "2026-10-01T00:00:00Z",
+    verification_status: official ? ("official_declared" as const) : ("community_reported" as const),
+  });
+  const fact = (
+    mode: string,
+    region: string,
+    official: boolean,
+    model = "gpt-x-2026-01-01",
+  ): DeploymentFact => {
+    const identity = {
+      provider_id: "azure",
+      provider_model_id: model,
+      api_surface: "azure-openai",
+      mode,
+      region,
+    };
+    return {
+      id: deploymentId(identity),
+      model_id: "openai/gpt-x-2026-01-01",
+      ...identity,
+      evidence: evidence(official),
+    };
+  };
+  const eol = (region: string): LifecycleAssertion => ({
+    scope: "deployment",
+    provider_id: "azure",
+    target: { provider_model_id: "gpt-x-2026-01-01", region, api_surface: "azure-openai" },
+    end_of_life: { state: "scheduled", date: "2027-01-01", precision: "day", date_type: "on", evidence: [] },
+    evidence: evidence(false),
+  });
+  const sources = (): SourceFacts[] => [
+    {
+      source_id: "00000000-0000-4000-8000-000000000001",
+      provider_id: "azure",
+      source_type: "official_docs",
+      source_url: "https://learn.microsoft.com/tables.md",
+      observed_at: "2026-10-01T00:00:00Z",
+      carried_forward: false,
+      output: {
+        // the tables have an EU Data Zone column (gpt-y is there), and gpt-x is not in it
+        deployments: [
+          fact("global-standard", "global", true),
+          fact("data-zone-standard", "eu", true, "gpt-y-2026-01-01"),
+        ],
+        lifecycle: [],
+        availability_list: true,
+        skipped: [],
+      },
+    },
+    {
+      source_id: "00000000-0000-4000-8000-000000000002",
+      provider_id: "azure",
+      source_type: "community_catalog",
+      source_url: "https://example.com/map.json",
+      observed_at: "2026-10-01T00:00:00Z",
+      carried_forward: false,
+      output: {
+        deployments: [fact("global-standard", "global", false), fact("data-zone-standard", "eu", false)],
+        lifecycle: [eol("global"), eol("eu")],
+        skipped: [],
+      },
+    },
+  ];
+
+  it("drops a community assertion about a place the gate vetoed, so it never dates the model's other deployments", () => {
+    const gated = gateCommunityFacts(sources(), isOfficial);
+    expect(gated.unlistedOfferings.map((u) => u.deployment_id)).toEqual([
+      "dep_azure_gpt-x-2026-01-01_azure-openai-data-zone-standard_eu",
+    ]);
+    const community = gated.sources[1]?.output;
+    expect(community?.deployments.map((d) => d.region)).toEqual(["global"]);
+    expect(community?.lifecycle.map((a) => a.target?.region)).toEqual(["global"]);
   });
 });
