@@ -157,6 +157,12 @@ function rateCardProvenance(from: RankedFact | undefined): FactProvenance | null
 export function listingProvenance(ranked: readonly RankedFact[]): FactProvenance {
   const best = ranked[0];
   if (best === undefined) throw new Error("a deployment without facts has no listing");
+  if (ranked.length === 1)
+    return {
+      verification_status: best.verification,
+      source_urls: [best.fact.evidence.source_url],
+      observed_at: best.fact.evidence.observed_at,
+    };
   const placing = ranked.filter((r) => r.verification === best.verification);
   let newest = best;
   for (const r of placing) if (r.observedMs > newest.observedMs) newest = r;
