@@ -213,9 +213,46 @@ describe("GitHub workflows", () => {
         "| Provider | Not retired | Official context window | Official max output | Official capability |",
       );
       expect(text).toContain(row("**total**", totals));
-      expect(text).toContain("| **total** | 1287 | 762 (59.2%) | 612 (47.6%) | 747 (58%) |");
+      expect(text).toContain("| **total** | 1164 | 720 (61.9%) | 570 (49%) | 706 (60.7%) |");
       for (const p of report.providers)
         if (p.official_specs) expect(text).toContain(row(p.provider_id, p.official_specs));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("nightly's job summary tabulates the report's facts by verification level per provider (its script, run by bash and jq)", async () => {
+    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
+    const { report } = await committedRelease();
+    const totals = report.totals.verification;
+    if (!totals) throw new Error("the committed release's report has no verification counts");
+    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
+    try {
+      await writeFile(
+        join(dir, "build.json"),
+        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
+      );
+      const summary = join(dir, "summary.md");
+      await run("bash", ["-e", "-c", String(step?.run)], {
+        cwd: dir,
+        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
+      });
+      const text = await readFile(summary, "utf8");
+      type Levels = typeof totals.listings;
+      const levels = (c: Levels) =>
+        `${c.official_declared} / ${c.official_inferred} / ${c.community_corroborated} / ${c.community_reported}`;
+      const row = (name: string, v: typeof totals) =>
+        `| ${name} | ${levels(v.listings)} | ${levels(v.prices)} | ${levels(v.limits)} | ${levels(v.capabilities)} |`;
+      expect(text).toContain("| Provider | Listings | Prices | Limits | Capabilities |");
+      expect(text).toContain(row("**total**", totals));
+      for (const p of report.providers) {
+        if (!p.verification) throw new Error(`${p.provider_id} has no verification counts`);
+        expect(text).toContain(row(p.provider_id, p.verification));
+      }
+      // every deployment has one listing, every rate card one price
+      const sum = (c: Levels) => Object.values(c).reduce((a, b) => a + b, 0);
+      expect(sum(totals.listings)).toBe(report.totals.deployments);
+      expect(sum(totals.prices)).toBe(report.totals.priced);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

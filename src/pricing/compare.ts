@@ -5,6 +5,7 @@
  */
 
 import { compareCodePoints } from "../lib/canonical-json.js";
+
 import type {
   CalculateResponse,
   Capabilities,
@@ -14,12 +15,13 @@ import type {
   Deployment,
   Usage,
 } from "../schema/index.js";
+import { deploymentLevel, meetsVerification } from "../schema/index.js";
 import { type PriceComponentName, priceUsage, USAGE_PRICE_COMPONENTS } from "./price.js";
 
 type CompareItem = CompareResponse["data"][number];
 
 /** Why a known candidate was left out of a compare answer (for logs and debugging; not in the body). */
-export type OmissionReason = "requirement_failed" | "no_rate_card" | "missing_price";
+export type OmissionReason = "requirement_failed" | "unverified" | "no_rate_card" | "missing_price";
 
 export interface CompareOmission {
   id: string;
@@ -87,7 +89,7 @@ export function compareView(deployment: Deployment): CompareItem["deployment"] {
 
 /**
  * Compare candidates: duplicates count once, unknown ids and candidates that fail `requires`,
- * have no rate card (null: unknown, not free) or lack a price the usage needs are omitted;
+ * are verified less than `verification` asks (docs/provenance.md), have no rate card (null: unknown, not free) or lack a price the usage needs are omitted;
  * the rest are priced with the identical usage and ordered by exact total ascending, ties by
  * deployment id. The order of `deployment_ids` never affects the answer's `data`.
  *
@@ -113,6 +115,13 @@ export function compare(
     const failed = failedRequirements(deployment, request.requires);
     if (failed.length > 0) {
       omitted.push({ id, reason: "requirement_failed", failed_requirements: failed });
+      continue;
+    }
+    if (
+      request.verification !== undefined &&
+      !meetsVerification(deploymentLevel(deployment), request.verification)
+    ) {
+      omitted.push({ id, reason: "unverified" });
       continue;
     }
     if (deployment.rate_card === null) {

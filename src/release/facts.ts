@@ -64,6 +64,7 @@ function sortedOutput(output: ParseOutput): ParseOutput {
     );
   if (output.aliases)
     sorted.aliases = sortByKey<ProviderAlias>(output.aliases, (a) => `${a.provider_id}\u0000${a.alias}`);
+  if (output.availability_list) sorted.availability_list = true;
   return sorted;
 }
 
@@ -118,6 +119,7 @@ export function gatherFacts(
       source_url: source.url,
       observed_at: contribution.observedAt,
       carried_forward: false,
+      ...(source.archived ? { archived: true as const } : {}),
       output: sortedOutput(contribution.output),
     });
   }

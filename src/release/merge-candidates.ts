@@ -1,6 +1,6 @@
 /**
  * Merge step 1, gather candidates: every deployment fact and lifecycle assertion of the gathered
- * facts, ranked (the precedence of merge.ts), indexed by what they speak about; then each
+ * facts, ranked (precedence.ts), indexed by what they speak about; then each
  * deployment's identity from its best fact, and the indexes replacement resolution needs.
  * Pure functions of the facts.
  */
@@ -8,39 +8,44 @@ import { compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import { indexModelFacts, type ModelFactIndex, unversionedName } from "./model-facts.js";
+import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.js";
 
-export interface RankedFact {
+/** A deployment fact with what ranks it (precedence.ts; a fact has no scope: specificity 0). */
+export interface RankedFact extends PrecedenceKey {
   fact: DeploymentFact;
   source: SourceFacts;
-  official: boolean;
-  observedMs: number;
-  index: number;
 }
 
-export interface RankedAssertion {
+/** A lifecycle assertion with what ranks it (its specificity: specificityOf). */
+export interface RankedAssertion extends PrecedenceKey {
   assertion: LifecycleAssertion;
   source: SourceFacts;
-  official: boolean;
-  specificity: number;
-  observedMs: number;
-  index: number;
 }
 
 export function isOfficial(source: SourceFacts): boolean {
   return source.source_type !== "community_catalog";
 }
 
-export function compareFacts(a: RankedFact, b: RankedFact): number {
-  if (a.official !== b.official) return a.official ? -1 : 1;
-  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
-  return compareCodePoints(a.source.source_id, b.source.source_id) || a.index - b.index;
-}
+export const compareFacts: (a: RankedFact, b: RankedFact) => number = comparePrecedence;
+export const compareAssertions: (a: RankedAssertion, b: RankedAssertion) => number = comparePrecedence;
 
-export function compareAssertions(a: RankedAssertion, b: RankedAssertion): number {
-  if (a.official !== b.official) return a.official ? -1 : 1;
-  if (a.specificity !== b.specificity) return b.specificity - a.specificity;
-  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
-  return compareCodePoints(a.source.source_id, b.source.source_id) || a.index - b.index;
+/** A deployment fact of a source, ranked. */
+export function rankFact(
+  fact: DeploymentFact,
+  source: SourceFacts,
+  official: boolean,
+  index: number,
+): RankedFact {
+  return {
+    fact,
+    source,
+    official,
+    specificity: 0,
+    verification: factLevel(official, fact.evidence.verification_status),
+    observedMs: Date.parse(fact.evidence.observed_at),
+    sourceId: source.source_id,
+    index,
+  };
 }
 
 export function specificityOf(assertion: LifecycleAssertion): number {
@@ -85,13 +90,7 @@ export function gatherCandidates(sources: readonly SourceFacts[]): Candidates {
   for (const source of sources) {
     const official = isOfficial(source);
     source.output.deployments.forEach((fact, index) => {
-      push(factsById, fact.id, {
-        fact,
-        source,
-        official,
-        observedMs: Date.parse(fact.evidence.observed_at),
-        index,
-      });
+      push(factsById, fact.id, rankFact(fact, source, official, index));
     });
     source.output.lifecycle.forEach((assertion, index) => {
       const ranked: RankedAssertion = {
@@ -99,7 +98,9 @@ export function gatherCandidates(sources: readonly SourceFacts[]): Candidates {
         source,
         official,
         specificity: specificityOf(assertion),
+        verification: factLevel(official, assertion.evidence.verification_status),
         observedMs: Date.parse(assertion.evidence.observed_at),
+        sourceId: source.source_id,
         index,
       };
       if (assertion.scope === "deployment" && assertion.target)

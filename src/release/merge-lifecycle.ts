@@ -107,6 +107,7 @@ export function deploymentStatus(
   picked: PickedLifecycle,
   ranked: readonly RankedFact[],
   today: string,
+  modelListing?: ModelListing,
 ): LifecycleStatus {
   const factStatus = ranked.find((r) => r.fact.status !== undefined && r.fact.status !== "unknown")?.fact
     .status;
@@ -115,13 +116,63 @@ export function deploymentStatus(
   );
   return deriveStatus({
     today,
-    declared: picked.status ?? factStatus ?? null,
+    declared: picked.status ?? factStatus ?? modelListing?.declared ?? null,
     deprecation: picked.deprecation,
     end_of_life: picked.end_of_life,
     deprecationStatus: picked.deprecationStatus,
     extendedAccess: picked.extendedAccess,
-    listed: listedThisBuild,
+    listed: listedThisBuild || modelListing !== undefined,
   }).status;
+}
+
+/**
+ * What an official current listing says of a provider model: it names the model (listed) and,
+ * where it declares one in words, its status (available, preview or legacy).
+ */
+export interface ModelListing {
+  declared: "available" | "preview" | "legacy" | null;
+}
+
+const LISTED_STATUSES = new Set(["available", "preview", "legacy"]);
+
+/** An official source of this build that lists current models: not carried forward, not archived, not a lifecycle page. */
+function isCurrentListing(source: SourceFacts, isOfficial: (source: SourceFacts) => boolean): boolean {
+  return (
+    isOfficial(source) &&
+    !source.carried_forward &&
+    source.archived !== true &&
+    source.source_type !== "official_lifecycle"
+  );
+}
+
+/**
+ * provider|provider_model_id -> the model's official listing (docs/provenance.md "Status from
+ * official listings"): every provider model that an official source of this build (not carried
+ * forward, not archived, not a lifecycle source: those list shut-down models too) names in a
+ * deployment fact or states a model fact about (official_declared: a fact a page only implies
+ * for another provider's id does not list it there). Its deployments that no source of their own lists take the status the
+ * listing declares (the first of available, preview, legacy that one of its official facts
+ * states), or `available` by the `listed` rule; milestones still come first in the rule table.
+ */
+export function officialModelListings(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): Map<string, ModelListing> {
+  const listings = new Map<string, ModelListing>();
+  const note = (key: string, status: string | undefined) => {
+    const known = listings.get(key) ?? { declared: null };
+    if (status !== undefined && LISTED_STATUSES.has(status) && known.declared === null)
+      known.declared = status as ModelListing["declared"];
+    listings.set(key, known);
+  };
+  for (const source of sources) {
+    if (!isCurrentListing(source, isOfficial)) continue;
+    for (const d of source.output.deployments) note(`${d.provider_id}|${d.provider_model_id}`, d.status);
+    for (const f of source.output.model_facts ?? [])
+      if (f.evidence.verification_status === "official_declared")
+        note(`${f.provider_id}|${f.provider_model_id}`, undefined);
+  }
+  return listings;
 }
 
 /** Derive a provider's or model's status from its own assertions (it is never "listed"). */

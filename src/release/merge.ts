@@ -36,16 +36,19 @@ import {
   type CapabilityName,
   type Deployment,
   type DeploymentFact,
+  type FactProvenance,
   type FactsFile,
   type Lifecycle,
   type LifecycleRecord,
   type LifecycleStatus,
   type LifecycleSummary,
+  type Provenance,
   type RateCard,
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
+import { gateCommunityFacts } from "./listing-gate.js";
 import {
   assertionsFor,
   type Candidates,
@@ -62,6 +65,8 @@ import {
   coverageFor,
   deploymentStatus,
   lastChangedAt,
+  type ModelListing,
+  officialModelListings,
   type PickedLifecycle,
   type PreviousCore,
   type PreviousCores,
@@ -81,9 +86,12 @@ import {
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
 import type {
+  CommunityZeroPrice,
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,
+  StaleAliasPrice,
+  UnlistedOffering,
   UnresolvedReplacement,
 } from "./types.js";
 import { resolveUnversionedNames } from "./unversioned-names.js";
@@ -104,6 +112,12 @@ export interface MergeResult {
   unresolvedReplacements: UnresolvedReplacement[];
   /** By provider: the deployments not retired and what official sources give them. */
   officialSpecs: Map<string, OfficialSpecCounts>;
+  /** Community deployment facts the listing gate dropped (listing-gate.ts). */
+  unlistedOfferings: UnlistedOffering[];
+  /** Community zero prices read as unknown (listing-gate.ts). */
+  communityZeroPrices: CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped (listing-gate.ts). */
+  staleAliasPrices: StaleAliasPrice[];
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -124,6 +138,43 @@ export interface DeploymentFields {
   officialLimits: Pick<MergedSpecs, "officialContext" | "officialMaxOutput">;
   /** The day a model fact states the provider model was released at the provider, or null. */
   releasedAt: string | null;
+  /** Where the rate card and the limits came from. */
+  provenance: Omit<Provenance, "listing">;
+}
+
+/** The provenance of the rate card the merge kept: the fact's level, its page and the card's own. */
+function rateCardProvenance(from: RankedFact | undefined): FactProvenance | null {
+  const card = from?.fact.rate_card;
+  if (from === undefined || !card) return null;
+  return {
+    verification_status: from.verification,
+    source_urls: uniqueSorted([from.fact.evidence.source_url, card.source_url]),
+    observed_at: card.observed_at,
+  };
+}
+
+/**
+ * Why a deployment exists: the sources whose facts place it at the strongest level any of them
+ * has (`ranked` is in precedence order, so the first fact has it), seen last when the newest
+ * of them was.
+ */
+export function listingProvenance(ranked: readonly RankedFact[]): FactProvenance {
+  const best = ranked[0];
+  if (best === undefined) throw new Error("a deployment without facts has no listing");
+  if (ranked.length === 1)
+    return {
+      verification_status: best.verification,
+      source_urls: [best.fact.evidence.source_url],
+      observed_at: best.fact.evidence.observed_at,
+    };
+  const placing = ranked.filter((r) => r.verification === best.verification);
+  let newest = best;
+  for (const r of placing) if (r.observedMs > newest.observedMs) newest = r;
+  return {
+    verification_status: best.verification,
+    source_urls: uniqueSorted(placing.map((r) => r.fact.evidence.source_url)),
+    observed_at: newest.fact.evidence.observed_at,
+  };
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */
@@ -216,6 +267,11 @@ export function mergeDeploymentFields(
     disagreements: specs.disagreements,
     officialLimits: { officialContext: specs.officialContext, officialMaxOutput: specs.officialMaxOutput },
     releasedAt: statedReleaseDay(ofModel),
+    provenance: {
+      rate_card: rateCardProvenance(rateFrom?.fact.rate_card ? rateFrom : undefined),
+      context_tokens: specs.contextProvenance,
+      max_output_tokens: specs.maxOutputProvenance,
+    },
   };
 }
 
@@ -243,6 +299,8 @@ interface MergeContext {
   sourceById: ReadonlyMap<string, FactsFile["sources"][number]>;
   /** The previous release's lifecycle cores by resource type, then resource id. */
   previousCores: PreviousCores;
+  /** provider|provider_model_id -> what an official current listing says of the model. */
+  modelListings: ReadonlyMap<string, ModelListing>;
 }
 
 /** The previous release's lifecycle core of a resource (for its last_changed_at), if any. */
@@ -274,7 +332,12 @@ function mergeDeployment(
   const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
   const fields = mergeDeploymentFields(identity, ranked, candidates.modelFacts);
   const picked = pickLifecycle(assertions);
-  const status = deploymentStatus(picked, ranked, context.today);
+  const status = deploymentStatus(
+    picked,
+    ranked,
+    context.today,
+    context.modelListings.get(`${identity.provider_id}|${identity.provider_model_id}`),
+  );
   const sourceIds = uniqueSorted([
     ...ranked.map((r) => r.source.source_id),
     ...assertions.map((r) => r.source.source_id),
@@ -311,6 +374,7 @@ function mergeDeployment(
       capabilities: fields.capabilities,
       rate_card: fields.rate_card,
       evidence_urls: evidenceUrls,
+      provenance: { listing: listingProvenance(ranked), ...fields.provenance },
     },
     sourceIds,
     officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
@@ -343,12 +407,12 @@ function mergeScopeRecord(
     picked.replacements,
   );
   // A model's status is its deployments' (statusFromDeployments); a provider's, or a model's
-  // without a deployment, is what its own assertions say.
+  // whose deployments are all unknown or that has none, is what its own assertions say (a model
+  // whose fixed end-of-life day has passed is retired even where no deployment's status is known).
+  const fromDeployments =
+    resourceType === "model" ? statusFromDeployments(members.map((d) => d.status)) : "unknown";
   const core = {
-    status:
-      resourceType === "model" && members.length > 0
-        ? statusFromDeployments(members.map((d) => d.status))
-        : scopeStatus(picked, context.today),
+    status: fromDeployments !== "unknown" ? fromDeployments : scopeStatus(picked, context.today),
     announced_at: picked.announced_at,
     deprecation: picked.deprecation,
     end_of_life: picked.end_of_life,
@@ -381,15 +445,20 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     stateById: new Map(input.states.map((s) => [s.source_id, s])),
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
     previousCores: previousCoresOf(input.previousLifecycle),
+    modelListings: officialModelListings(input.facts.sources, isOfficial),
   };
   // Step 0: community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
   // alias the provider's official source declares, resolved to the model it stands for
   // (declared-aliases.ts).
-  const sources = resolveDeclaredAliases(
+  const resolved = resolveDeclaredAliases(
     resolveUnversionedNames(input.facts.sources, isOfficial),
     isOfficial,
   );
+  // Step 0b: the listing gate: community facts an official availability list excludes create
+  // nothing, and community zero prices are unknown (listing-gate.ts).
+  const gate = gateCommunityFacts(resolved, isOfficial);
+  const sources = gate.sources;
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
@@ -505,6 +574,9 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     officialDisagreements: disagreements.sort(compareDisagreements),
     officialSpecs,
     unresolvedReplacements: unresolved,
+    unlistedOfferings: gate.unlistedOfferings,
+    communityZeroPrices: gate.communityZeroPrices,
+    staleAliasPrices: gate.staleAliasPrices,
   };
 }
 

@@ -4,7 +4,7 @@
  *
  * A model fact never creates a deployment: it applies to every deployment of its provider whose
  * provider_model_id matches. Each field (context_tokens, max_output_tokens, each capability)
- * comes from the first candidate that speaks about it, in this order:
+ * comes from the first candidate that speaks about it, in the order of precedence.ts:
  *  1. official sources before community sources;
  *  2. deployment-level facts before model-level facts, and a model fact that names the
  *     deployment's mode (`modes`) before one that applies to every mode;
@@ -25,9 +25,11 @@ import type {
   CapabilityName,
   DeploymentFact,
   Evidence,
+  FactProvenance,
   ModelFact,
 } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
+import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.js";
 import type { OfficialDisagreement, SourceConflict } from "./types.js";
 
 /** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
@@ -174,33 +176,17 @@ export function statedReleaseDay(candidates: readonly ModelFactCandidate[] | und
   return best?.fact.released_at ?? null;
 }
 
-/** One source of limits or capabilities, deployment- or model-level, in precedence order. */
-interface Candidate {
-  official: boolean;
+/** One source of limits or capabilities, deployment- or model-level, ranked by precedence.ts. */
+interface Candidate extends PrecedenceKey {
   /** 0 = a fact about the deployment, 1 = about the model in this mode, 2 = about the model. */
   level: 0 | 1 | 2;
-  observedMs: number;
-  sourceId: string;
-  index: number;
   evidence: Evidence;
   context_tokens?: number | null;
   max_output_tokens?: number | null;
   capabilities?: Capabilities;
 }
 
-/** 1 for a value an official page implies rather than states (official_inferred), else 0. */
-function inferredRank(c: Candidate): number {
-  return c.evidence.verification_status === "official_inferred" ? 1 : 0;
-}
-
-function compareCandidates(a: Candidate, b: Candidate): number {
-  if (a.official !== b.official) return a.official ? -1 : 1;
-  if (a.level !== b.level) return a.level - b.level;
-  const inferred = inferredRank(a) - inferredRank(b);
-  if (inferred !== 0) return inferred;
-  if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
-  return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
-}
+const compareCandidates: (a: Candidate, b: Candidate) => number = comparePrecedence;
 
 /**
  * Where official model facts about the same provider model (and the same modes) disagree on a
@@ -267,6 +253,10 @@ export interface MergedSpecs {
   officialContext: boolean;
   /** The max output is an official fact's value (not null). */
   officialMaxOutput: boolean;
+  /** Where the context window came from (null where it is null). */
+  contextProvenance: FactProvenance | null;
+  /** Where the max output came from (null where it is null). */
+  maxOutputProvenance: FactProvenance | null;
   /**
    * Where an official fact about this deployment was kept for a limit or a capability and an
    * official fact about its model says otherwise (deploymentDisagreements).
@@ -280,6 +270,8 @@ function candidate(r: DeploymentCandidate | ModelFactCandidate, level: Candidate
   return {
     official: r.official,
     level,
+    specificity: 2 - level,
+    verification: factLevel(r.official, r.fact.evidence.verification_status),
     observedMs: r.observedMs,
     sourceId: r.source.source_id,
     index: r.index,
@@ -407,6 +399,18 @@ export function mergeSpecs(
     // official candidates rank first: the field's first speaker is official when any official one speaks
     officialContext: contextFrom?.official === true && context_tokens !== null,
     officialMaxOutput: outputFrom?.official === true && max_output_tokens !== null,
+    contextProvenance: context_tokens === null ? null : provenanceOf(contextFrom),
+    maxOutputProvenance: max_output_tokens === null ? null : provenanceOf(outputFrom),
+  };
+}
+
+/** The provenance of a value one candidate gave: its level, its source, when it was seen. */
+function provenanceOf(from: Candidate | undefined): FactProvenance | null {
+  if (from === undefined) return null;
+  return {
+    verification_status: from.verification,
+    source_urls: [from.evidence.source_url],
+    observed_at: from.evidence.observed_at,
   };
 }
 

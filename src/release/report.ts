@@ -4,18 +4,23 @@
  * plain-text table for the build log.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { CatalogContent, CorrectionOutcome } from "../schema/index.js";
+import type { CapabilityName, CatalogContent, CorrectionOutcome, Deployment } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
   CheckResult,
+  CommunityZeroPrice,
   CoverageCounts,
+  LevelCounts,
   OfficialDisagreement,
   OfficialSpecCounts,
   ProviderReport,
   ReportIssue,
   SourceConflict,
+  StaleAliasPrice,
+  UnlistedOffering,
   UnresolvedReplacement,
+  VerificationCounts,
 } from "./types.js";
 
 const EXAMPLES = 5;
@@ -30,6 +35,12 @@ export interface ReportInput {
   officialDisagreements?: readonly OfficialDisagreement[];
   /** By provider: non-retired deployments and their official specs (merge.ts); absent = not counted. */
   officialSpecs?: ReadonlyMap<string, OfficialSpecCounts>;
+  /** Community facts the listing gate dropped; absent = the gate did not run. */
+  unlistedOfferings?: readonly UnlistedOffering[];
+  /** Community zero prices read as unknown; absent = not checked. */
+  communityZeroPrices?: readonly CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped; absent = not checked. */
+  staleAliasPrices?: readonly StaleAliasPrice[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
@@ -107,6 +118,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     totals.scheduled_end_of_life += scheduled;
     totals.coverage[d.lifecycle.coverage.status]++;
   }
+  countVerification(input.catalog.deployments, providers, totals);
   const officialSpecs = input.officialSpecs;
   if (officialSpecs) {
     const none = (): OfficialSpecCounts => ({
@@ -159,6 +171,9 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     warnings,
     conflicts: [...input.conflicts],
     official_disagreements: [...(input.officialDisagreements ?? [])],
+    ...(input.unlistedOfferings ? { unlisted_offerings: [...input.unlistedOfferings] } : {}),
+    ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
+    ...(input.staleAliasPrices ? { stale_alias_prices: [...input.staleAliasPrices] } : {}),
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -174,6 +189,71 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     })),
     corrections,
   };
+}
+
+function noLevels(): LevelCounts {
+  return { official_declared: 0, official_inferred: 0, community_corroborated: 0, community_reported: 0 };
+}
+
+function noVerification(): VerificationCounts {
+  return { listings: noLevels(), prices: noLevels(), limits: noLevels(), capabilities: noLevels() };
+}
+
+/** Adds one deployment's facts to verification counts, by level. */
+function addVerification(counts: VerificationCounts, d: Deployment): void {
+  const p = d.provenance;
+  counts.listings[p.listing.verification_status]++;
+  if (p.rate_card) counts.prices[p.rate_card.verification_status]++;
+  if (p.context_tokens) counts.limits[p.context_tokens.verification_status]++;
+  if (p.max_output_tokens) counts.limits[p.max_output_tokens.verification_status]++;
+  for (const name in d.capabilities) {
+    const level = d.capabilities[name as CapabilityName]?.verification_status;
+    if (level) counts.capabilities[level]++;
+  }
+}
+
+/** Listings, prices, limits and capabilities by verification level, per provider and in total. */
+function countVerification(
+  deployments: readonly Deployment[],
+  providers: ReadonlyMap<string, ProviderReport>,
+  totals: BuildReport["totals"],
+): void {
+  const total = noVerification();
+  for (const d of deployments) {
+    const entry = providers.get(d.provider_id);
+    if (entry) {
+      entry.verification ??= noVerification();
+      addVerification(entry.verification, d);
+    }
+    addVerification(total, d);
+  }
+  totals.verification = total;
+}
+
+/** Counts by level as `declared/inferred/corroborated/reported`. */
+export function formatLevels(c: LevelCounts): string {
+  return `${c.official_declared}/${c.official_inferred}/${c.community_corroborated}/${c.community_reported}`;
+}
+
+/** The verification table of the build log: per provider and in total, each kind of fact by level. */
+function verificationLines(report: BuildReport): string[] {
+  const rows: string[][] = [];
+  for (const p of [...report.providers, { ...report.totals, provider_id: "total" }]) {
+    const v = p.verification;
+    if (!v) continue;
+    rows.push([
+      p.provider_id,
+      formatLevels(v.listings),
+      formatLevels(v.prices),
+      formatLevels(v.limits),
+      formatLevels(v.capabilities),
+    ]);
+  }
+  if (rows.length === 0) return [];
+  return [
+    "verification (official_declared/official_inferred/community_corroborated/community_reported):",
+    ...pad([["provider", "listings", "prices", "limits", "capabilities"], ...rows]),
+  ];
 }
 
 function pad(rows: string[][]): string[] {
@@ -232,6 +312,7 @@ export function formatBuildReport(report: BuildReport): string {
       `official specs of the ${specs.non_retired} deployments not retired: context ${share(specs.context_tokens)}, max output ${share(specs.max_output_tokens)}, a capability ${share(specs.capability)}`,
     );
   }
+  lines.push(...verificationLines(report));
   const issues = (label: string, list: ReportIssue[]) => {
     if (list.length === 0) return;
     lines.push(`${label}: ${list.length}`);
@@ -261,6 +342,24 @@ export function formatBuildReport(report: BuildReport): string {
         `  ${about} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
       );
     }
+  }
+  const unlisted = report.unlisted_offerings ?? [];
+  if (unlisted.length > 0) {
+    lines.push(
+      `unlisted offerings (community records an official list excludes; nothing created): ${unlisted.length}`,
+    );
+    for (const u of unlisted)
+      lines.push(`  ${u.deployment_id} (${u.source_id}): ${u.reason}: ${u.excluded_by}`);
+  }
+  const zeros = report.community_zero_prices ?? [];
+  if (zeros.length > 0) {
+    lines.push(`community zero prices read as unknown: ${zeros.length}`);
+    for (const z of zeros) lines.push(`  ${z.deployment_id} (${z.source_id}): ${z.fields.join(", ")}`);
+  }
+  const stale = report.stale_alias_prices ?? [];
+  if (stale.length > 0) {
+    lines.push(`community prices of aliases no official source resolves, dropped as stale: ${stale.length}`);
+    for (const a of stale) lines.push(`  ${a.deployment_id} (${a.source_id})`);
   }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {

@@ -89,6 +89,11 @@ export const DEPLOYMENT_COLUMNS: ColumnSpec = [
   ["rate_card_source_url", "VARCHAR"],
   ["rate_card_observed_at", "VARCHAR"],
   ["evidence_urls", "VARCHAR[]"],
+  // provenance (docs/provenance.md): each fact's verification level, null where the fact is null
+  ["listing_verification", "VARCHAR"],
+  ["rate_card_verification", "VARCHAR"],
+  ["context_verification", "VARCHAR"],
+  ["max_output_verification", "VARCHAR"],
   ["capabilities", "VARCHAR"],
   ...LIFECYCLE_COLUMNS,
 ];
@@ -162,10 +167,14 @@ const LIFECYCLE_TYPE = `STRUCT(status VARCHAR, announced_at VARCHAR, deprecation
 const TIER_TYPE = `STRUCT(above_input_tokens BIGINT, ${structMembers(TIER_PRICE_FIELDS)})`;
 const RATE_CARD_TYPE = `STRUCT(currency VARCHAR, unit VARCHAR, ${structMembers(PRICE_FIELDS)}, tiers ${TIER_TYPE}[], source_url VARCHAR, observed_at VARCHAR)`;
 
+const LEVEL_TYPE = "STRUCT(verification_status VARCHAR)";
+const PROVENANCE_TYPE = `STRUCT(listing ${LEVEL_TYPE}, rate_card ${LEVEL_TYPE}, context_tokens ${LEVEL_TYPE}, max_output_tokens ${LEVEL_TYPE})`;
+
 const DEPLOYMENT_RECORD: ColumnSpec = [
   ...DEPLOYMENT_SCALARS,
   ["rate_card", RATE_CARD_TYPE],
   ["evidence_urls", "VARCHAR[]"],
+  ["provenance", PROVENANCE_TYPE],
   ["capabilities", "JSON"],
   ["lifecycle", LIFECYCLE_TYPE],
 ];
@@ -222,6 +231,10 @@ const DEPLOYMENT_SELECT: Record<string, string> = {
   rate_card_source_url: "r.rate_card.source_url",
   rate_card_observed_at: "r.rate_card.observed_at",
   evidence_urls: "r.evidence_urls",
+  listing_verification: "r.provenance.listing.verification_status",
+  rate_card_verification: "r.provenance.rate_card.verification_status",
+  context_verification: "r.provenance.context_tokens.verification_status",
+  max_output_verification: "r.provenance.max_output_tokens.verification_status",
   // the record's own text of the member: canonical JSON, keys in code-point order
   capabilities: "CAST(r.capabilities AS VARCHAR)",
   ...LIFECYCLE_SELECT,

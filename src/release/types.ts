@@ -3,7 +3,7 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
+import type { CorrectionOutcome, SourceEvent, SourceState, VerificationStatus } from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { PreviousRelease } from "./previous-release.js";
@@ -122,6 +122,48 @@ export interface ProviderReport {
   coverage: CoverageCounts;
   /** Absent in reports of releases published before it was stored. */
   official_specs?: OfficialSpecCounts;
+  /** Absent in reports of releases published before it was stored. */
+  verification?: VerificationCounts;
+}
+
+/** A community deployment fact the listing gate dropped (listing-gate.ts). */
+export interface UnlistedOffering {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+  /** The URL of the official list or page that excludes it. */
+  excluded_by: string;
+  reason: string;
+}
+
+/** A community rate card whose zero prices became unknown (listing-gate.ts). */
+export interface CommunityZeroPrice {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+  /** The price fields that were 0 (an input price of 0 drops the whole card). */
+  fields: string[];
+}
+
+/** A community price of a moving alias (`…-latest`) that no official source resolves (listing-gate.ts). */
+export interface StaleAliasPrice {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+}
+
+/** How many facts of each verification level (docs/provenance.md). */
+export type LevelCounts = Record<VerificationStatus, number>;
+
+/**
+ * Facts by verification level: listings (one per deployment), prices (one per rate card),
+ * limits (each known context window and max output) and capabilities (each stated entry).
+ */
+export interface VerificationCounts {
+  listings: LevelCounts;
+  prices: LevelCounts;
+  limits: LevelCounts;
+  capabilities: LevelCounts;
 }
 
 /**
@@ -165,12 +207,19 @@ export interface BuildReport {
     sources: number;
     coverage: CoverageCounts;
     official_specs?: OfficialSpecCounts;
+    verification?: VerificationCounts;
   };
   errors: ReportIssue[];
   warnings: ReportIssue[];
   conflicts: SourceConflict[];
   /** Official model facts that contradict each other (declared over inferred, then the newest won). */
   official_disagreements: OfficialDisagreement[];
+  /** Community deployment facts an official availability list excludes; absent in older reports. */
+  unlisted_offerings?: UnlistedOffering[];
+  /** Community zero prices read as unknown; absent in older reports. */
+  community_zero_prices?: CommunityZeroPrice[];
+  /** Community prices of unresolved moving aliases, dropped; absent in older reports. */
+  stale_alias_prices?: StaleAliasPrice[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

@@ -66,6 +66,18 @@ export const DeploymentSort = z.enum([
 ]);
 export type DeploymentSort = z.infer<typeof DeploymentSort>;
 
+/**
+ * `verification`: keep deployments whose listing and (when priced) rate card are at least this
+ * level; `corroborated` admits official (docs/provenance.md).
+ */
+export const VerificationFilter = z.enum(["official", "corroborated"]).meta({
+  id: "VerificationFilter",
+  description:
+    "official: the deployment's listing and (when priced) its rate card come from official sources " +
+    "(official_declared or official_inferred). corroborated: official, or community_corroborated.",
+});
+export type VerificationFilter = z.infer<typeof VerificationFilter>;
+
 export const ListDeploymentsQuery = z.strictObject({
   q: z.string().min(1).max(200).optional(),
   provider: ProviderId.optional(),
@@ -81,6 +93,7 @@ export const ListDeploymentsQuery = z.strictObject({
   has_pricing: BooleanParam.optional(),
   /** Repeatable (`status=deprecated&status=retired`): any of the given statuses. */
   status: z.array(LifecycleStatus).min(1).optional(),
+  verification: VerificationFilter.optional(),
   sort: DeploymentSort.default("id"),
   limit: LimitParam,
   offset: OffsetParam,
@@ -160,6 +173,7 @@ export const CompareRequest = z
     usage: Usage,
     requires: z.partialRecord(CapabilityName, RequirementLevel).optional(),
     at: PriceDay.optional(),
+    verification: VerificationFilter.optional(),
   })
   .meta({ id: "CompareRequest" });
 export type CompareRequest = z.infer<typeof CompareRequest>;

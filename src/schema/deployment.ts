@@ -40,7 +40,7 @@ export const CapabilityName = z
       "grounds answers in a web search run by the provider. computer_use: operates a computer through screenshots and " +
       "mouse / keyboard actions. batch: available through the provider's asynchronous batch API. code_execution: runs code " +
       "in a provider sandbox. Each entry has a status (supported, conditional = with restrictions, unsupported; unknown = " +
-      "absent) and a verification_status (official_declared, official_inferred, community_reported).",
+      "absent) and a verification_status (official_declared, official_inferred, community_corroborated, community_reported).",
   });
 export type CapabilityName = z.infer<typeof CapabilityName>;
 
@@ -102,6 +102,31 @@ export const RateCard = withProblems(
 ).meta({ id: "RateCard" });
 export type RateCard = z.infer<typeof RateCard>;
 
+/** Where one served fact comes from: its verification level, its sources and when they were seen. */
+export const FactProvenance = z
+  .strictObject({
+    verification_status: VerificationStatus,
+    source_urls: z.array(Url).min(1),
+    observed_at: IsoDateTime,
+  })
+  .meta({ id: "FactProvenance" });
+export type FactProvenance = z.infer<typeof FactProvenance>;
+
+/**
+ * The provenance of a deployment's facts (docs/provenance.md): `listing` says why the deployment
+ * exists (the sources that place it, at the strongest level any of them has); `rate_card`,
+ * `context_tokens` and `max_output_tokens` where the value came from, null where the value is null.
+ */
+export const Provenance = z
+  .strictObject({
+    listing: FactProvenance,
+    rate_card: FactProvenance.nullable(),
+    context_tokens: FactProvenance.nullable(),
+    max_output_tokens: FactProvenance.nullable(),
+  })
+  .meta({ id: "Provenance" });
+export type Provenance = z.infer<typeof Provenance>;
+
 export const Deployment = z
   .strictObject({
     id: DeploymentId,
@@ -118,10 +143,23 @@ export const Deployment = z
     capabilities: Capabilities,
     rate_card: RateCard.nullable(),
     evidence_urls: z.array(Url),
+    provenance: Provenance,
   })
   .refine((d) => d.status === d.lifecycle.status, {
     message: "status must equal lifecycle.status",
     path: ["status"],
+  })
+  .refine((d) => (d.rate_card === null) === (d.provenance.rate_card === null), {
+    message: "provenance.rate_card must be null exactly where rate_card is null",
+    path: ["provenance", "rate_card"],
+  })
+  .refine((d) => (d.context_tokens === null) === (d.provenance.context_tokens === null), {
+    message: "provenance.context_tokens must be null exactly where context_tokens is null",
+    path: ["provenance", "context_tokens"],
+  })
+  .refine((d) => (d.max_output_tokens === null) === (d.provenance.max_output_tokens === null), {
+    message: "provenance.max_output_tokens must be null exactly where max_output_tokens is null",
+    path: ["provenance", "max_output_tokens"],
   })
   .meta({ id: "Deployment" });
 export type Deployment = z.infer<typeof Deployment>;

@@ -11,11 +11,16 @@ export const SourceType = z.enum([
 export type SourceType = z.infer<typeof SourceType>;
 
 /**
- * How a fact is known. `official_declared`: stated on the provider's own page or API.
- * `official_inferred`: derived from an official page's structure (e.g. listed in a table of
- * supported models). `community_reported`: from a community catalog such as LiteLLM's map.
+ * How a fact is known, strongest first (docs/provenance.md). `official_declared`: an official
+ * page or API states it for this scope. `official_inferred`: an official page implies it (a
+ * model-level fact applied to its deployments, a listing that implies availability).
+ * `community_corroborated`: no official source; at least two independent community datasets
+ * agree on the value. `community_reported`: one community dataset (LiteLLM's map), or community
+ * datasets that disagree.
  */
-export const VerificationStatus = z.enum(["official_declared", "official_inferred", "community_reported"]);
+export const VerificationStatus = z
+  .enum(["official_declared", "official_inferred", "community_corroborated", "community_reported"])
+  .meta({ id: "VerificationStatus" });
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
 export const Evidence = z

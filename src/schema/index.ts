@@ -15,3 +15,4 @@ export * from "./release.js";
 export * from "./release-files.js";
 export * from "./routes.js";
 export * from "./source-definition.js";
+export * from "./verification.js";

@@ -131,6 +131,8 @@ const DEPLOYMENT_QUERY_DOCS: Record<string, string> = {
   has_pricing: "Filters by whether normalized pricing (a rate card) is present.",
   status:
     "Lifecycle status; repeatable (`status=deprecated&status=retired` keeps deployments with any of them).",
+  verification:
+    "`official` keeps deployments whose listing and (when priced) rate card come from official sources; `corroborated` also admits community values two independent datasets agree on. Absent: every deployment.",
   sort: "`id` (default), `input_price`, `output_price` or `context_tokens` (micro-USD per million tokens; tokens); a `-` prefix sorts descending. Deployments without the value come last in both orders; ties by `id`.",
   ...PAGING_DOCS,
 };

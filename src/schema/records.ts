@@ -168,6 +168,12 @@ export const ParseOutput = z
     model_facts: z.array(ModelFact).optional(),
     /** Names the provider declares as aliases of its provider model ids; absent = none. */
     aliases: z.array(ProviderAlias).optional(),
+    /**
+     * true: these deployments are the provider's official availability list (Azure's
+     * deployment-type and region tables): for each provider model they name, the places they
+     * list are the only ones a community record may not add to (docs/provenance.md).
+     */
+    availability_list: z.literal(true).optional(),
     skipped: z.array(SkipCount),
   })
   .meta({ id: "ParseOutput" });

@@ -23,6 +23,8 @@ export const SourceFacts = z.strictObject({
   observed_at: IsoDateTime.nullable(),
   /** true when the source failed this build and these are its last good facts. */
   carried_forward: z.boolean(),
+  /** true: a dated copy of a page that has since changed (its definition's `archived`): not a current listing. */
+  archived: z.literal(true).optional(),
   output: ParseOutput,
 });
 export type SourceFacts = z.infer<typeof SourceFacts>;
@@ -56,6 +58,24 @@ const OfficialSpecs = z
     description:
       "Of the deployments not retired (non_retired): how many have a context window and a max output that an official fact states (not null), and at least one capability whose verification status is official_*; what a community source alone gives does not count. Absent in releases published before it was stored.",
   });
+const LevelCounts = z.strictObject({
+  official_declared: Count,
+  official_inferred: Count,
+  community_corroborated: Count,
+  community_reported: Count,
+});
+const VerificationCounts = z
+  .strictObject({
+    listings: LevelCounts,
+    prices: LevelCounts,
+    limits: LevelCounts,
+    capabilities: LevelCounts,
+  })
+  .optional()
+  .meta({
+    description:
+      "Facts by verification level: listings (one per deployment), prices (one per rate card), limits (each known context window and max output) and capabilities (each stated entry). Absent in releases published before it was stored.",
+  });
 const DisagreementSide = z.strictObject({
   source_id: z.string(),
   value: z.union([z.string(), z.number()]).nullable(),
@@ -74,6 +94,7 @@ export const BuildReportFile = z
         scheduled_end_of_life: Count,
         coverage: CoverageCounts,
         official_specs: OfficialSpecs,
+        verification: VerificationCounts,
       }),
     ),
     totals: z.strictObject({
@@ -85,9 +106,46 @@ export const BuildReportFile = z
       sources: Count,
       coverage: CoverageCounts,
       official_specs: OfficialSpecs,
+      verification: VerificationCounts,
     }),
     errors: z.array(ReportIssue),
     warnings: z.array(ReportIssue),
+    unlisted_offerings: z
+      .array(
+        z.strictObject({
+          source_id: z.string(),
+          provider_id: z.string(),
+          deployment_id: z.string(),
+          excluded_by: Url,
+          reason: z.string(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community deployment records that an official availability list (or a model page's batch support) excludes: the build created nothing for them. Absent in releases published before it was stored.",
+      }),
+    community_zero_prices: z
+      .array(
+        z.strictObject({
+          source_id: z.string(),
+          provider_id: z.string(),
+          deployment_id: z.string(),
+          fields: z.array(z.string()).min(1),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community rate cards with a price of 0, read as unknown (null; an input price of 0 drops the card). Absent in releases published before it was stored.",
+      }),
+    stale_alias_prices: z
+      .array(z.strictObject({ source_id: z.string(), provider_id: z.string(), deployment_id: z.string() }))
+      .optional()
+      .meta({
+        description:
+          "Community prices of a moving alias (…-latest) that no official source resolves to the model it points to now: dropped as stale. Absent in releases published before it was stored.",
+      }),
     conflicts: z.array(
       z.strictObject({
         resource_id: z.string(),
@@ -187,6 +245,8 @@ export const ServeIndexFile = z
       max_output_tokens: Nullable(z.int().positive()).optional(),
       /** Per capability, the deployments whose status for it is `supported`. */
       supported: z.partialRecord(CapabilityName, Positions),
+      /** The weaker verification level of the listing and (when priced) the rate card. */
+      verification: CodedColumn,
     }),
     lifecycle: z.strictObject({
       offset: z.array(Count),

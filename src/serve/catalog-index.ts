@@ -21,6 +21,7 @@ import {
   type ResourceType,
   type ServeIndexFile,
   type SourceEvent,
+  type VerificationStatus,
 } from "../schema/index.js";
 import {
   byDeploymentId,
@@ -57,6 +58,8 @@ export interface DeploymentFields {
   context_tokens: Array<number | null>;
   /** Bit k set: the status of capability CAPABILITIES[k] is `supported`. */
   supported: Uint32Array;
+  /** The weaker level of the listing and (when priced) the rate card (precedence.ts deploymentLevel). */
+  verification: VerificationStatus[];
 }
 
 /** What lifecycle filters and sorts read of each record, by position ((resource_type, resource_id) order). */
@@ -367,6 +370,7 @@ function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentField
     output_micro_usd: index.output_micro_usd,
     context_tokens: index.context_tokens,
     supported,
+    verification: decode(index.verification),
   };
 }
 

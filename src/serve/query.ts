@@ -3,12 +3,15 @@
  * returns the matching record positions in the response order plus the page envelope as
  * bytes, concatenated from the records' pre-serialized JSON.
  */
+
 import type {
   LifecycleStatus,
   ListDeploymentsQuery,
   ListEventsQuery,
   ListLifecycleQuery,
+  VerificationStatus,
 } from "../schema/index.js";
+import { meetsVerification } from "../schema/index.js";
 import { sortDeployments } from "./browse.js";
 import { type ServedRelease, supportsCapability } from "./catalog-index.js";
 import { type PageResult, paginate } from "./page.js";
@@ -65,6 +68,11 @@ export function listDeployments(release: ServedRelease, query: ListDeploymentsQu
     if (!atMost(d.output_micro_usd[i], query.max_output_price)) continue;
     if (query.has_pricing !== undefined && (d.priced[i] === 1) !== query.has_pricing) continue;
     if (query.status !== undefined && !query.status.includes(d.status[i] as LifecycleStatus)) continue;
+    if (
+      query.verification !== undefined &&
+      !meetsVerification(d.verification[i] as VerificationStatus, query.verification)
+    )
+      continue;
     if (terms.length > 0) {
       const text = release.deploymentSearch[i];
       if (text === undefined || !terms.every((t) => text.includes(t))) continue; // one text per deployment

@@ -363,6 +363,7 @@ const DEPLOYMENT_COLUMNS: Record<
   region: "coded",
   mode: "coded",
   status: "coded",
+  verification: "coded",
   input_micro_usd: "count or null",
   output_micro_usd: "count or null",
   context_tokens: "count or null",

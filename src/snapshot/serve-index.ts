@@ -7,10 +7,12 @@
  * parsed catalog with `serveIndexFor(catalog)`.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
+
 import type { CapabilityName, Deployment } from "../schema/deployment.js";
 import type { LifecycleRecord } from "../schema/lifecycle.js";
 import type { CatalogContent } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
+import { deploymentLevel } from "../schema/verification.js";
 import { type CatalogLayout, type Spans, serializeCatalog } from "./catalog-file.js";
 import { CATALOG_FILE } from "./manifest.js";
 
@@ -119,6 +121,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
   const region = new CodedBuilder(n);
   const mode = new CodedBuilder(n);
   const status = new CodedBuilder(n);
+  const verification = new CodedBuilder(n);
   const priced: number[] = [];
   const supported: Partial<Record<CapabilityName, number[]>> = {};
   for (let i = 0; i < n; i++) {
@@ -130,6 +133,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     region.add(d.region);
     mode.add(d.mode);
     status.add(d.status);
+    verification.add(deploymentLevel(d));
     const card = d.rate_card;
     if (card !== null) priced.push(i);
     input[i] = card?.input_micro_usd ?? null;
@@ -158,6 +162,7 @@ function deploymentColumns(deployments: readonly Deployment[]): DeploymentColumn
     context_tokens: context,
     max_output_tokens: maxOutput,
     supported,
+    verification: verification.finish(),
   };
 }
 

@@ -285,7 +285,9 @@ describe("the merged catalog", () => {
     // LiteLLM's `us.` profile key: no Bedrock lifecycle row, Anthropic's page decides.
     expect(status(b, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("unknown");
     expect(status(a, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("deprecated");
-    expect(status(a, bedrockId("claude-3-7-sonnet-20250219-v1-0", "us-east-1"))).toBe("retired");
+    // (LiteLLM's unqualified key, which named no region, no longer places it in us-east-1; its
+    // `us.` profile key does: docs/provenance.md)
+    expect(status(a, bedrockId("claude-3-7-sonnet-20250219-v1-0", "us"))).toBe("retired");
     expect(status(a, bedrockId("claude-opus-4-20250514-v1-0", "eu"))).toBe("retired");
     // Unmarked rows and models the page does not list are untouched.
     expect(status(a, bedrockId("claude-opus-4-6-v1", "us"))).toBe(

@@ -217,7 +217,7 @@ describe("provider identity modules", () => {
       bedrockIdentity.canonicalModelId("meta.llama3-2-11b-instruct-v1:0"),
       false,
     ]);
-    expect(resolve("azure/gpt-3.5-turbo-0125", "azure")).toEqual([
+    expect(resolve("azure/global/gpt-3.5-turbo-0125", "azure")).toEqual([
       "gpt-35-turbo-0125",
       "openai/gpt-3.5-turbo-0125",
       true,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { perTokenToMicroPerMillion } from "../../src/normalize/helpers.js";
-import { canonicalModelId, identityFor, parsers } from "../../src/normalize/parsers/litellm.js";
+import { canonicalModelId, identityFor, NO_REGION, parsers } from "../../src/normalize/parsers/litellm.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, ParseOutput, type SourceDefinition } from "../../src/schema/index.js";
 import { LITELLM_FILE, loadDefinition } from "../helpers/captures.js";
@@ -62,7 +62,7 @@ describe("exact per-token price conversion", () => {
 });
 
 describe("identity mapping", () => {
-  it("maps regional, cross-region and unqualified Bedrock keys to AWS regions or geographies", () => {
+  it("maps regional and cross-region Bedrock keys to AWS regions or geographies; an unqualified key to none", () => {
     const regional = identityFor("bedrock/eu-west-2/meta.llama3-70b-instruct-v1:0", "bedrock");
     expect(regional).toMatchObject({
       ok: true,
@@ -72,9 +72,10 @@ describe("identity mapping", () => {
       ok: true,
       identity: { provider_model_id: "anthropic.claude-3-haiku-20240307-v1:0", region: "eu", explicit: true },
     });
-    expect(identityFor("anthropic.claude-3-haiku-20240307-v1:0", "bedrock")).toMatchObject({
-      ok: true,
-      identity: { region: "us-east-1", explicit: false },
+    // no region is invented: the key names none and LiteLLM documents none for such keys
+    expect(identityFor("anthropic.claude-3-haiku-20240307-v1:0", "bedrock")).toEqual({
+      ok: false,
+      reason: NO_REGION,
     });
     expect(identityFor("bedrock/us-east-1/1-month-commitment/anthropic.claude-v1", "bedrock").ok).toBe(false);
     expect(identityFor("anthropic.claude-haiku-4-5@20251001", "bedrock_converse").ok).toBe(false);
@@ -89,7 +90,7 @@ describe("identity mapping", () => {
       ok: true,
       identity: { mode: "global-standard", region: "global", explicit: true },
     });
-    expect(identityFor("azure/gpt-5.1", "azure")).toMatchObject({ ok: true, identity: { explicit: false } });
+    expect(identityFor("azure/gpt-5.1", "azure")).toEqual({ ok: false, reason: NO_REGION });
   });
 
   it("derives the lab's own model id from provider spellings", () => {
@@ -101,14 +102,16 @@ describe("identity mapping", () => {
     expect(id("us.anthropic.claude-3-5-sonnet-20241022-v2:0", "bedrock")).toBe(
       "anthropic/claude-3-5-sonnet-20241022",
     );
-    expect(id("anthropic.claude-opus-4-6-v1", "bedrock_converse")).toBe("anthropic/claude-opus-4-6");
+    expect(id("bedrock/us-east-1/anthropic.claude-opus-4-6-v1", "bedrock_converse")).toBe(
+      "anthropic/claude-opus-4-6",
+    );
     expect(id("vertex_ai/claude-3-5-haiku@20241022", "vertex_ai-anthropic_models")).toBe(
       "anthropic/claude-3-5-haiku-20241022",
     );
     expect(id("vertex_ai/meta/llama-3.1-405b-instruct-maas", "vertex_ai-llama_models")).toBe(
       "meta/llama-3.1-405b-instruct",
     );
-    expect(id("azure/gpt-35-turbo-0125", "azure")).toBe("openai/gpt-3.5-turbo-0125");
+    expect(id("azure/global/gpt-35-turbo-0125", "azure")).toBe("openai/gpt-3.5-turbo-0125");
     expect(id("gemini/gemini-2.5-pro", "gemini")).toBe("google/gemini-2.5-pro");
   });
 });
@@ -273,7 +276,23 @@ describe("LiteLLM price map (real data: the committed capture)", () => {
       cached_input_micro_usd: 1_375_000,
       output_micro_usd: 11_000_000,
     });
-    expect(byId.has("dep_azure_gpt-4.1-2025-04-14_azure-openai-global-batch_global")).toBe(true);
+    expect(byId.has("dep_azure_gpt-4.1-2025-04-14_azure-openai-data-zone-batch_us")).toBe(true);
+  });
+
+  it("places no deployment for an unqualified Bedrock or Azure key, and says so in skipped", () => {
+    // "azure/gpt-4.1-2025-04-14" and "anthropic.claude-3-haiku-20240307-v1:0" name no region;
+    // the catalog used to place them in global-standard/global and us-east-1 by convention
+    expect(byId.has("dep_azure_gpt-4.1-2025-04-14_azure-openai-global-batch_global")).toBe(false);
+    expect(byId.has("dep_azure_gpt-4.1-2025-04-14_azure-openai-global-standard_global")).toBe(false);
+    const map = JSON.parse(raw) as Record<string, unknown>;
+    const usEast = [...byId.keys()].filter(
+      (id) => id.startsWith("dep_amazon-bedrock_") && id.endsWith("_us-east-1"),
+    );
+    // every us-east-1 deployment left comes from a key that names us-east-1
+    const explicit = Object.keys(map).filter((k) => k.startsWith("bedrock/us-east-1/")).length;
+    expect(usEast.length).toBeLessThanOrEqual(explicit);
+    const noRegion = output.skipped.find((s) => s.reason === NO_REGION);
+    expect(noRegion?.count).toBeGreaterThan(100);
   });
 
   it("turns supports_* flags into community-reported capabilities, true and false", () => {

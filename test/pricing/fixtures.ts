@@ -72,6 +72,18 @@ export function deployment(
     capabilities,
     rate_card,
     evidence_urls: [SOURCE_URL],
+    provenance: {
+      listing: {
+        verification_status: "official_declared",
+        source_urls: [SOURCE_URL],
+        observed_at: OBSERVED_AT,
+      },
+      rate_card: rate_card
+        ? { verification_status: "official_declared", source_urls: [SOURCE_URL], observed_at: OBSERVED_AT }
+        : null,
+      context_tokens: null,
+      max_output_tokens: null,
+    },
   };
 }
 

@@ -291,6 +291,20 @@ describe("release diff", () => {
       expect(text).toContain(`conflicts (official wins): 1`);
       expect(text).toContain(`${GPT4O} rate_card.input_micro_usd: official 2500000`);
       expect(text).toContain(`carried forward (source failed, last good facts kept): 1`);
+      // facts by verification level: every deployment an official pricing fact lists, every
+      // rate card official (the community card lost to it)
+      const v = outcome.report.totals.verification;
+      expect(v?.listings).toEqual({
+        official_declared: 4,
+        official_inferred: 0,
+        community_corroborated: 0,
+        community_reported: 0,
+      });
+      expect(v?.prices.official_declared).toBe(4);
+      expect(text).toContain(
+        "verification (official_declared/official_inferred/community_corroborated/community_reported):",
+      );
+      expect(lines.some((l) => /^total\s+4\/0\/0\/0\s+4\/0\/0\/0\s/.test(l))).toBe(true);
     } finally {
       await cleanup();
     }

@@ -224,4 +224,30 @@ describe("catalog export", () => {
       expect(lifecycle.length).toBe(catalog.lifecycle.length);
     });
   }, 60_000);
+
+  it("the deployment rows carry each fact's verification level, empty where the fact is unknown", async () => {
+    await withDatabase(async (db) => {
+      const file = join(out, "deployments.csv").replace(/'/g, "''");
+      const rows = await db.all<Record<string, string | null>>(
+        `SELECT id, listing_verification, rate_card_verification, context_verification, max_output_verification
+           FROM read_csv('${file}', header = true, all_varchar = true) ORDER BY id`,
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(byId.size).toBe(catalog.deployments.length);
+      const levels = new Set<string>();
+      for (const d of catalog.deployments) {
+        const p = d.provenance;
+        expect(byId.get(d.id)).toEqual({
+          id: d.id,
+          listing_verification: p.listing.verification_status,
+          rate_card_verification: p.rate_card?.verification_status ?? null,
+          context_verification: p.context_tokens?.verification_status ?? null,
+          max_output_verification: p.max_output_tokens?.verification_status ?? null,
+        });
+        levels.add(p.listing.verification_status);
+      }
+      // the committed release has official and community listings
+      expect([...levels].sort()).toEqual(["community_reported", "official_declared"]);
+    });
+  }, 60_000);
 });

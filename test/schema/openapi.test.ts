@@ -278,6 +278,7 @@ describe("OpenAPI document", () => {
       "capabilities",
       "rate_card",
       "evidence_urls",
+      "provenance",
     ];
     expect([...deployment.required].sort()).toEqual([...specFields].sort());
     expect(Object.keys(deployment.properties).sort()).toEqual([...specFields].sort());

@@ -69,6 +69,24 @@ const deployment = {
   capabilities: { tool_calling: { status: "supported", verification_status: "official_declared" } },
   rate_card: rateCard,
   evidence_urls: ["https://docs.anthropic.com/en/docs/about-claude/pricing"],
+  provenance: {
+    listing: {
+      verification_status: "official_declared",
+      source_urls: ["https://docs.anthropic.com/en/docs/about-claude/pricing"],
+      observed_at: "2026-11-22T00:00:00Z",
+    },
+    rate_card: {
+      verification_status: "official_declared",
+      source_urls: ["https://docs.anthropic.com/en/docs/about-claude/pricing"],
+      observed_at: "2026-11-22T00:00:00Z",
+    },
+    context_tokens: {
+      verification_status: "official_inferred",
+      source_urls: ["https://docs.anthropic.com/en/docs/about-claude/models"],
+      observed_at: "2026-11-20T00:00:00Z",
+    },
+    max_output_tokens: null,
+  },
 };
 
 describe("milestones (spec section 3)", () => {
@@ -117,9 +135,29 @@ describe("deployment", () => {
     expect(Deployment.safeParse({ ...deployment, status: "available" }).success).toBe(false);
   });
   it("keeps unknown limits and prices null", () => {
-    const parsed = Deployment.parse({ ...deployment, context_tokens: null, rate_card: null });
+    const provenance = { ...deployment.provenance, rate_card: null, context_tokens: null };
+    const parsed = Deployment.parse({ ...deployment, context_tokens: null, rate_card: null, provenance });
     expect(parsed.context_tokens).toBeNull();
     expect(parsed.rate_card).toBeNull();
+  });
+  it("requires a provenance exactly where a rate card or a limit is known", () => {
+    const { provenance } = deployment;
+    expect(Deployment.safeParse({ ...deployment, rate_card: null }).success).toBe(false);
+    expect(
+      Deployment.safeParse({ ...deployment, provenance: { ...provenance, rate_card: null } }).success,
+    ).toBe(false);
+    expect(
+      Deployment.safeParse({
+        ...deployment,
+        provenance: { ...provenance, max_output_tokens: provenance.listing },
+      }).success,
+    ).toBe(false);
+    expect(
+      Deployment.safeParse({
+        ...deployment,
+        provenance: { ...provenance, listing: { ...provenance.listing, verification_status: "guessed" } },
+      }).success,
+    ).toBe(false);
   });
   it("rejects a zero context window (unknown is null, not zero)", () => {
     expect(Deployment.safeParse({ ...deployment, context_tokens: 0 }).success).toBe(false);

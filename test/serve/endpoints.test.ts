@@ -81,6 +81,10 @@ describe("GET /v1/deployments", () => {
     ["q=nomatch", []],
     ["provider=amazon-bedrock&capability=tool_calling", [A_EU]],
     ["model=anthropic/claude-sonnet-4&has_pricing=true&region=us-east-1", [A_US]],
+    // A_EU's listing is community_reported; BATCH's rate card is community_corroborated
+    ["verification=official", [A_US, CLAUDE, GPT35, GPT4O]],
+    ["verification=corroborated", [A_US, CLAUDE, GPT35, BATCH, GPT4O]],
+    ["verification=official&provider=openai", [GPT35, GPT4O]],
   ])("filters with %s", async (query, expected) => {
     const answer = await t.get(`/v1/deployments?${query}`);
     expect(ids(answer)).toEqual(expected);
@@ -376,6 +380,36 @@ describe("POST /v1/deployments/compare", () => {
       BATCH,
       GPT4O,
     ]);
+  });
+
+  it("applies verification: official keeps official listings and rate cards, corroborated admits corroborated", async () => {
+    const usage = { input_tokens: 1000, output_tokens: 500 };
+    const deployment_ids = [GPT4O, BATCH, A_EU, A_US];
+    const ranked = async (verification?: string) => {
+      const answer = await t.post(
+        "/v1/deployments/compare",
+        { deployment_ids, usage, ...(verification ? { verification } : {}) },
+        auth,
+      );
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json().data.map((i: { deployment: { id: string } }) => i.deployment.id);
+    };
+    expect(await ranked()).toEqual([BATCH, GPT4O, A_US, A_EU]);
+    expect(await ranked("official")).toEqual([GPT4O, A_US]);
+    expect(await ranked("corroborated")).toEqual([BATCH, GPT4O, A_US]);
+  });
+
+  it("answers 400 to an unknown verification value, in the body and in the query", async () => {
+    const body = await t.post(
+      "/v1/deployments/compare",
+      { deployment_ids: [GPT4O], usage: {}, verification: "community" },
+      auth,
+    );
+    expect(body.status).toBe(400);
+    expect(body.text).toContain("verification");
+    const query = await t.get("/v1/deployments?verification=official_declared");
+    expect(query.status).toBe(400);
+    expect(query.text).toContain("verification");
   });
 
   it("answers 200 with an empty data array when nothing qualifies", async () => {

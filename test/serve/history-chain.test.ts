@@ -264,7 +264,16 @@ describe("deployment history over catalogs larger than a read window", () => {
           .filter((_, i) => i % 7 === 0)
           .map((d) => [
             d.id,
-            (x: Deployment) => ({ ...x, context_tokens: (x.context_tokens ?? 1_000) + 1 }) as Deployment,
+            (x: Deployment) =>
+              ({
+                ...x,
+                context_tokens: (x.context_tokens ?? 1_000) + 1,
+                // a known limit has a provenance (the schema holds them together)
+                provenance: {
+                  ...x.provenance,
+                  context_tokens: x.provenance.context_tokens ?? x.provenance.listing,
+                },
+              }) as Deployment,
           ]),
       ),
     );

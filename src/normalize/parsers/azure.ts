@@ -595,7 +595,8 @@ function parseModels(input: ParserInput): ParseOutput {
   }
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { deployments: list, lifecycle: [], skipped: skipped.toArray() };
+  // the deployment-type and region tables are Azure's availability list (docs/provenance.md)
+  return { deployments: list, lifecycle: [], availability_list: true, skipped: skipped.toArray() };
 }
 
 export const parsers: Record<string, Parser> = {

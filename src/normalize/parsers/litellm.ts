@@ -24,17 +24,18 @@
  *
  * Region and deployment-type conventions of the map (read from the data itself):
  * - Bedrock: `bedrock/<aws-region>/<model>` is that region's on-demand price. An unqualified
- *   `<vendor>.<model>` key carries the US East (N. Virginia) price: for every model that also
- *   has a `bedrock/us-east-1/` key the two agree, while the other regions differ, so it maps
- *   to region us-east-1 (and yields to an explicit us-east-1 key). Cross-region inference
+ *   `<vendor>.<model>` key names no region and LiteLLM documents none for it, so it places no
+ *   deployment (skipped, NO_REGION: a region is never invented, docs/provenance.md). Cross-region inference
  *   profile ids (`us.`, `eu.`, `apac.`, `au.`, `jp.`, `us-gov.`, `global.` + model id) map to
  *   the base model id with the geography as region, like Azure's data zones. Provisioned
  *   throughput (`.../1-month-commitment/...`), `bedrock/*`, and `bedrock/invoke/` route aliases
  *   are skipped.
  * - Azure: `azure/eu/` and `azure/us/` are Data Zone Standard prices (region eu / us);
  *   `azure/global/` and `azure/global-standard/` are Global Standard; an unqualified
- *   `azure/<model>` is LiteLLM's default Azure price, the Global Standard list price for most
- *   models, so it maps to global-standard/global and yields to an explicit global key.
+ *   `azure/<model>` names neither a deployment type nor a region, and LiteLLM documents none
+ *   for it (its maintainers call it the regional price in one thread, BerriAI/litellm#7004,
+ *   while it matches the Global Standard price for most models), so it places no deployment
+ *   (skipped, NO_REGION).
  *   `*_batches` prices are the matching Batch type (global-batch / data-zone-batch).
  * - Vertex AI: `vertex_ai/` prefixes and `@default` version suffixes are dropped
  *   (`vertex_ai/claude-opus-4-6@default` is the same deployment as `vertex_ai/claude-opus-4-6`).
@@ -83,6 +84,13 @@ export interface LiteLlmIdentity {
 }
 
 export type IdentityResult = { ok: true; identity: LiteLlmIdentity } | { ok: false; reason: string };
+
+/**
+ * Why an unqualified Bedrock or Azure key places no deployment: it names no region (nor, on
+ * Azure, a deployment type), and LiteLLM documents none for such keys (docs/provenance.md: a
+ * region is never invented).
+ */
+export const NO_REGION = "no region: the key names none and LiteLLM documents none for such keys";
 
 const AWS_REGION = /^[a-z]{2}(?:-gov)?-[a-z]+-\d$/;
 const BEDROCK_GEOGRAPHY = /^(us-gov|us|eu|apac|au|jp|ca|global)\.(.+)$/;
@@ -135,6 +143,7 @@ function bedrockIdentity(key: string): IdentityResult {
     rest = group(geo, 2);
   }
   if (!BEDROCK_MODEL.test(rest)) return { ok: false, reason: "not a provider model id (alias)" };
+  if (!explicit) return { ok: false, reason: NO_REGION };
   return {
     ok: true,
     identity: {
@@ -169,18 +178,7 @@ function azureIdentity(key: string): IdentityResult {
     };
   }
   if (rest.includes("/")) return { ok: false, reason: "unrecognized key shape" };
-  return {
-    ok: true,
-    identity: {
-      provider_id: "azure",
-      provider_model_id: rest,
-      api_surface: "azure-openai",
-      mode: "global-standard",
-      region: "global",
-      explicit: false,
-      aliased: false,
-    },
-  };
+  return { ok: false, reason: NO_REGION };
 }
 
 function simpleIdentity(

@@ -17,6 +17,7 @@ import {
   type RateCard,
   type SourceEvent,
   type SourceState,
+  type VerificationStatus,
 } from "../../../src/schema/index.js";
 
 export const OBSERVED = "2026-11-21T00:00:00Z";
@@ -117,6 +118,24 @@ interface DeploymentSpec {
   capabilities: Deployment["capabilities"];
   rateCard: RateCard | null;
   context: number | null;
+  /** The listing's level (default official_declared); the rate card's unless `rateLevel` says. */
+  listing?: VerificationStatus;
+  rateLevel?: VerificationStatus;
+}
+
+function provenanceOf(spec: DeploymentSpec, urls: string[]): Deployment["provenance"] {
+  const listing = spec.listing ?? "official_declared";
+  const fact = (verification_status: VerificationStatus) => ({
+    verification_status,
+    source_urls: urls.length > 0 ? urls : [URLS.openaiLifecycle],
+    observed_at: OBSERVED,
+  });
+  return {
+    listing: fact(listing),
+    rate_card: spec.rateCard ? fact(spec.rateLevel ?? listing) : null,
+    context_tokens: spec.context === null ? null : fact(listing),
+    max_output_tokens: spec.context === null ? null : fact(listing),
+  };
 }
 
 function deployment(spec: DeploymentSpec): Deployment {
@@ -142,6 +161,7 @@ function deployment(spec: DeploymentSpec): Deployment {
     capabilities: spec.capabilities,
     rate_card: spec.rateCard,
     evidence_urls: spec.rateCard ? [spec.rateCard.source_url] : [],
+    provenance: provenanceOf(spec, spec.rateCard ? [spec.rateCard.source_url] : []),
   };
 }
 
@@ -179,6 +199,7 @@ export const DEPLOYMENTS: Deployment[] = [
     // batch has no cached-input price: unknown, not zero
     rateCard: card("openaiPricing", 1_250_000, null, 5_000_000),
     context: 128_000,
+    rateLevel: "community_corroborated",
   }),
   deployment({
     provider: "openai",
@@ -233,6 +254,7 @@ export const DEPLOYMENTS: Deployment[] = [
     capabilities: { tool_calling: { status: "supported", verification_status: "community_reported" } },
     rateCard: card("bedrockPricing", 3_300_000, null, 16_500_000),
     context: 200_000,
+    listing: "community_reported",
   }),
   deployment({
     provider: "amazon-bedrock",

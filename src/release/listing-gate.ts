@@ -1,0 +1,259 @@
+/**
+ * Merge step 0b, the listing gate (docs/provenance.md): what community facts may say before any
+ * candidate is ranked. Pure.
+ *
+ * 1. Only an official source may place a deployment where the provider publishes an official
+ *    availability list. A community deployment fact is dropped, and reported as an unlisted
+ *    offering with the list that excludes it, when
+ *    - an official availability list (a parse output marked `availability_list`: Azure's
+ *      deployment-type and region tables) names its provider model, covers its place (lists
+ *      some model in this api_surface, mode and region: a region the tables have no column
+ *      for, such as Azure Government's, is not theirs to exclude), and does not list this
+ *      model there; or
+ *    - an official model fact says the model does not support batch (`capabilities.batch`
+ *      unsupported, e.g. an OpenAI model page's endpoints) and the fact is a batch-mode
+ *      deployment.
+ *    A deployment an official source places is never vetoed (the community fact is then one
+ *    more candidate, ranked below the official ones). A model that no availability list names
+ *    at all is not vetoed (the lists cover the models
+ *    they list; a community record of another model stays, marked community_reported).
+ * 2. A community zero price is unknown: a zero token price of a community rate card becomes null,
+ *    and a card whose input price is zero is dropped (the deployment stays, unpriced), because a
+ *    community dataset writes 0 where it does not know. Only an official source may say a use is
+ *    free. Each change is reported.
+ * 3. A community price of an alias (`…-latest`, `…@latest`) that no official source resolves is
+ *    stale: the dataset priced whatever the alias pointed to when it was written. The aliases a
+ *    provider declares were already resolved to the model they point to now (declared-aliases.ts,
+ *    the step before); a community fact still named by an alias loses its rate card (the
+ *    deployment stays, unpriced), reported as a stale alias price.
+ */
+import { compareCodePoints } from "../lib/canonical-json.js";
+import type { DeploymentFact, LifecycleAssertion, RateCard, RateTier } from "../schema/index.js";
+import type { SourceFacts } from "./facts.js";
+import { targets } from "./merge-candidates.js";
+import type { CommunityZeroPrice, StaleAliasPrice, UnlistedOffering } from "./types.js";
+
+export interface GateResult {
+  sources: SourceFacts[];
+  unlistedOfferings: UnlistedOffering[];
+  communityZeroPrices: CommunityZeroPrice[];
+  staleAliasPrices: StaleAliasPrice[];
+}
+
+/** Whether a provider model id is a moving alias (`gemini-flash-latest`, `codestral@latest`). */
+export function isMovingAlias(providerModelId: string): boolean {
+  return /[-@]latest$/.test(providerModelId);
+}
+
+const modelKey = (provider: string, providerModelId: string) => `${provider}|${providerModelId}`;
+const columnKey = (d: Pick<DeploymentFact, "provider_id" | "api_surface" | "mode" | "region">) =>
+  `${d.provider_id}|${d.api_surface}|${d.mode}|${d.region}`;
+const placeKey = (d: Pick<DeploymentFact, "api_surface" | "mode" | "region">) =>
+  `${d.api_surface}|${d.mode}|${d.region}`;
+
+/** What the official availability lists and model pages say is offered. */
+interface OfficialListings {
+  /** provider|provider_model_id -> the surface|mode|region places the lists give it. */
+  placesByModel: Map<string, Set<string>>;
+  /** provider|provider_model_id -> the URLs of the lists that name it. */
+  listsByModel: Map<string, Set<string>>;
+  /** provider|surface|mode|region places some list gives some model: the places the lists cover. */
+  coveredPlaces: Set<string>;
+  /** provider|provider_model_id -> the URL of an official page saying batch is unsupported. */
+  noBatch: Map<string, string>;
+  /** Deployment ids an official source places: the community may speak about them. */
+  officiallyPlaced: Set<string>;
+}
+
+function officialListings(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): OfficialListings {
+  const listings: OfficialListings = {
+    placesByModel: new Map(),
+    listsByModel: new Map(),
+    coveredPlaces: new Set(),
+    noBatch: new Map(),
+    officiallyPlaced: new Set(),
+  };
+  for (const source of sources) {
+    if (!isOfficial(source)) continue;
+    for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
+    if (source.output.availability_list)
+      for (const d of source.output.deployments) {
+        const key = modelKey(d.provider_id, d.provider_model_id);
+        const places = listings.placesByModel.get(key) ?? new Set<string>();
+        places.add(placeKey(d));
+        listings.placesByModel.set(key, places);
+        const lists = listings.listsByModel.get(key) ?? new Set<string>();
+        lists.add(d.evidence.source_url);
+        listings.listsByModel.set(key, lists);
+        listings.coveredPlaces.add(columnKey(d));
+      }
+    for (const fact of source.output.model_facts ?? [])
+      if (fact.capabilities?.batch?.status === "unsupported")
+        listings.noBatch.set(modelKey(fact.provider_id, fact.provider_model_id), fact.evidence.source_url);
+  }
+  return listings;
+}
+
+/** Whether a mode is a batch mode (`batch`, `global-batch`, `data-zone-batch`). */
+function isBatchMode(mode: string): boolean {
+  return mode === "batch" || mode.endsWith("-batch");
+}
+
+/** The official list that excludes a community deployment fact, or null when none does. */
+function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: string; reason: string } | null {
+  // an official source places it (OpenAI's pricing page prices gpt-5.4-pro in batch while its
+  // model page says batch is unsupported): official sources settle that between themselves
+  if (listings.officiallyPlaced.has(d.id)) return null;
+  const key = modelKey(d.provider_id, d.provider_model_id);
+  const noBatch = listings.noBatch.get(key);
+  if (noBatch !== undefined && isBatchMode(d.mode))
+    return { list: noBatch, reason: "an official model page says the model does not support batch" };
+  const places = listings.placesByModel.get(key);
+  if (places !== undefined && listings.coveredPlaces.has(columnKey(d)) && !places.has(placeKey(d))) {
+    const [list] = [...(listings.listsByModel.get(key) ?? [])].sort(compareCodePoints);
+    if (list !== undefined)
+      return {
+        list,
+        reason: "the official availability list names the model but not in this mode and region",
+      };
+  }
+  return null;
+}
+
+const CARD_PRICES = [
+  "cached_input_micro_usd",
+  "output_micro_usd",
+  "cache_write_micro_usd",
+  "cache_write_1h_micro_usd",
+] as const;
+const TIER_PRICES = ["cached_input_micro_usd", "output_micro_usd", "cache_write_micro_usd"] as const;
+
+/**
+ * A community rate card with its zero prices unknown: null where a price is 0, undefined (no
+ * card) where the input price is 0; the fields it changed.
+ */
+export function withoutZeroPrices(card: RateCard): { card: RateCard | undefined; zeros: string[] } {
+  if (card.input_micro_usd === 0) return { card: undefined, zeros: ["input_micro_usd"] };
+  const zeros: string[] = [];
+  const out: RateCard = { ...card };
+  for (const field of CARD_PRICES)
+    if (out[field] === 0) {
+      out[field] = null;
+      zeros.push(field);
+    }
+  if (card.tiers) {
+    const tiers: RateTier[] = [];
+    card.tiers.forEach((tier, i) => {
+      if (tier.input_micro_usd === 0) {
+        zeros.push(`tiers[${i}].input_micro_usd`);
+        return;
+      }
+      const t: RateTier = { ...tier };
+      for (const field of TIER_PRICES)
+        if (t[field] === 0) {
+          t[field] = null;
+          zeros.push(`tiers[${i}].${field}`);
+        }
+      tiers.push(t);
+    });
+    if (tiers.length > 0) out.tiers = tiers;
+    else delete out.tiers;
+  }
+  return { card: zeros.length === 0 ? card : out, zeros };
+}
+
+function hasZero(card: RateCard): boolean {
+  if (card.input_micro_usd === 0) return true;
+  for (const field of CARD_PRICES) if (card[field] === 0) return true;
+  return (card.tiers ?? []).some(
+    (t) => t.input_micro_usd === 0 || TIER_PRICES.some((field) => t[field] === 0),
+  );
+}
+
+/**
+ * A source's lifecycle assertions without those about places the gate vetoed: a deployment-scope
+ * assertion that targets deployment facts of its source, none of which passed the gate, would
+ * otherwise become a fact about the whole model (merge-candidates.ts indexIdentities) and date
+ * the model's other deployments.
+ */
+function withoutVetoedTargets(source: SourceFacts, kept: readonly DeploymentFact[]): LifecycleAssertion[] {
+  return source.output.lifecycle.filter((a) => {
+    if (a.scope !== "deployment" || !a.target) return true;
+    const about = (d: DeploymentFact) =>
+      d.provider_id === a.provider_id &&
+      d.provider_model_id === a.target?.provider_model_id &&
+      targets(a.target, d);
+    return !source.output.deployments.some(about) || kept.some(about);
+  });
+}
+
+/** The listing gate and the community zero rule over every source's facts (module comment). */
+export function gateCommunityFacts(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): GateResult {
+  const listings = officialListings(sources, isOfficial);
+  const unlistedOfferings: UnlistedOffering[] = [];
+  const communityZeroPrices: CommunityZeroPrice[] = [];
+  const staleAliasPrices: StaleAliasPrice[] = [];
+  const gated = sources.map((source): SourceFacts => {
+    if (isOfficial(source)) return source;
+    let changed = false;
+    const deployments: DeploymentFact[] = [];
+    for (const d of source.output.deployments) {
+      const excluded = excludedBy(d, listings);
+      if (excluded) {
+        changed = true;
+        unlistedOfferings.push({
+          source_id: source.source_id,
+          provider_id: d.provider_id,
+          deployment_id: d.id,
+          excluded_by: excluded.list,
+          reason: excluded.reason,
+        });
+        continue;
+      }
+      if (d.rate_card && isMovingAlias(d.provider_model_id)) {
+        changed = true;
+        staleAliasPrices.push({
+          source_id: source.source_id,
+          provider_id: d.provider_id,
+          deployment_id: d.id,
+        });
+        const { rate_card: _, ...rest } = d;
+        deployments.push(rest);
+        continue;
+      }
+      if (d.rate_card && hasZero(d.rate_card)) {
+        changed = true;
+        const { card, zeros } = withoutZeroPrices(d.rate_card);
+        communityZeroPrices.push({
+          source_id: source.source_id,
+          provider_id: d.provider_id,
+          deployment_id: d.id,
+          fields: zeros,
+        });
+        const { rate_card: _, ...rest } = d;
+        deployments.push(card === undefined ? rest : { ...rest, rate_card: card });
+        continue;
+      }
+      deployments.push(d);
+    }
+    if (!changed) return source;
+    return {
+      ...source,
+      output: { ...source.output, deployments, lifecycle: withoutVetoedTargets(source, deployments) },
+    };
+  });
+  const byDeployment = (a: { deployment_id: string; source_id: string }, b: typeof a) =>
+    compareCodePoints(a.deployment_id, b.deployment_id) || compareCodePoints(a.source_id, b.source_id);
+  return {
+    sources: gated,
+    unlistedOfferings: unlistedOfferings.sort(byDeployment),
+    communityZeroPrices: communityZeroPrices.sort(byDeployment),
+    staleAliasPrices: staleAliasPrices.sort(byDeployment),
+  };
+}

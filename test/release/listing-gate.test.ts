@@ -1,0 +1,211 @@
+/**
+ * The listing gate and the community zero rule (src/release/listing-gate.ts) on the recorded
+ * captures: the committed release is their offline build (test/pipeline/build.test.ts), so its
+ * catalog, facts and report show what the merge did with the real community records.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { deploymentId } from "../../src/lib/ids.js";
+import type { SourceFacts } from "../../src/release/facts.js";
+import { gateCommunityFacts, withoutZeroPrices } from "../../src/release/listing-gate.js";
+import { isOfficial } from "../../src/release/merge-candidates.js";
+import type { BuildReport } from "../../src/release/types.js";
+import type {
+  CatalogContent,
+  Deployment,
+  DeploymentFact,
+  LifecycleAssertion,
+  RateCard,
+} from "../../src/schema/index.js";
+import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
+
+const AZURE_STANDARD_TABLE =
+  "https://raw.githubusercontent.com/MicrosoftDocs/azure-ai-docs/main/articles/foundry/foundry-models/includes/model-matrix/deployments-standard.md";
+const GPT4O_SEARCH_PAGE = "https://developers.openai.com/api/docs/models/gpt-4o-search-preview.md";
+// azure/eu/gpt-5-pro-2025-10-06 in LiteLLM's map: a Data Zone price for a model that Azure's
+// tables list only as Global Standard
+const DATA_ZONE_GPT5_PRO = "dep_azure_gpt-5-pro-2025-10-06_azure-openai-data-zone-standard_eu";
+// openai/gpt-4o-search-preview's `*_batches` price in LiteLLM's map; the model page: batch not supported
+const SEARCH_BATCH = "dep_openai_gpt-4o-search-preview_api-batch_global";
+
+let release: CommittedRelease;
+let catalog: CatalogContent;
+let report: BuildReport;
+let byId: Map<string, Deployment>;
+
+beforeAll(async () => {
+  release = await committedRelease();
+  catalog = release.catalog;
+  report = release.report;
+  byId = new Map(catalog.deployments.map((d) => [d.id, d]));
+});
+
+describe("the listing gate", () => {
+  it("creates no deployment that an official availability list excludes, and names it with the list", () => {
+    expect(byId.has(DATA_ZONE_GPT5_PRO)).toBe(false);
+    // the model itself stays where the tables list it
+    expect(byId.has("dep_azure_gpt-5-pro-2025-10-06_azure-openai-global-standard_global")).toBe(true);
+    expect(report.unlisted_offerings).toContainEqual(
+      expect.objectContaining({ deployment_id: DATA_ZONE_GPT5_PRO, excluded_by: AZURE_STANDARD_TABLE }),
+    );
+  });
+
+  it("creates no batch deployment for a model whose official page says batch is not supported", () => {
+    expect(byId.has(SEARCH_BATCH)).toBe(false);
+    expect(report.unlisted_offerings).toContainEqual(
+      expect.objectContaining({ deployment_id: SEARCH_BATCH, excluded_by: GPT4O_SEARCH_PAGE }),
+    );
+  });
+
+  it("leaves a place the list has no column for (Azure Government) to the community, marked as such", () => {
+    const gov = byId.get("dep_azure_gpt-4.1-2025-04-14_azure-openai_usgovvirginia");
+    expect(gov?.provenance.listing.verification_status).toBe("community_reported");
+    expect(report.unlisted_offerings?.some((u) => u.deployment_id.includes("usgov"))).toBe(false);
+  });
+
+  it("reports exactly the community facts the gate dropped, each absent from the catalog", () => {
+    const gated = gateCommunityFacts(release.facts.sources, isOfficial);
+    expect(report.unlisted_offerings).toEqual(gated.unlistedOfferings);
+    expect(gated.unlistedOfferings.length).toBeGreaterThan(0);
+    const officialIds = new Set(
+      release.facts.sources.filter(isOfficial).flatMap((s) => s.output.deployments.map((d) => d.id)),
+    );
+    for (const u of gated.unlistedOfferings) {
+      // an official source never places what the gate dropped, so no deployment exists
+      expect(officialIds.has(u.deployment_id), u.deployment_id).toBe(false);
+      expect(byId.has(u.deployment_id), u.deployment_id).toBe(false);
+    }
+  });
+
+  it("never drops an official fact", () => {
+    const gated = gateCommunityFacts(release.facts.sources, isOfficial);
+    release.facts.sources.forEach((source, i) => {
+      if (isOfficial(source)) expect(gated.sources[i]).toBe(source);
+    });
+  });
+});
+
+describe("community zero prices", () => {
+  it("publishes no community price of zero: the cards LiteLLM priced at 0 are unknown", () => {
+    for (const d of catalog.deployments) {
+      const card = d.rate_card;
+      if (!card || d.provenance.rate_card?.verification_status.startsWith("official_")) continue;
+      const prices = [card.input_micro_usd, card.cached_input_micro_usd, card.output_micro_usd];
+      expect(prices.includes(0), d.id).toBe(false);
+    }
+    // gemini/gemma-3-27b-it: input and output 0 in LiteLLM's map
+    const gemma = byId.get("dep_google_gemma-3-27b-it_gemini-api_global");
+    expect(gemma?.rate_card).toBeNull();
+    expect(gemma?.provenance.rate_card).toBeNull();
+    expect(report.community_zero_prices).toContainEqual(
+      expect.objectContaining({
+        deployment_id: "dep_google_gemma-3-27b-it_gemini-api_global",
+        fields: ["input_micro_usd"],
+      }),
+    );
+  });
+
+  it("keeps an official zero: Mistral's models page prices Leanstral at 0", () => {
+    const leanstral = byId.get("dep_mistral_labs-leanstral-1-5_api_global");
+    expect(leanstral?.rate_card?.input_micro_usd).toBe(0);
+    expect(leanstral?.provenance.rate_card?.verification_status).toBe("official_declared");
+  });
+
+  it("nulls a zero price beside a known one and drops a card whose input is zero", () => {
+    const card: RateCard = {
+      currency: "USD",
+      unit: "million_tokens",
+      input_micro_usd: 1_000_000,
+      cached_input_micro_usd: 0,
+      output_micro_usd: 4_000_000,
+      source_url: "https://example.com/map.json",
+      observed_at: "2026-01-01T00:00:00Z",
+    };
+    expect(withoutZeroPrices(card)).toEqual({
+      card: { ...card, cached_input_micro_usd: null },
+      zeros: ["cached_input_micro_usd"],
+    });
+    expect(withoutZeroPrices({ ...card, input_micro_usd: 0 })).toEqual({
+      card: undefined,
+      zeros: ["input_micro_usd"],
+    });
+  });
+});
+
+describe("the gate's lifecycle side", () => {
+  const evidence = (official: boolean) => ({
+    source_url: official ? "https://learn.microsoft.com/tables.md" : "https://example.com/map.json",
+    source_type: official ? ("official_docs" as const) : ("community_catalog" as const),
+    observed_at: "2026-10-01T00:00:00Z",
+    verification_status: official ? ("official_declared" as const) : ("community_reported" as const),
+  });
+  const fact = (
+    mode: string,
+    region: string,
+    official: boolean,
+    model = "gpt-x-2026-01-01",
+  ): DeploymentFact => {
+    const identity = {
+      provider_id: "azure",
+      provider_model_id: model,
+      api_surface: "azure-openai",
+      mode,
+      region,
+    };
+    return {
+      id: deploymentId(identity),
+      model_id: "openai/gpt-x-2026-01-01",
+      ...identity,
+      evidence: evidence(official),
+    };
+  };
+  const eol = (region: string): LifecycleAssertion => ({
+    scope: "deployment",
+    provider_id: "azure",
+    target: { provider_model_id: "gpt-x-2026-01-01", region, api_surface: "azure-openai" },
+    end_of_life: { state: "scheduled", date: "2027-01-01", precision: "day", date_type: "on", evidence: [] },
+    evidence: evidence(false),
+  });
+  const sources = (): SourceFacts[] => [
+    {
+      source_id: "00000000-0000-4000-8000-000000000001",
+      provider_id: "azure",
+      source_type: "official_docs",
+      source_url: "https://learn.microsoft.com/tables.md",
+      observed_at: "2026-10-01T00:00:00Z",
+      carried_forward: false,
+      output: {
+        // the tables have an EU Data Zone column (gpt-y is there), and gpt-x is not in it
+        deployments: [
+          fact("global-standard", "global", true),
+          fact("data-zone-standard", "eu", true, "gpt-y-2026-01-01"),
+        ],
+        lifecycle: [],
+        availability_list: true,
+        skipped: [],
+      },
+    },
+    {
+      source_id: "00000000-0000-4000-8000-000000000002",
+      provider_id: "azure",
+      source_type: "community_catalog",
+      source_url: "https://example.com/map.json",
+      observed_at: "2026-10-01T00:00:00Z",
+      carried_forward: false,
+      output: {
+        deployments: [fact("global-standard", "global", false), fact("data-zone-standard", "eu", false)],
+        lifecycle: [eol("global"), eol("eu")],
+        skipped: [],
+      },
+    },
+  ];
+
+  it("drops a community assertion about a place the gate vetoed, so it never dates the model's other deployments", () => {
+    const gated = gateCommunityFacts(sources(), isOfficial);
+    expect(gated.unlistedOfferings.map((u) => u.deployment_id)).toEqual([
+      "dep_azure_gpt-x-2026-01-01_azure-openai-data-zone-standard_eu",
+    ]);
+    const community = gated.sources[1]?.output;
+    expect(community?.deployments.map((d) => d.region)).toEqual(["global"]);
+    expect(community?.lifecycle.map((a) => a.target?.region)).toEqual(["global"]);
+  });
+});

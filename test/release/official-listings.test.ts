@@ -1,0 +1,86 @@
+/**
+ * Status from official listings and stale alias prices (src/release/merge-lifecycle.ts
+ * officialModelListings, src/release/listing-gate.ts), on the committed release: the offline
+ * build of the recorded captures (test/pipeline/build.test.ts).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { isMovingAlias } from "../../src/release/listing-gate.js";
+import { isOfficial } from "../../src/release/merge-candidates.js";
+import { officialModelListings } from "../../src/release/merge-lifecycle.js";
+import type { BuildReport } from "../../src/release/types.js";
+import type { Deployment } from "../../src/schema/index.js";
+import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
+
+let release: CommittedRelease;
+let report: BuildReport;
+let byId: Map<string, Deployment>;
+
+beforeAll(async () => {
+  release = await committedRelease();
+  report = release.report;
+  byId = new Map(release.catalog.deployments.map((d) => [d.id, d]));
+});
+
+function deployment(id: string): Deployment {
+  const d = byId.get(id);
+  if (!d) throw new Error(`the committed release has no ${id}`);
+  return d;
+}
+
+describe("status from official listings", () => {
+  it("a community-placed deployment of a model an official current page lists is available, not unknown", () => {
+    // LiteLLM's eu.amazon.nova-2-lite-v1:0; the Bedrock model card of Nova 2 Lite (recorded) names the model
+    const nova = deployment("dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime_eu");
+    expect(nova.provenance.listing.verification_status).toBe("community_reported");
+    expect(nova.status).toBe("available");
+    // LiteLLM's batch price of gpt-4.1-2025-04-14; OpenAI's model page lists the snapshot
+    expect(deployment("dep_openai_gpt-4.1-2025-04-14_api-batch_global").status).toBe("available");
+  });
+
+  it("an archived page or a page that only implies the model for another provider's id lists nothing", () => {
+    // Claude 3 Opus on Vertex AI: only the archived 2024 overview speaks of it there (official_inferred)
+    expect(deployment("dep_google-vertex_claude-3-opus-20240229_vertex-ai_global").status).toBe("unknown");
+    const listings = officialModelListings(release.facts.sources, isOfficial);
+    expect(listings.has("google-vertex|claude-3-opus-20240229")).toBe(false);
+    expect(listings.get("amazon-bedrock|amazon.nova-2-lite-v1:0")).toEqual({ declared: null });
+  });
+
+  it("an official listing's declared status is the status of the model's unlisted deployments", () => {
+    const listings = officialModelListings(release.facts.sources, isOfficial);
+    const preview = [...listings.values()].filter((l) => l.declared === "preview").length;
+    expect(preview).toBeGreaterThan(0);
+    // Gemini 3.1 Pro Preview custom tools: Google's pricing page lists it in preview; LiteLLM adds priority
+    expect(
+      deployment("dep_google_gemini-3.1-pro-preview-customtools_gemini-api-priority_global").status,
+    ).toBe("preview");
+  });
+
+  it("at most 28% of the deployments not retired are of unknown status (was 510 of 1,287)", () => {
+    const live = release.catalog.deployments.filter((d) => d.status !== "retired");
+    const unknown = live.filter((d) => d.status === "unknown");
+    expect(unknown.length).toBe(317);
+    expect(live.length).toBe(1164);
+  });
+});
+
+describe("aliases", () => {
+  it("a community price of an alias no official source resolves is dropped as stale", () => {
+    // LiteLLM's xai/grok-3-latest kept the price of the model the alias named when it was written
+    const alias = deployment("dep_xai_grok-3-latest_api_global");
+    expect(alias.rate_card).toBeNull();
+    expect(alias.provenance.rate_card).toBeNull();
+    expect(report.stale_alias_prices).toContainEqual(
+      expect.objectContaining({ deployment_id: "dep_xai_grok-3-latest_api_global" }),
+    );
+    for (const d of release.catalog.deployments)
+      if (isMovingAlias(d.provider_model_id) && d.rate_card)
+        expect(d.provenance.rate_card?.verification_status, d.id).toMatch(/^official_/);
+  });
+
+  it("knows a moving alias by its name", () => {
+    expect(isMovingAlias("gemini-flash-latest")).toBe(true);
+    expect(isMovingAlias("codestral@latest")).toBe(true);
+    expect(isMovingAlias("gpt-4o-2024-08-06")).toBe(false);
+    expect(isMovingAlias("latest-model")).toBe(false);
+  });
+});
