@@ -28,7 +28,15 @@
  *    deployment stays, unpriced), reported as a stale alias price.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { DeploymentFact, LifecycleAssertion, RateCard, RateTier } from "../schema/index.js";
+import {
+  type DeploymentFact,
+  type LifecycleAssertion,
+  PRICE_FIELDS,
+  type PriceField,
+  type RateCard,
+  type RateTier,
+  TIER_PRICE_FIELDS,
+} from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import { targets } from "./merge-candidates.js";
 import type { CommunityZeroPrice, StaleAliasPrice, UnlistedOffering } from "./types.js";
@@ -123,13 +131,14 @@ function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: stri
   return null;
 }
 
-const CARD_PRICES = [
-  "cached_input_micro_usd",
-  "output_micro_usd",
-  "cache_write_micro_usd",
-  "cache_write_1h_micro_usd",
-] as const;
-const TIER_PRICES = ["cached_input_micro_usd", "output_micro_usd", "cache_write_micro_usd"] as const;
+/** The prices a zero makes unknown (null); a zero input price drops the card or tier instead. */
+const CARD_PRICES = PRICE_FIELDS.filter(
+  (field): field is Exclude<PriceField, "input_micro_usd"> => field !== "input_micro_usd",
+);
+const TIER_PRICES = TIER_PRICE_FIELDS.filter(
+  (field): field is Exclude<(typeof TIER_PRICE_FIELDS)[number], "input_micro_usd"> =>
+    field !== "input_micro_usd",
+);
 
 /**
  * A community rate card with its zero prices unknown: null where a price is 0, undefined (no
