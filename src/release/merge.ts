@@ -77,6 +77,7 @@ import {
   modelFactKey,
   officialDisagreements,
 } from "./model-facts.js";
+import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-fold.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import type {
   OfficialDisagreement,
@@ -102,6 +103,8 @@ export interface MergeResult {
   unresolvedReplacements: UnresolvedReplacement[];
   /** By provider: the deployments not retired and what official sources give them. */
   officialSpecs: Map<string, OfficialSpecCounts>;
+  /** Names of one model that official sources spell differently: folded, or kept apart and why. */
+  modelIdentity: ModelIdentityReport;
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -369,14 +372,13 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
     previousCores: previousCoresOf(input.previousLifecycle),
   };
-  // Step 0: community facts that name an Azure model without its version, resolved to the one
+  // Step 0: two names official sources use for one model folded into one (model-identity-fold.ts);
+  // then community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
   // alias the provider's official source declares, resolved to the model it stands for
   // (declared-aliases.ts).
-  const sources = resolveDeclaredAliases(
-    resolveUnversionedNames(input.facts.sources, isOfficial),
-    isOfficial,
-  );
+  const folded = foldModelIdentities(input.facts.sources, isOfficial);
+  const sources = resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial);
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
@@ -488,6 +490,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     officialDisagreements: disagreements.sort(compareDisagreements),
     officialSpecs,
     unresolvedReplacements: unresolved,
+    modelIdentity: folded.report,
   };
 }
 

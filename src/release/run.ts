@@ -361,6 +361,7 @@ async function stageCatalogHalf(
     officialDisagreements: merged.officialDisagreements,
     officialSpecs: merged.officialSpecs,
     unresolvedReplacements: merged.unresolvedReplacements,
+    modelIdentity: merged.modelIdentity,
     carriedForward: gathered.carriedForward,
     failedWithoutFacts: gathered.failedWithoutFacts,
     corrections: input.corrections ?? [],

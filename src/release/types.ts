@@ -3,7 +3,13 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { CatalogContent, CorrectionOutcome, SourceEvent, SourceState } from "../schema/index.js";
+import type {
+  CatalogContent,
+  CorrectionOutcome,
+  ModelIdentityReport,
+  SourceEvent,
+  SourceState,
+} from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { ReleaseDatabase } from "./duckdb.js";
@@ -193,6 +199,8 @@ export interface BuildReport {
   conflicts: SourceConflict[];
   /** Official model facts that contradict each other (declared over inferred, then the newest won). */
   official_disagreements: OfficialDisagreement[];
+  /** Names official sources use differently for one model: folded, or kept apart (model-identity-fold.ts). */
+  model_identity?: ModelIdentityReport;
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;
