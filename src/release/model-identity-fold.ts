@@ -99,9 +99,11 @@ function leavesOut(short: readonly string[], long: readonly string[]): boolean {
  * `abbreviation` (the first name the shorter), or `alias_or_snapshot` (near, never folded).
  */
 export function relationOf(a: string, b: string): IdentityRelation | null {
-  if (a === b) return null;
-  const x = nameShape(a);
-  const y = nameShape(b);
+  return a === b ? null : shapesRelation(nameShape(a), nameShape(b));
+}
+
+/** relationOf of two names' shapes (of two different names). */
+function shapesRelation(x: NameShape, y: NameShape): IdentityRelation | null {
   if (!prefixesAgree(x, y)) return null;
   if (x.words.join("") === y.words.join("")) return "spelling";
   const sx = stemOf(x);
@@ -117,6 +119,7 @@ export function relationOf(a: string, b: string): IdentityRelation | null {
 
 interface NameInfo {
   name: string;
+  shape: NameShape;
   sources: SourceFacts[];
   /** The model id official facts give the name (null: only lifecycle assertions without one name it). */
   modelId: string | null;
@@ -144,6 +147,7 @@ function officialNames(
     if (!found) {
       found = {
         name,
+        shape: nameShape(name),
         sources: [],
         modelId,
         facts: new Map(),
@@ -257,7 +261,7 @@ interface Pair {
 function pairsOf(names: Map<string, NameInfo>): Pair[] {
   const groups = new Map<string, NameInfo[]>();
   for (const n of names.values()) {
-    const key = nameShape(n.name).words.join("").slice(0, 2);
+    const key = n.shape.words.join("").slice(0, 2);
     groups.set(key, [...(groups.get(key) ?? []), n]);
   }
   const pairs: Pair[] = [];
@@ -267,7 +271,7 @@ function pairsOf(names: Map<string, NameInfo>): Pair[] {
       for (let j = i + 1; j < group.length; j++) {
         const a = group[i] as NameInfo;
         const b = group[j] as NameInfo;
-        const relation = relationOf(a.name, b.name);
+        const relation = shapesRelation(a.shape, b.shape);
         if (relation !== null) pairs.push({ a, b, relation });
       }
   }
@@ -320,15 +324,13 @@ function decide(
     }
     const [kept, folded] =
       p.relation === "abbreviation"
-        ? nameShape(p.a.name).words.length > nameShape(p.b.name).words.length
+        ? p.a.shape.words.length > p.b.shape.words.length
           ? [p.a, p.b]
           : [p.b, p.a]
         : keptSpelling(p.a, p.b);
     if (p.relation === "abbreviation") {
-      const stem = stemOf(nameShape(folded.name)).join("");
-      const other = [...names.values()].find(
-        (n) => n !== folded && stemOf(nameShape(n.name)).join("") === stem,
-      );
+      const stem = stemOf(folded.shape).join("");
+      const other = [...names.values()].find((n) => n !== folded && stemOf(n.shape).join("") === stem);
       if (other) {
         keep(p, "words_name_another_model", `${other.name} has the words of ${folded.name} without its tag`);
         continue;
@@ -342,9 +344,9 @@ function decide(
     const how =
       p.relation === "spelling"
         ? `${folded.name} and ${kept.name} are one name but for case, separators or a vendor prefix`
-        : `${folded.name} is ${kept.name} with ${nameShape(kept.name)
-            .words.filter((w) => !nameShape(folded.name).words.includes(w))
-            .join(", ")} left out, the same snapshot tag ${nameShape(kept.name).tag}`;
+        : `${folded.name} is ${kept.name} with ${kept.shape.words
+            .filter((w) => !folded.shape.words.includes(w))
+            .join(", ")} left out, the same snapshot tag ${kept.shape.tag}`;
     folds.push({
       kept,
       folded,
