@@ -213,9 +213,43 @@ describe("GitHub workflows", () => {
         "| Provider | Not retired | Official context window | Official max output | Official capability |",
       );
       expect(text).toContain(row("**total**", totals));
-      expect(text).toContain("| **total** | 1287 | 762 (59.2%) | 612 (47.6%) | 747 (58%) |");
+      // 1,287 not retired before the model identity fold removed the two available gpt-3.5-0301
+      // deployments (docs/model-identity.md), 747 of them with an official capability
+      expect(text).toContain("| **total** | 1285 | 762 (59.3%) | 612 (47.6%) | 745 (58%) |");
       for (const p of report.providers)
         if (p.official_specs) expect(text).toContain(row(p.provider_id, p.official_specs));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("nightly's job summary lists the report's model identity folds and the near names kept apart (its script, run by bash and jq)", async () => {
+    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
+    const { report } = await committedRelease();
+    const identity = report.model_identity;
+    if (!identity) throw new Error("the committed release's report has no model_identity");
+    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
+    try {
+      await writeFile(
+        join(dir, "build.json"),
+        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
+      );
+      const summary = join(dir, "summary.md");
+      await run("bash", ["-e", "-c", String(step?.run)], {
+        cwd: dir,
+        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
+      });
+      const text = await readFile(summary, "utf8");
+      expect(text).toContain(
+        `Model names folded into one identity: ${identity.folds.length}; near names kept apart: ${identity.kept_apart.length}`,
+      );
+      expect(text).toContain(
+        "| openai | gpt-3.5-0301 (https://developers.openai.com/api/docs/pricing.md) | gpt-3.5-turbo-0301 (https://developers.openai.com/api/docs/deprecations.md) | abbreviation | gpt-3.5-0301 is gpt-3.5-turbo-0301 with turbo left out",
+      );
+      for (const k of identity.kept_apart)
+        expect(text).toContain(
+          `| ${k.provider_id} | ${k.names[0].provider_model_id} / ${k.names[1].provider_model_id} | ${k.relation} | ${k.reason}: `,
+        );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
