@@ -5,6 +5,7 @@
  * OpenAI's deprecations page names the snapshot `gpt-3.5-turbo-0301` (shut down 2024-09-13);
  * the legacy table of its pricing page prices the same snapshot as `gpt-3.5-0301`. Kept apart,
  * they are two deployments of one model, one retired and the other `available` with a price.
+ * Google's deprecations page shortens `gemini-embedding-2-preview` to `embedding-2-preview`.
  * The build finds such pairs itself, from the names alone, under a small set of rules
  * (docs/model-identity.md), and folds one name into the other only when the facts allow it:
  *
@@ -13,7 +14,11 @@
  *   - spellings of one name: equal but for separators (`-`, `_`, `.`, `:`, space), or
  *   - an abbreviation: both end in the same snapshot tag (a run of 4 to 8 digits: `0301`,
  *     `2405`, `20240620`), both start with the same word, and the shorter one's words are the
- *     longer one's with one or more left out (`gpt-3.5-0301` < `gpt-3.5-turbo-0301`).
+ *     longer one's with one or more left out (`gpt-3.5-0301` < `gpt-3.5-turbo-0301`), or
+ *   - a brand word pair: the longer one is the shorter one (two words or more) with the
+ *     provider's brand word in front, the first word of at least half of the provider's official
+ *     names (Google's deprecations page's `embedding-2-preview`, its pricing page's model code
+ *     `gemini-embedding-2-preview`).
  * - A related pair folds only when each name is named by an official source, no one official
  *   source names both (a source listing both lists two models), neither name is related to a
  *   third official name (ambiguous), for an abbreviation no other official name of the provider
@@ -26,7 +31,8 @@
  *   failed a condition, they are reported as kept apart, with why, when no official source
  *   names both (a source naming both already says they are two).
  *
- * A fold renames the other name to the kept one (the longer name of an abbreviation; of two
+ * A fold renames the other name to the kept one (the longer name of an abbreviation or a brand
+ * word pair; of two
  * spellings the one more official sources use, then the one a lifecycle or models source uses,
  * then the first in code-point order) in every source's deployment facts, deployment-scope
  * lifecycle assertions, model facts and aliases; a source's fact that lands on a deployment the
@@ -96,16 +102,29 @@ function leavesOut(short: readonly string[], long: readonly string[]): boolean {
 
 /**
  * How two names relate under the rules (the module comment), or null: `spelling`, an
- * `abbreviation` (the first name the shorter), or `alias_or_snapshot` (near, never folded).
+ * `abbreviation`, a `brand_word` pair (`brand`: the provider's brand word, see brandWord), or
+ * `alias_or_snapshot` (near, never folded).
  */
-export function relationOf(a: string, b: string): IdentityRelation | null {
-  return a === b ? null : shapesRelation(nameShape(a), nameShape(b));
+export function relationOf(a: string, b: string, brand: string | null = null): IdentityRelation | null {
+  return a === b ? null : shapesRelation(nameShape(a), nameShape(b), brand);
+}
+
+/** `long` is `short` with the brand word in front, and `short` has two words or more. */
+function brandInFront(short: NameShape, long: NameShape, brand: string | null): boolean {
+  return (
+    brand !== null &&
+    short.words.length >= 2 &&
+    long.words[0] === brand &&
+    short.words[0] !== brand &&
+    long.words.slice(1).join("") === short.words.join("")
+  );
 }
 
 /** relationOf of two names' shapes (of two different names). */
-function shapesRelation(x: NameShape, y: NameShape): IdentityRelation | null {
+function shapesRelation(x: NameShape, y: NameShape, brand: string | null): IdentityRelation | null {
   if (!prefixesAgree(x, y)) return null;
   if (x.words.join("") === y.words.join("")) return "spelling";
+  if (brandInFront(x, y, brand) || brandInFront(y, x, brand)) return "brand_word";
   const sx = stemOf(x);
   const sy = stemOf(y);
   if (x.tag !== null && x.tag === y.tag && sx[0] === sy[0]) {
@@ -114,6 +133,17 @@ function shapesRelation(x: NameShape, y: NameShape): IdentityRelation | null {
   const loose = (s: readonly string[]) => s.filter((w) => w !== "latest").join("");
   if ((x.tag === null || y.tag === null || x.tag === y.tag) && loose(sx) === loose(sy))
     return "alias_or_snapshot";
+  return null;
+}
+
+/** The first word of at least half of the provider's official names, or null. */
+export function brandWord(shapes: readonly NameShape[]): string | null {
+  const counts = new Map<string, number>();
+  for (const s of shapes) {
+    const first = s.words[0];
+    if (first !== undefined) counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  for (const [word, n] of counts) if (n * 2 >= shapes.length && n > 1) return word;
   return null;
 }
 
@@ -257,24 +287,38 @@ interface Pair {
   relation: IdentityRelation;
 }
 
-/** Related and near pairs of one provider's official names (compared within a first-letters group). */
+/**
+ * Related and near pairs of one provider's official names: compared within a group of names that
+ * start alike, and each name that starts with the brand word against the name without it.
+ */
 function pairsOf(names: Map<string, NameInfo>): Pair[] {
+  const all = [...names.values()].sort((x, y) => compareCodePoints(x.name, y.name));
+  const brand = brandWord(all.map((n) => n.shape));
   const groups = new Map<string, NameInfo[]>();
-  for (const n of names.values()) {
-    const key = n.shape.words.join("").slice(0, 2);
+  const byJoined = new Map<string, NameInfo[]>();
+  for (const n of all) {
+    const joined = n.shape.words.join("");
+    const key = joined.slice(0, 2);
     groups.set(key, [...(groups.get(key) ?? []), n]);
+    byJoined.set(joined, [...(byJoined.get(joined) ?? []), n]);
   }
   const pairs: Pair[] = [];
-  for (const group of groups.values()) {
-    group.sort((x, y) => compareCodePoints(x.name, y.name));
+  const add = (a: NameInfo, b: NameInfo) => {
+    const relation = shapesRelation(a.shape, b.shape, brand);
+    if (relation !== null)
+      pairs.push(compareCodePoints(a.name, b.name) <= 0 ? { a, b, relation } : { a: b, b: a, relation });
+  };
+  for (const group of groups.values())
     for (let i = 0; i < group.length; i++)
-      for (let j = i + 1; j < group.length; j++) {
-        const a = group[i] as NameInfo;
-        const b = group[j] as NameInfo;
-        const relation = shapesRelation(a.shape, b.shape);
-        if (relation !== null) pairs.push({ a, b, relation });
-      }
-  }
+      for (let j = i + 1; j < group.length; j++) add(group[i] as NameInfo, group[j] as NameInfo);
+  if (brand !== null)
+    for (const long of all) {
+      if (long.shape.words[0] !== brand) continue;
+      const joined = long.shape.words.slice(1).join("");
+      // a short name in the same first-letters group was compared above
+      if (joined.slice(0, 2) === long.shape.words.join("").slice(0, 2)) continue;
+      for (const short of byJoined.get(joined) ?? []) add(short, long);
+    }
   return pairs;
 }
 
@@ -323,7 +367,7 @@ function decide(
       continue;
     }
     const [kept, folded] =
-      p.relation === "abbreviation"
+      p.relation === "abbreviation" || p.relation === "brand_word"
         ? p.a.shape.words.length > p.b.shape.words.length
           ? [p.a, p.b]
           : [p.b, p.a]
@@ -344,9 +388,11 @@ function decide(
     const how =
       p.relation === "spelling"
         ? `${folded.name} and ${kept.name} are one name but for case, separators or a vendor prefix`
-        : `${folded.name} is ${kept.name} with ${kept.shape.words
-            .filter((w) => !folded.shape.words.includes(w))
-            .join(", ")} left out, the same snapshot tag ${kept.shape.tag}`;
+        : p.relation === "brand_word"
+          ? `${kept.name} is ${folded.name} with the provider's brand word ${kept.shape.words[0]} in front (the first word of at least half of its official names)`
+          : `${folded.name} is ${kept.name} with ${kept.shape.words
+              .filter((w) => !folded.shape.words.includes(w))
+              .join(", ")} left out, the same snapshot tag ${kept.shape.tag}`;
     folds.push({
       kept,
       folded,

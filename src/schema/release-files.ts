@@ -78,7 +78,7 @@ export const ModelIdentityReport = z
     folds: z.array(
       z.strictObject({
         provider_id: z.string(),
-        relation: z.enum(["spelling", "abbreviation"]),
+        relation: z.enum(["spelling", "abbreviation", "brand_word"]),
         kept: IdentityName,
         folded: IdentityName,
         evidence: z.array(z.string()),
@@ -87,7 +87,7 @@ export const ModelIdentityReport = z
     kept_apart: z.array(
       z.strictObject({
         provider_id: z.string(),
-        relation: z.enum(["spelling", "abbreviation", "alias_or_snapshot"]),
+        relation: z.enum(["spelling", "abbreviation", "brand_word", "alias_or_snapshot"]),
         names: z.tuple([IdentityName, IdentityName]),
         reason: z.enum([
           "named_together",

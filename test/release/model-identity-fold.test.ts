@@ -1,9 +1,15 @@
 import { beforeAll, describe, expect, test } from "vitest";
+import { parseGeminiDeprecations, parseGeminiPricing } from "../../src/normalize/parsers/google.js";
 import { parseOpenaiDeprecations, parseOpenaiPricing } from "../../src/normalize/parsers/openai.js";
 import type { ParserInput } from "../../src/normalize/types.js";
 import { mergeCatalog } from "../../src/release/merge.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
-import { foldModelIdentities, nameShape, relationOf } from "../../src/release/model-identity-fold.js";
+import {
+  brandWord,
+  foldModelIdentities,
+  nameShape,
+  relationOf,
+} from "../../src/release/model-identity-fold.js";
 import { modelIdentityLines } from "../../src/release/report.js";
 import type { DeploymentFact, LifecycleAssertion, SourceFacts } from "../../src/schema/index.js";
 import { recordedInput } from "../helpers/captures.js";
@@ -25,11 +31,18 @@ function sourceFacts(input: ParserInput, output: SourceFacts["output"]): SourceF
 /** OpenAI's real pricing and deprecations captures, parsed by their parsers. */
 let pricing: SourceFacts;
 let deprecations: SourceFacts;
+/** Google's real Gemini API pricing and deprecations captures, parsed by their parsers. */
+let geminiPricing: SourceFacts;
+let geminiDeprecations: SourceFacts;
 beforeAll(async () => {
   const p = await recordedInput("openai", "pricing");
   const d = await recordedInput("openai", "deprecations");
   pricing = sourceFacts(p, parseOpenaiPricing(p));
   deprecations = sourceFacts(d, parseOpenaiDeprecations(d));
+  const gp = await recordedInput("google", "pricing");
+  const gd = await recordedInput("google", "deprecations");
+  geminiPricing = sourceFacts(gp, parseGeminiPricing(gp));
+  geminiDeprecations = sourceFacts(gd, parseGeminiDeprecations(gd));
 });
 
 const names = (s: SourceFacts) => new Set(s.output.deployments.map((d) => d.provider_model_id));
@@ -60,6 +73,17 @@ describe("the names rules", () => {
     expect(relationOf("meta-llama/llama-3-8b", "nvidia/llama-3-8b")).toBeNull();
     expect(relationOf("o3-0301", "gpt-3.5-turbo-0301")).toBeNull();
     expect(relationOf("gpt-4o", "gpt-4o-mini")).toBeNull(); // no snapshot tag: no abbreviation
+    // the brand word in front, only with the provider's brand word and a short name of two words or more
+    expect(relationOf("embedding-2-preview", "gemini-embedding-2-preview", "gemini")).toBe("brand_word");
+    expect(relationOf("embedding-2-preview", "gemini-embedding-2-preview")).toBeNull();
+    expect(relationOf("embedding", "gemini-embedding", "gemini")).toBeNull();
+  });
+
+  test("the brand word is the first word of at least half of the provider's names", () => {
+    const shapes = (...names: string[]) => names.map(nameShape);
+    expect(brandWord(shapes("gemini-2.5-pro", "gemini-2.5-flash", "veo-3", "imagen-4"))).toBe("gemini");
+    expect(brandWord(shapes("gemini-2.5-pro", "veo-3", "imagen-4"))).toBeNull();
+    expect(brandWord(shapes("gemini-2.5-pro"))).toBeNull(); // one name is no brand
   });
 });
 
@@ -159,6 +183,50 @@ describe("OpenAI's pricing page and deprecations page (real captures)", () => {
     const before = JSON.stringify(pricing);
     foldModelIdentities([pricing, deprecations], isOfficial);
     expect(JSON.stringify(pricing)).toBe(before);
+  });
+});
+
+describe("Google's Gemini API pricing page and deprecations page (real captures)", () => {
+  test("the deprecations page's short name embedding-2-preview folds into the pricing page's model code gemini-embedding-2-preview", () => {
+    expect(names(geminiDeprecations).has("embedding-2-preview")).toBe(true);
+    expect(names(geminiPricing).has("gemini-embedding-2-preview")).toBe(true);
+    const { report } = foldModelIdentities([geminiPricing, geminiDeprecations], isOfficial);
+    expect(
+      report.folds.map((f) => [f.relation, f.folded.provider_model_id, f.kept.provider_model_id]),
+    ).toEqual([["brand_word", "embedding-2-preview", "gemini-embedding-2-preview"]]);
+    // the deprecations page lists the old embedding-001 beside gemini-embedding-001: two models
+    expect(
+      report.kept_apart.find(
+        (k) =>
+          k.names[0].provider_model_id === "embedding-001" &&
+          k.names[1].provider_model_id === "gemini-embedding-001",
+      ),
+    ).toMatchObject({ relation: "brand_word", reason: "named_together" });
+  });
+
+  test("the merge makes one deployment of the preview: the pricing page's, with the deprecations page's shutdown", () => {
+    const merged = mergeCatalog({
+      now: NOW,
+      facts: { format: 1, sources: [geminiPricing, geminiDeprecations] },
+      states: [],
+      previousLifecycle: [],
+    });
+    const ids = merged.deployments.map((d) => d.id);
+    expect(ids).not.toContain("dep_google_embedding-2-preview_gemini-api_global");
+    const preview = merged.deployments.find(
+      (d) => d.id === "dep_google_gemini-embedding-2-preview_gemini-api_global",
+    );
+    // the deprecations page gives earliest possible shutdown dates
+    expect(preview?.lifecycle.end_of_life).toMatchObject({
+      state: "scheduled",
+      date: "2026-08-10",
+      date_type: "not_before",
+    });
+    expect(preview?.rate_card).toMatchObject({ input_micro_usd: 200_000 });
+    expect(preview?.status).toBe("deprecated"); // was `preview` beside a deprecated embedding-2-preview
+    // embedding-001 and gemini-embedding-001 stay two deployments
+    expect(ids).toContain("dep_google_embedding-001_gemini-api_global");
+    expect(ids).toContain("dep_google_gemini-embedding-001_gemini-api_global");
   });
 });
 
