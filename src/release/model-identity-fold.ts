@@ -32,9 +32,9 @@
  *   names both (a source naming both already says they are two).
  *
  * A fold renames the other name to the kept one (the longer name of an abbreviation or a brand
- * word pair; of two
- * spellings the one more official sources use, then the one a lifecycle or models source uses,
- * then the first in code-point order) in every source's deployment facts, deployment-scope
+ * word pair; of two spellings the one more official sources use, then the one a lifecycle or
+ * models source uses, then the first in code-point order) in every source's deployment facts,
+ * deployment-scope
  * lifecycle assertions, model facts and aliases; a source's fact that lands on a deployment the
  * same source already states is dropped (its own fact under the kept name speaks). facts.json
  * keeps what each source said; only the merge sees the folded facts. Pure.
