@@ -258,6 +258,38 @@ describe("GitHub workflows", () => {
     }
   });
 
+  it("nightly's job summary lists the report's model identity folds and the near names kept apart (its script, run by bash and jq)", async () => {
+    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
+    const { report } = await committedRelease();
+    const identity = report.model_identity;
+    if (!identity) throw new Error("the committed release's report has no model_identity");
+    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
+    try {
+      await writeFile(
+        join(dir, "build.json"),
+        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
+      );
+      const summary = join(dir, "summary.md");
+      await run("bash", ["-e", "-c", String(step?.run)], {
+        cwd: dir,
+        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
+      });
+      const text = await readFile(summary, "utf8");
+      expect(text).toContain(
+        `Model names folded into one identity: ${identity.folds.length}; near names kept apart: ${identity.kept_apart.length}`,
+      );
+      expect(text).toContain(
+        "| openai | gpt-3.5-0301 (https://developers.openai.com/api/docs/pricing.md) | gpt-3.5-turbo-0301 (https://developers.openai.com/api/docs/deprecations.md) | abbreviation | gpt-3.5-0301 is gpt-3.5-turbo-0301 with turbo left out",
+      );
+      for (const k of identity.kept_apart)
+        expect(text).toContain(
+          `| ${k.provider_id} | ${k.names[0].provider_model_id} / ${k.names[1].provider_model_id} | ${k.relation} | ${k.reason}: `,
+        );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("nightly closes an open nightly pull request on a night with no change (its diff is stale)", () => {
     const { doc } = workflow("nightly.yml");
     expect(doc.jobs.tidy.needs).toBe("build");

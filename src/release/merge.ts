@@ -83,6 +83,7 @@ import {
   officialDisagreements,
   statedReleaseDay,
 } from "./model-facts.js";
+import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-fold.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
 import type {
@@ -118,6 +119,8 @@ export interface MergeResult {
   communityZeroPrices: CommunityZeroPrice[];
   /** Community prices of unresolved moving aliases, dropped (listing-gate.ts). */
   staleAliasPrices: StaleAliasPrice[];
+  /** Names of one model that official sources spell differently: folded, or kept apart and why. */
+  modelIdentity: ModelIdentityReport;
 }
 
 /** A conflict of one resource, before the resource's ids are attached. */
@@ -447,14 +450,13 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     previousCores: previousCoresOf(input.previousLifecycle),
     modelListings: officialModelListings(input.facts.sources, isOfficial),
   };
-  // Step 0: community facts that name an Azure model without its version, resolved to the one
+  // Step 0: two names official sources use for one model folded into one (model-identity-fold.ts);
+  // then community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
   // alias the provider's official source declares, resolved to the model it stands for
   // (declared-aliases.ts).
-  const resolved = resolveDeclaredAliases(
-    resolveUnversionedNames(input.facts.sources, isOfficial),
-    isOfficial,
-  );
+  const folded = foldModelIdentities(input.facts.sources, isOfficial);
+  const resolved = resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial);
   // Step 0b: the listing gate: community facts an official availability list excludes create
   // nothing, and community zero prices are unknown (listing-gate.ts).
   const gate = gateCommunityFacts(resolved, isOfficial);
@@ -577,6 +579,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     unlistedOfferings: gate.unlistedOfferings,
     communityZeroPrices: gate.communityZeroPrices,
     staleAliasPrices: gate.staleAliasPrices,
+    modelIdentity: folded.report,
   };
 }
 

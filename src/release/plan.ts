@@ -97,6 +97,7 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     officialDisagreements: merged.officialDisagreements,
     officialSpecs: merged.officialSpecs,
     unlistedOfferings: merged.unlistedOfferings,
+    modelIdentity: merged.modelIdentity,
     communityZeroPrices: merged.communityZeroPrices,
     staleAliasPrices: merged.staleAliasPrices,
     unresolvedReplacements: merged.unresolvedReplacements,

@@ -4,7 +4,13 @@
  * plain-text table for the build log.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { CapabilityName, CatalogContent, CorrectionOutcome, Deployment } from "../schema/index.js";
+import type {
+  CapabilityName,
+  CatalogContent,
+  CorrectionOutcome,
+  Deployment,
+  ModelIdentityReport,
+} from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
@@ -42,6 +48,8 @@ export interface ReportInput {
   /** Community prices of unresolved moving aliases, dropped; absent = not checked. */
   staleAliasPrices?: readonly StaleAliasPrice[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
+  /** Names official sources use differently for one model (model-identity-fold.ts); absent = not compared. */
+  modelIdentity?: ModelIdentityReport;
   carriedForward: readonly SourceFacts[];
   failedWithoutFacts: ReadonlyArray<{ source_id: string; provider_id: string; url: string }>;
   /** What became of each reviewed upstream correction (sources/<provider>/corrections.yaml). */
@@ -174,6 +182,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     ...(input.unlistedOfferings ? { unlisted_offerings: [...input.unlistedOfferings] } : {}),
     ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
     ...(input.staleAliasPrices ? { stale_alias_prices: [...input.staleAliasPrices] } : {}),
+    ...(input.modelIdentity ? { model_identity: input.modelIdentity } : {}),
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -361,6 +370,7 @@ export function formatBuildReport(report: BuildReport): string {
     lines.push(`community prices of aliases no official source resolves, dropped as stale: ${stale.length}`);
     for (const a of stale) lines.push(`  ${a.deployment_id} (${a.source_id})`);
   }
+  lines.push(...modelIdentityLines(report.model_identity));
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {
     lines.push(`upstream corrections applied: ${applied.length}`);
@@ -379,4 +389,22 @@ export function formatBuildReport(report: BuildReport): string {
     for (const s of report.failed_without_facts) lines.push(`  ${s.provider_id} ${s.source_url}`);
   }
   return lines.join("\n");
+}
+
+/** The build log's lines of the model identity section: every fold, and the count kept apart by reason. */
+export function modelIdentityLines(identity: BuildReport["model_identity"]): string[] {
+  if (!identity) return [];
+  const reasons = new Map<string, number>();
+  for (const k of identity.kept_apart) reasons.set(k.reason, (reasons.get(k.reason) ?? 0) + 1);
+  const apart = [...reasons]
+    .sort(([a], [b]) => compareCodePoints(a, b))
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(", ");
+  return [
+    `model names folded into one identity: ${identity.folds.length}; near names kept apart: ${identity.kept_apart.length}${apart ? ` (${apart})` : ""}`,
+    ...identity.folds.map(
+      (f) =>
+        `  ${f.provider_id}: ${f.folded.provider_model_id} -> ${f.kept.provider_model_id} (${f.relation})`,
+    ),
+  ];
 }

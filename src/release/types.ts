@@ -3,7 +3,13 @@
  * source contributions in, the outcome (checks, report, diff) out.
  */
 
-import type { CorrectionOutcome, SourceEvent, SourceState, VerificationStatus } from "../schema/index.js";
+import type {
+  CorrectionOutcome,
+  ModelIdentityReport,
+  SourceEvent,
+  SourceState,
+  VerificationStatus,
+} from "../schema/index.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { PreviousRelease } from "./previous-release.js";
@@ -220,6 +226,8 @@ export interface BuildReport {
   community_zero_prices?: CommunityZeroPrice[];
   /** Community prices of unresolved moving aliases, dropped; absent in older reports. */
   stale_alias_prices?: StaleAliasPrice[];
+  /** Names official sources use differently for one model: folded, or kept apart (model-identity-fold.ts). */
+  model_identity?: ModelIdentityReport;
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

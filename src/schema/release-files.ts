@@ -82,6 +82,53 @@ const DisagreementSide = z.strictObject({
   observed_at: IsoDateTime,
 });
 
+const IdentityName = z.strictObject({
+  provider_model_id: z.string(),
+  sources: z.array(
+    z.strictObject({ source_id: z.string(), source_type: SourceType, source_url: z.string() }),
+  ),
+});
+
+/**
+ * The names of one model of one provider that official sources use differently, as the merge
+ * found them (src/release/model-identity-fold.ts, docs/model-identity.md): every fold, and every
+ * near pair it kept apart, with why.
+ */
+export const ModelIdentityReport = z
+  .strictObject({
+    folds: z.array(
+      z.strictObject({
+        provider_id: z.string(),
+        relation: z.enum(["spelling", "abbreviation", "brand_word"]),
+        kept: IdentityName,
+        folded: IdentityName,
+        evidence: z.array(z.string()),
+      }),
+    ),
+    kept_apart: z.array(
+      z.strictObject({
+        provider_id: z.string(),
+        relation: z.enum(["spelling", "abbreviation", "brand_word", "alias_or_snapshot"]),
+        names: z.tuple([IdentityName, IdentityName]),
+        reason: z.enum([
+          "named_together",
+          "ambiguous",
+          "words_name_another_model",
+          "prices_differ",
+          "limits_differ",
+          "dates_differ",
+          "moving_name",
+        ]),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .meta({
+    description:
+      "Names of one model of one provider that two official sources spell differently: each fold (the kept and the folded name, the official sources that use each, and the evidence that made it a fold), and each near pair the build kept apart, with the reason. Absent in releases published before it was stored.",
+  });
+export type ModelIdentityReport = z.infer<typeof ModelIdentityReport>;
+
 export const BuildReportFile = z
   .strictObject({
     now: IsoDateTime,
@@ -185,6 +232,7 @@ export const BuildReportFile = z
     failed_without_facts: z.array(
       z.strictObject({ source_id: z.string(), provider_id: z.string(), source_url: z.string() }),
     ),
+    model_identity: ModelIdentityReport.optional(),
     corrections: z.array(
       z.strictObject({
         ...Correction.shape,
