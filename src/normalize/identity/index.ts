@@ -2,10 +2,10 @@
  * The identity module of every provider, by catalog provider id: which model a provider's
  * name means, whichever source (official page or community map) uses it. See types.ts.
  */
-import { deploymentIdentity } from "../helpers.js";
 import { bedrockIdentity } from "./amazon-bedrock.js";
 import { anthropicIdentity } from "./anthropic.js";
 import { azureIdentity } from "./azure.js";
+import { deploymentIdentity } from "./deployment.js";
 import { googleIdentity } from "./google.js";
 import { vertexIdentity } from "./google-vertex.js";
 import { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
@@ -14,14 +14,20 @@ import { openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
 export { bedrockIdentity } from "./amazon-bedrock.js";
-export { ANTHROPIC_DATED_IDS, anthropicIdentity, anthropicModelIdForName } from "./anthropic.js";
+export {
+  ANTHROPIC,
+  ANTHROPIC_DATED_IDS,
+  anthropicDeployment,
+  anthropicIdentity,
+  anthropicModelIdForName,
+} from "./anthropic.js";
 export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./azure.js";
 export { googleIdentity, googleModelId } from "./google.js";
 export { vertexClaudeModelId, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
 export { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
 export { mistralAliasList, mistralIdentity, mistralIdentityWith } from "./mistral.js";
-export { openaiIdentity } from "./openai.js";
+export { OPENAI, openaiDeployment, openaiIdentity } from "./openai.js";
 export type { ProviderIdentity } from "./types.js";
 
 export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = Object.freeze({

@@ -6,7 +6,6 @@
 import { group } from "../../lib/regex.js";
 import type { DeploymentFact, LifecycleAssertion, ParseOutput, RateCard } from "../../schema/index.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   parseFailure,
   parseMilestone,
@@ -15,13 +14,11 @@ import {
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
-import { openaiIdentity } from "../identity/index.js";
+import { OPENAI, openaiDeployment, openaiIdentity } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
-const API_SURFACE = "api";
-const REGION = "global";
 
 // ---------------------------------------------------------------------------------------------
 // Identity
@@ -31,27 +28,19 @@ export function openaiModelId(providerModelId: string): string {
   return openaiIdentity.canonicalModelId(providerModelId);
 }
 
+/** An OpenAI API deployment in a processing tier (../identity/openai.ts names them). */
 function identity(providerModelId: string, mode: string) {
-  return deploymentIdentity(
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode,
-      region: REGION,
-    },
-    openaiModelId(providerModelId),
-  );
+  return openaiDeployment(providerModelId, mode);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pricing: the <TextTokenPricingTables tier="..." rows={[...]} /> blocks of the flagship section
 
 const TIER_MODES: Record<string, string> = {
-  standard: "standard",
-  batch: "batch",
-  flex: "flex",
-  priority: "priority",
+  standard: OPENAI.modes.standard,
+  batch: OPENAI.modes.batch,
+  flex: OPENAI.modes.flex,
+  priority: OPENAI.modes.priority,
 };
 
 /** A price literal of the rows array: a number, a string ("", "-", "Free") or null. */
@@ -371,12 +360,12 @@ export const parseOpenaiDeprecations: Parser = (input) => {
           continue;
         }
         seen.add(id);
-        const ident = identity(id, "standard");
+        const ident = identity(id, OPENAI.modes.standard);
         deployments.push({ ...ident, display_name: id, evidence });
         lifecycle.push({
           scope: "deployment",
           provider_id: PROVIDER_ID,
-          target: { provider_model_id: id, api_surface: API_SURFACE },
+          target: { provider_model_id: id, api_surface: OPENAI.surfaces.api },
           announced_at: `${announcedDate}T00:00:00Z`,
           deprecation,
           end_of_life: endOfLife,
