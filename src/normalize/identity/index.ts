@@ -22,8 +22,8 @@ export {
   anthropicModelIdForName,
 } from "./anthropic.js";
 export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./azure.js";
-export { googleIdentity, googleModelId } from "./google.js";
-export { vertexClaudeModelId, vertexIdentity } from "./google-vertex.js";
+export { GOOGLE, googleDeployment, googleIdentity, googleModelId } from "./google.js";
+export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
 export { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
 export { mistralAliasList, mistralIdentity, mistralIdentityWith } from "./mistral.js";
