@@ -36,7 +36,6 @@
  *   compared with the capture time.
  */
 import { z } from "zod";
-import { modelId } from "../../lib/ids.js";
 import type {
   Capabilities,
   DeploymentFact,
@@ -46,7 +45,6 @@ import type {
   RateCard,
 } from "../../schema/index.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   jsonDocument,
   parseFailure,
@@ -57,11 +55,12 @@ import {
   unknownMilestone,
   usdToMicro,
 } from "../helpers.js";
+import { MISTRAL, mistralDeployment } from "../identity/index.js";
 import { readDefaultExport, TsFunction, TsNumber } from "../ts-literal.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "mistral";
-const API_SURFACE = "api";
+const API_SURFACE = MISTRAL.surfaces.api;
 
 const Num = z.instanceof(TsNumber);
 const PriceRow = z.looseObject({
@@ -322,16 +321,7 @@ export const parseMistralModelCards: Parser = (input) => {
     const maxOutput = mistralTokenCount(input, card.outputTokenLimit);
     const status = declaredStatus(card);
     deployments.push({
-      ...deploymentIdentity(
-        {
-          provider_id: PROVIDER_ID,
-          provider_model_id: own,
-          api_surface: API_SURFACE,
-          mode: "standard",
-          region: "global",
-        },
-        modelId("mistral", own),
-      ),
+      ...mistralDeployment(own),
       display_name: card.name,
       ...(context !== null ? { context_tokens: context } : {}),
       ...(maxOutput !== null ? { max_output_tokens: maxOutput } : {}),
