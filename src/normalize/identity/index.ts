@@ -25,8 +25,30 @@ export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./az
 export { GOOGLE, googleDeployment, googleIdentity, googleModelId } from "./google.js";
 export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
-export { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
-export { mistralAliasList, mistralIdentity, mistralIdentityWith } from "./mistral.js";
+export {
+  COHERE,
+  cohereDeployment,
+  cohereIdentity,
+  DEEPSEEK,
+  deepseekDeployment,
+  deepseekIdentity,
+  GROQ,
+  groqDeployment,
+  groqIdentity,
+  TOGETHER,
+  togetherDeployment,
+  togetherIdentity,
+  XAI,
+  xaiDeployment,
+  xaiIdentity,
+} from "./hosts.js";
+export {
+  MISTRAL,
+  mistralAliasList,
+  mistralDeployment,
+  mistralIdentity,
+  mistralIdentityWith,
+} from "./mistral.js";
 export { OPENAI, openaiDeployment, openaiIdentity } from "./openai.js";
 export type { ProviderIdentity } from "./types.js";
 
