@@ -16,6 +16,7 @@
  * `moonshotai.kimi-k2-thinking`.
  */
 import { modelId } from "../../lib/ids.js";
+import { deploymentVocabulary, placedDeployment } from "./deployment.js";
 import { aliasLookup, type ProviderIdentity } from "./types.js";
 
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -66,3 +67,31 @@ export const bedrockIdentity: ProviderIdentity = {
   providerModelId,
   canonicalModelId,
 };
+
+/**
+ * Bedrock's runtime API, per AWS Region: in-Region on demand (`standard`), batch inference
+ * (`batch`) and Global cross-Region inference priced per source Region (`global`). LiteLLM
+ * prices a key without a Region at US East (N. Virginia), `us-east-1`.
+ */
+export const BEDROCK = deploymentVocabulary({
+  surfaces: { runtime: "bedrock-runtime" },
+  modes: { standard: "standard", batch: "batch", global: "global" },
+  regions: { usEast1: "us-east-1" },
+});
+
+/** A Bedrock mode name. */
+export type BedrockMode = (typeof BEDROCK.modes)[keyof typeof BEDROCK.modes];
+
+/** The deployment of a Bedrock model id in an AWS Region (default mode: in-Region on demand). */
+export function bedrockDeployment(
+  bedrockModelId: string,
+  region: string,
+  mode: BedrockMode = BEDROCK.modes.standard,
+) {
+  return placedDeployment(
+    bedrockIdentity.providerId,
+    bedrockModelId,
+    { api_surface: BEDROCK.surfaces.runtime, mode, region },
+    bedrockIdentity.canonicalModelId(bedrockModelId),
+  );
+}

@@ -13,7 +13,7 @@ import { mistralIdentity } from "./mistral.js";
 import { openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
-export { bedrockIdentity } from "./amazon-bedrock.js";
+export { BEDROCK, type BedrockMode, bedrockDeployment, bedrockIdentity } from "./amazon-bedrock.js";
 export {
   ANTHROPIC,
   ANTHROPIC_DATED_IDS,

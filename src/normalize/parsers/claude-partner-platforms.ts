@@ -38,6 +38,7 @@ import { evidenceFor, parseFailure, requireSome } from "../helpers.js";
 import {
   anthropicIdentity,
   anthropicModelIdForName,
+  BEDROCK,
   bedrockIdentity,
   identifiedDeployment,
   type ProviderIdentity,
@@ -210,7 +211,7 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
   }
   return {
     deployments: [],
-    lifecycle: lifecycleOf(bedrockIdentity, rows, "bedrock-runtime", evidence, undefined),
+    lifecycle: lifecycleOf(bedrockIdentity, rows, BEDROCK.surfaces.runtime, evidence, undefined),
     skipped: [],
   };
 };
