@@ -21,7 +21,20 @@ export {
   anthropicIdentity,
   anthropicModelIdForName,
 } from "./anthropic.js";
-export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./azure.js";
+export {
+  AZURE,
+  AZURE_BATCH_MODES,
+  AZURE_DATA_ZONES,
+  AZURE_SCOPES,
+  AZURE_STANDARD_MODES,
+  type AzureScope,
+  azureCanonicalModelId,
+  azureDataZone,
+  azureDeployment,
+  azureIdentity,
+  azureMode,
+  azureProviderModelId,
+} from "./azure.js";
 export { GOOGLE, googleDeployment, googleIdentity, googleModelId } from "./google.js";
 export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
