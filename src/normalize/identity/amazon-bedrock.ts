@@ -36,7 +36,25 @@ const LAB_NAMES: Readonly<Record<string, string>> = Object.freeze({
 /** Bedrock vendor prefix -> lab slug, where they differ. */
 const VENDOR_LAB: Readonly<Record<string, string>> = Object.freeze({ moonshotai: "moonshot" });
 
-const GEOGRAPHY = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/;
+/**
+ * The geographies of cross-Region inference profiles (`us.`, `global.` ...), as their model id
+ * prefixes spell them; a community key's prefix is the deployment's region.
+ */
+const GEOGRAPHIES = Object.freeze({
+  us: "us",
+  eu: "eu",
+  apac: "apac",
+  jp: "jp",
+  au: "au",
+  ca: "ca",
+  usGov: "us-gov",
+  global: "global",
+} as const);
+
+/** Every inference profile geography prefix (without its dot). */
+export const BEDROCK_GEOGRAPHIES: readonly string[] = Object.freeze(Object.values(GEOGRAPHIES));
+
+const GEOGRAPHY = new RegExp(`^(?:${BEDROCK_GEOGRAPHIES.join("|")})\\.(?=[a-z0-9-]+\\.)`);
 
 function providerModelId(name: string): string {
   return aliasLookup(ALIASES, name.trim().replace(GEOGRAPHY, ""));
@@ -76,7 +94,7 @@ export const bedrockIdentity: ProviderIdentity = {
 export const BEDROCK = deploymentVocabulary({
   surfaces: { runtime: "bedrock-runtime" },
   modes: { standard: "standard", batch: "batch", global: "global" },
-  regions: { usEast1: "us-east-1" },
+  regions: { usEast1: "us-east-1", ...GEOGRAPHIES },
 });
 
 /** A Bedrock mode name. */

@@ -13,7 +13,13 @@ import { mistralIdentity } from "./mistral.js";
 import { openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
-export { BEDROCK, type BedrockMode, bedrockDeployment, bedrockIdentity } from "./amazon-bedrock.js";
+export {
+  BEDROCK,
+  BEDROCK_GEOGRAPHIES,
+  type BedrockMode,
+  bedrockDeployment,
+  bedrockIdentity,
+} from "./amazon-bedrock.js";
 export {
   ANTHROPIC,
   ANTHROPIC_DATED_IDS,
