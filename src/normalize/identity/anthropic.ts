@@ -6,7 +6,7 @@
  * dated id. Claude 4.6 and later have undated ids that follow from the display name.
  */
 import { group } from "../../lib/regex.js";
-import { deploymentVocabulary, placedDeployment } from "./deployment.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
@@ -81,6 +81,13 @@ export const ANTHROPIC = deploymentVocabulary({
   surfaces: { api: "api" },
   modes: { standard: "standard", batch: "batch" },
   regions: { global: "global" },
+});
+
+/** The Claude API in the standard mode. */
+export const ANTHROPIC_STANDARD: Placement = Object.freeze({
+  api_surface: ANTHROPIC.surfaces.api,
+  mode: ANTHROPIC.modes.standard,
+  region: ANTHROPIC.regions.global,
 });
 
 /** The deployment of a Claude API model id on Anthropic's API (default mode: standard). */

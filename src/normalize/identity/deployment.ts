@@ -36,6 +36,13 @@ export interface Placement {
   readonly region: string;
 }
 
+/** A provider's own API, one global endpoint in the standard mode. */
+export const OWN_API_STANDARD: Placement = Object.freeze({
+  api_surface: OWN_API.surfaces.api,
+  mode: OWN_API.modes.standard,
+  region: OWN_API.regions.global,
+});
+
 /** A deployment's identity fields with its id and canonical model id. */
 export function deploymentIdentity(key: DeploymentIdentity, canonicalModelId: string) {
   const ids: DeploymentIdentity = {

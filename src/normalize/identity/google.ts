@@ -4,7 +4,7 @@
  * `google/gemini-2.5-pro`).
  */
 import { modelId } from "../../lib/ids.js";
-import { deploymentVocabulary, placedDeployment } from "./deployment.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { aliasLookup, type ProviderIdentity } from "./types.js";
 
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({});
@@ -26,6 +26,13 @@ export const GOOGLE = deploymentVocabulary({
   surfaces: { geminiApi: "gemini-api" },
   modes: { standard: "standard", batch: "batch" },
   regions: { global: "global" },
+});
+
+/** The Gemini API in the standard mode. */
+export const GOOGLE_STANDARD: Placement = Object.freeze({
+  api_surface: GOOGLE.surfaces.geminiApi,
+  mode: GOOGLE.modes.standard,
+  region: GOOGLE.regions.global,
 });
 
 /** The deployment of a Gemini API model id (default mode: standard). */

@@ -2,6 +2,8 @@
  * The identity module of every provider, by catalog provider id: which model a provider's
  * name means, whichever source (official page or community map) uses it. See types.ts.
  */
+
+import { type DeploymentIdentity, deploymentId } from "../../lib/ids.js";
 import { bedrockIdentity } from "./amazon-bedrock.js";
 import { anthropicIdentity } from "./anthropic.js";
 import { azureIdentity } from "./azure.js";
@@ -23,6 +25,7 @@ export {
 export {
   ANTHROPIC,
   ANTHROPIC_DATED_IDS,
+  ANTHROPIC_STANDARD,
   anthropicDeployment,
   anthropicIdentity,
   anthropicModelIdForName,
@@ -41,7 +44,8 @@ export {
   azureMode,
   azureProviderModelId,
 } from "./azure.js";
-export { GOOGLE, googleDeployment, googleIdentity, googleModelId } from "./google.js";
+export { OWN_API, OWN_API_STANDARD, type Placement, placedDeployment } from "./deployment.js";
+export { GOOGLE, GOOGLE_STANDARD, googleDeployment, googleIdentity, googleModelId } from "./google.js";
 export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
 export {
@@ -63,12 +67,13 @@ export {
 } from "./hosts.js";
 export {
   MISTRAL,
+  MISTRAL_STANDARD,
   mistralAliasList,
   mistralDeployment,
   mistralIdentity,
   mistralIdentityWith,
 } from "./mistral.js";
-export { OPENAI, openaiDeployment, openaiIdentity } from "./openai.js";
+export { OPENAI, OPENAI_STANDARD, openaiDeployment, openaiIdentity } from "./openai.js";
 export type { ProviderIdentity } from "./types.js";
 
 export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = Object.freeze({
@@ -104,4 +109,12 @@ export function identifiedDeployment(
     { provider_id: identity.providerId, ...key, provider_model_id: providerModelId },
     identity.canonicalModelId(providerModelId),
   );
+}
+
+/**
+ * The id of a deployment its provider's identity module has placed (a community key's
+ * provider model id, surface, mode and region, src/normalize/parsers/litellm.ts).
+ */
+export function deploymentIdOf(placed: DeploymentIdentity): string {
+  return deploymentId(placed);
 }

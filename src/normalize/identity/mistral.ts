@@ -9,7 +9,7 @@
  */
 import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
-import { deploymentVocabulary, placedDeployment } from "./deployment.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
@@ -53,6 +53,13 @@ export const MISTRAL = deploymentVocabulary({
   surfaces: { api: "api" },
   modes: { standard: "standard" },
   regions: { global: "global" },
+});
+
+/** Mistral's API in the standard mode. */
+export const MISTRAL_STANDARD: Placement = Object.freeze({
+  api_surface: MISTRAL.surfaces.api,
+  mode: MISTRAL.modes.standard,
+  region: MISTRAL.regions.global,
 });
 
 /**
