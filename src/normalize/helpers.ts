@@ -13,7 +13,6 @@ export {
 export { declaredCapability, evidenceFor } from "./evidence.js";
 export { jsonDocument, parseFailure, requireSome } from "./failure.js";
 export { cellText, columnIndex, type FoundTable, findTables } from "./html-tables.js";
-export { apiDeploymentIdentity, deploymentIdentity } from "./identity/deployment.js";
 export { googleModelId } from "./identity/google.js";
 export { type PriceConversion, perTokenToMicroPerMillion, tokenRateCard, usdToMicro } from "./money.js";
 export { SkipLog } from "./skips.js";

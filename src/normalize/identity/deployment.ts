@@ -73,22 +73,3 @@ export function placedDeployment(
     canonicalModelId,
   );
 }
-
-/**
- * The identity of a deployment on a provider's own API: api surface `api`, the standard mode and
- * region `global` unless the source names one.
- */
-export function apiDeploymentIdentity(
-  providerId: string,
-  providerModelId: string,
-  canonicalModelId: string,
-  region: string = OWN_API.regions.global,
-  mode: string = OWN_API.modes.standard,
-) {
-  return placedDeployment(
-    providerId,
-    providerModelId,
-    { api_surface: OWN_API.surfaces.api, mode, region },
-    canonicalModelId,
-  );
-}

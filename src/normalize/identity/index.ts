@@ -4,15 +4,26 @@
  */
 
 import { type DeploymentIdentity, deploymentId } from "../../lib/ids.js";
-import { bedrockIdentity } from "./amazon-bedrock.js";
-import { anthropicIdentity } from "./anthropic.js";
-import { azureIdentity } from "./azure.js";
-import { deploymentIdentity } from "./deployment.js";
-import { googleIdentity } from "./google.js";
-import { vertexIdentity } from "./google-vertex.js";
-import { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
-import { mistralIdentity } from "./mistral.js";
-import { openaiIdentity } from "./openai.js";
+import { BEDROCK, bedrockIdentity } from "./amazon-bedrock.js";
+import { ANTHROPIC, anthropicIdentity } from "./anthropic.js";
+import { AZURE, azureIdentity } from "./azure.js";
+import { type DeploymentVocabulary, deploymentIdentity } from "./deployment.js";
+import { GOOGLE, googleIdentity } from "./google.js";
+import { VERTEX, vertexIdentity } from "./google-vertex.js";
+import {
+  COHERE,
+  cohereIdentity,
+  DEEPSEEK,
+  deepseekIdentity,
+  GROQ,
+  groqIdentity,
+  TOGETHER,
+  togetherIdentity,
+  XAI,
+  xaiIdentity,
+} from "./hosts.js";
+import { MISTRAL, mistralIdentity } from "./mistral.js";
+import { OPENAI, openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
 export {
@@ -44,7 +55,13 @@ export {
   azureMode,
   azureProviderModelId,
 } from "./azure.js";
-export { OWN_API, OWN_API_STANDARD, type Placement, placedDeployment } from "./deployment.js";
+export {
+  type DeploymentVocabulary,
+  OWN_API,
+  OWN_API_STANDARD,
+  type Placement,
+  placedDeployment,
+} from "./deployment.js";
 export { GOOGLE, GOOGLE_STANDARD, googleDeployment, googleIdentity, googleModelId } from "./google.js";
 export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
@@ -89,6 +106,25 @@ export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = O
   openai: openaiIdentity,
   "together-ai": togetherIdentity,
   xai: xaiIdentity,
+});
+
+/**
+ * Every provider's deployment vocabulary (its surface, mode and region names), by catalog
+ * provider id: the names only the identity modules spell (docs/identity.md).
+ */
+export const DEPLOYMENT_VOCABULARIES: Readonly<Record<string, DeploymentVocabulary>> = Object.freeze({
+  "amazon-bedrock": BEDROCK,
+  anthropic: ANTHROPIC,
+  azure: AZURE,
+  cohere: COHERE,
+  deepseek: DEEPSEEK,
+  google: GOOGLE,
+  "google-vertex": VERTEX,
+  groq: GROQ,
+  mistral: MISTRAL,
+  openai: OPENAI,
+  "together-ai": TOGETHER,
+  xai: XAI,
 });
 
 /** The identity module of a provider, or null when the catalog has none for it. */

@@ -36,6 +36,7 @@ function identity(providerModelId: string, mode: string) {
 // ---------------------------------------------------------------------------------------------
 // Pricing: the <TextTokenPricingTables tier="..." rows={[...]} /> blocks of the flagship section
 
+/** The page's tier names (`tier="batch"`) are OpenAI's mode names (../identity/openai.ts). */
 const TIER_MODES: Record<string, string> = {
   standard: OPENAI.modes.standard,
   batch: OPENAI.modes.batch,
@@ -118,7 +119,7 @@ function markdownPrice(cell: string): string {
 function paneTier(content: string, at: number): string {
   const panes = [...content.slice(0, at).matchAll(/data-content-switcher-pane data-value="([a-z-]+)"/g)];
   const last = panes.at(-1);
-  return last ? group(last, 1) : "standard";
+  return last ? group(last, 1) : OPENAI.modes.standard;
 }
 
 const TOKEN_HEADINGS = ["model", "input", "cached input", "output"];
@@ -188,7 +189,7 @@ function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
     for (const row of table.rows)
       rows.push({
         label: plainCell(row[0] ?? ""),
-        tier: "standard",
+        tier: OPENAI.modes.standard,
         input: markdownPrice(row[1] ?? ""),
         cached: null,
         cacheWrite: null,
@@ -206,7 +207,8 @@ export const parseOpenaiPricing: Parser = (input) => {
   const rows = tokenRows(input, skipped);
   if (rows.length === 0)
     throw parseFailure(input.source, "no TextTokenPricingTables block with tier and rows");
-  if (!rows.some((r) => r.tier === "standard")) throw parseFailure(input.source, "no standard tier table");
+  if (!rows.some((r) => r.tier === OPENAI.modes.standard))
+    throw parseFailure(input.source, "no standard tier table");
   for (const row of rows) {
     const { label, tier } = row;
     const mode = TIER_MODES[tier];
