@@ -10,7 +10,6 @@ export {
   sourceMilestone,
   unknownMilestone,
 } from "./dates.js";
-export { apiDeploymentIdentity, deploymentIdentity } from "./deployment-identity.js";
 export { declaredCapability, evidenceFor } from "./evidence.js";
 export { jsonDocument, parseFailure, requireSome } from "./failure.js";
 export { cellText, columnIndex, type FoundTable, findTables } from "./html-tables.js";

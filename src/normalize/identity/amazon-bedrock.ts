@@ -16,6 +16,7 @@
  * `moonshotai.kimi-k2-thinking`.
  */
 import { modelId } from "../../lib/ids.js";
+import { deploymentVocabulary, placedDeployment } from "./deployment.js";
 import { aliasLookup, type ProviderIdentity } from "./types.js";
 
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({
@@ -35,7 +36,25 @@ const LAB_NAMES: Readonly<Record<string, string>> = Object.freeze({
 /** Bedrock vendor prefix -> lab slug, where they differ. */
 const VENDOR_LAB: Readonly<Record<string, string>> = Object.freeze({ moonshotai: "moonshot" });
 
-const GEOGRAPHY = /^(?:us|eu|apac|jp|au|ca|us-gov|global)\.(?=[a-z0-9-]+\.)/;
+/**
+ * The geographies of cross-Region inference profiles (`us.`, `global.` ...), as their model id
+ * prefixes spell them; a community key's prefix is the deployment's region.
+ */
+const GEOGRAPHIES = Object.freeze({
+  us: "us",
+  eu: "eu",
+  apac: "apac",
+  jp: "jp",
+  au: "au",
+  ca: "ca",
+  usGov: "us-gov",
+  global: "global",
+} as const);
+
+/** Every inference profile geography prefix (without its dot). */
+export const BEDROCK_GEOGRAPHIES: readonly string[] = Object.freeze(Object.values(GEOGRAPHIES));
+
+const GEOGRAPHY = new RegExp(`^(?:${BEDROCK_GEOGRAPHIES.join("|")})\\.(?=[a-z0-9-]+\\.)`);
 
 function providerModelId(name: string): string {
   return aliasLookup(ALIASES, name.trim().replace(GEOGRAPHY, ""));
@@ -66,3 +85,31 @@ export const bedrockIdentity: ProviderIdentity = {
   providerModelId,
   canonicalModelId,
 };
+
+/**
+ * Bedrock's runtime API, per AWS Region: in-Region on demand (`standard`), batch inference
+ * (`batch`) and Global cross-Region inference priced per source Region (`global`). LiteLLM
+ * prices a key without a Region at US East (N. Virginia), `us-east-1`.
+ */
+export const BEDROCK = deploymentVocabulary({
+  surfaces: { runtime: "bedrock-runtime" },
+  modes: { standard: "standard", batch: "batch", global: "global" },
+  regions: { usEast1: "us-east-1", ...GEOGRAPHIES },
+});
+
+/** A Bedrock mode name. */
+export type BedrockMode = (typeof BEDROCK.modes)[keyof typeof BEDROCK.modes];
+
+/** The deployment of a Bedrock model id in an AWS Region (default mode: in-Region on demand). */
+export function bedrockDeployment(
+  bedrockModelId: string,
+  region: string,
+  mode: BedrockMode = BEDROCK.modes.standard,
+) {
+  return placedDeployment(
+    bedrockIdentity.providerId,
+    bedrockModelId,
+    { api_surface: BEDROCK.surfaces.runtime, mode, region },
+    bedrockIdentity.canonicalModelId(bedrockModelId),
+  );
+}

@@ -6,6 +6,7 @@
  * dated id. Claude 4.6 and later have undated ids that follow from the display name.
  */
 import { group } from "../../lib/regex.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
@@ -73,4 +74,28 @@ export function anthropicModelIdForName(displayName: string): string | null {
   const minor = m[3] === undefined ? 0 : Number(m[3]);
   if (major < 4 || (major === 4 && minor < 6)) return null;
   return `claude-${group(m, 1).toLowerCase()}-${m[2]}${m[3] === undefined ? "" : `-${m[3]}`}`;
+}
+
+/** The Claude API: one global endpoint, with the Message Batches API as mode `batch`. */
+export const ANTHROPIC = deploymentVocabulary({
+  surfaces: { api: "api" },
+  modes: { standard: "standard", batch: "batch" },
+  regions: { global: "global" },
+});
+
+/** The Claude API in the standard mode. */
+export const ANTHROPIC_STANDARD: Placement = Object.freeze({
+  api_surface: ANTHROPIC.surfaces.api,
+  mode: ANTHROPIC.modes.standard,
+  region: ANTHROPIC.regions.global,
+});
+
+/** The deployment of a Claude API model id on Anthropic's API (default mode: standard). */
+export function anthropicDeployment(providerModelId: string, mode: string = ANTHROPIC.modes.standard) {
+  return placedDeployment(
+    anthropicIdentity.providerId,
+    providerModelId,
+    { api_surface: ANTHROPIC.surfaces.api, mode, region: ANTHROPIC.regions.global },
+    anthropicIdentity.canonicalModelId(providerModelId),
+  );
 }

@@ -14,6 +14,7 @@
  * the release merge to the one version the official tables place (`versionedDeployments`).
  */
 import { modelId } from "../../lib/ids.js";
+import { deploymentVocabulary, placedDeployment } from "./deployment.js";
 import type { ProviderIdentity } from "./types.js";
 
 /** Counter versions that are a model of their own (name|version -> canonical model id). */
@@ -81,3 +82,88 @@ export const azureIdentity: ProviderIdentity = {
   /** A joined provider model id (`gpt-4o-2024-08-06`, `gpt-35-turbo-0125`) as one name. */
   canonicalModelId: (name) => azureCanonicalModelId(name, null),
 };
+
+/**
+ * Azure OpenAI's deployment types are modes: Global (region `global`), Data Zone (region = the
+ * zone, `us` or `eu`) and Standard/regional (region = the Azure region), each as a standard and a
+ * batch type. A regional batch price meter, were Azure to publish one, is mode `batch`.
+ */
+export const AZURE = deploymentVocabulary({
+  surfaces: { azureOpenai: "azure-openai" },
+  modes: {
+    globalStandard: "global-standard",
+    globalBatch: "global-batch",
+    dataZoneStandard: "data-zone-standard",
+    dataZoneBatch: "data-zone-batch",
+    standard: "standard",
+    regionalBatch: "batch",
+  },
+  regions: { global: "global", us: "us", eu: "eu" },
+});
+
+/** Where a deployment type processes data: worldwide, in a data zone, or in the resource's region. */
+export const AZURE_SCOPES = Object.freeze({
+  global: "global",
+  dataZone: "data-zone",
+  regional: "regional",
+} as const);
+export type AzureScope = (typeof AZURE_SCOPES)[keyof typeof AZURE_SCOPES];
+
+const SCOPE_MODES: Readonly<Record<AzureScope, { standard: string; batch: string }>> = Object.freeze({
+  global: { standard: AZURE.modes.globalStandard, batch: AZURE.modes.globalBatch },
+  "data-zone": { standard: AZURE.modes.dataZoneStandard, batch: AZURE.modes.dataZoneBatch },
+  regional: { standard: AZURE.modes.standard, batch: AZURE.modes.regionalBatch },
+});
+
+/** The mode of a deployment type: its scope, standard or batch. */
+export function azureMode(scope: AzureScope, batch: boolean): string {
+  return batch ? SCOPE_MODES[scope].batch : SCOPE_MODES[scope].standard;
+}
+
+/** The batch deployment types (the docs' "batch deployments"). */
+export const AZURE_BATCH_MODES: readonly string[] = Object.freeze([
+  AZURE.modes.globalBatch,
+  AZURE.modes.dataZoneBatch,
+]);
+/** The standard (pay-as-you-go, not provisioned, not batch) deployment types (the docs' "standard deployments"). */
+export const AZURE_STANDARD_MODES: readonly string[] = Object.freeze([
+  AZURE.modes.globalStandard,
+  AZURE.modes.dataZoneStandard,
+  AZURE.modes.standard,
+]);
+
+/** Data Zone deployments keep data in the zone of the resource's region. */
+export const AZURE_DATA_ZONES: Readonly<Record<string, string>> = Object.freeze({
+  eastus: AZURE.regions.us,
+  eastus2: AZURE.regions.us,
+  centralus: AZURE.regions.us,
+  northcentralus: AZURE.regions.us,
+  southcentralus: AZURE.regions.us,
+  westcentralus: AZURE.regions.us,
+  westus: AZURE.regions.us,
+  westus2: AZURE.regions.us,
+  westus3: AZURE.regions.us,
+  francecentral: AZURE.regions.eu,
+  germanywestcentral: AZURE.regions.eu,
+  italynorth: AZURE.regions.eu,
+  northeurope: AZURE.regions.eu,
+  polandcentral: AZURE.regions.eu,
+  spaincentral: AZURE.regions.eu,
+  swedencentral: AZURE.regions.eu,
+  westeurope: AZURE.regions.eu,
+});
+
+/** The data zone of an Azure region, or null when it is in no zone the catalog names. */
+export function azureDataZone(azureRegion: string): string | null {
+  return Object.hasOwn(AZURE_DATA_ZONES, azureRegion) ? (AZURE_DATA_ZONES[azureRegion] ?? null) : null;
+}
+
+/** The deployment of an Azure model version in a deployment type (mode) and region. */
+export function azureDeployment(name: string, version: string | null, mode: string, region: string) {
+  return placedDeployment(
+    azureIdentity.providerId,
+    azureProviderModelId(name, version),
+    { api_surface: AZURE.surfaces.azureOpenai, mode, region },
+    azureCanonicalModelId(name, version),
+  );
+}

@@ -16,6 +16,7 @@
 import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
 import { anthropicIdentity } from "./anthropic.js";
+import { deploymentVocabulary, placedDeployment } from "./deployment.js";
 import { googleModelId } from "./google.js";
 import type { ProviderIdentity } from "./types.js";
 
@@ -89,3 +90,24 @@ export const vertexIdentity: ProviderIdentity = {
   providerModelId,
   canonicalModelId,
 };
+
+/** Vertex AI's generative AI surface; its global endpoint is the region `global`. */
+export const VERTEX = deploymentVocabulary({
+  surfaces: { vertexAi: "vertex-ai" },
+  modes: { standard: "standard" },
+  regions: { global: "global" },
+});
+
+/** The deployment of a Vertex model id (default: the standard mode on the global endpoint). */
+export function vertexDeployment(
+  providerModelId: string,
+  mode: string = VERTEX.modes.standard,
+  region: string = VERTEX.regions.global,
+) {
+  return placedDeployment(
+    vertexIdentity.providerId,
+    providerModelId,
+    { api_surface: VERTEX.surfaces.vertexAi, mode, region },
+    vertexIdentity.canonicalModelId(providerModelId),
+  );
+}

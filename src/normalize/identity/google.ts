@@ -4,6 +4,7 @@
  * `google/gemini-2.5-pro`).
  */
 import { modelId } from "../../lib/ids.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { aliasLookup, type ProviderIdentity } from "./types.js";
 
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({});
@@ -19,3 +20,27 @@ export const googleIdentity: ProviderIdentity = {
   providerModelId: (name) => aliasLookup(ALIASES, name).replace(/^models\//, ""),
   canonicalModelId: (name) => googleModelId(aliasLookup(ALIASES, name)),
 };
+
+/** The Gemini API: one global endpoint, with the Batch API as mode `batch`. */
+export const GOOGLE = deploymentVocabulary({
+  surfaces: { geminiApi: "gemini-api" },
+  modes: { standard: "standard", batch: "batch" },
+  regions: { global: "global" },
+});
+
+/** The Gemini API in the standard mode. */
+export const GOOGLE_STANDARD: Placement = Object.freeze({
+  api_surface: GOOGLE.surfaces.geminiApi,
+  mode: GOOGLE.modes.standard,
+  region: GOOGLE.regions.global,
+});
+
+/** The deployment of a Gemini API model id (default mode: standard). */
+export function googleDeployment(providerModelId: string, mode: string = GOOGLE.modes.standard) {
+  return placedDeployment(
+    googleIdentity.providerId,
+    providerModelId,
+    { api_surface: GOOGLE.surfaces.geminiApi, mode, region: GOOGLE.regions.global },
+    googleModelId(providerModelId),
+  );
+}

@@ -2,26 +2,95 @@
  * The identity module of every provider, by catalog provider id: which model a provider's
  * name means, whichever source (official page or community map) uses it. See types.ts.
  */
-import { deploymentIdentity } from "../helpers.js";
-import { bedrockIdentity } from "./amazon-bedrock.js";
-import { anthropicIdentity } from "./anthropic.js";
-import { azureIdentity } from "./azure.js";
-import { googleIdentity } from "./google.js";
-import { vertexIdentity } from "./google-vertex.js";
-import { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
-import { mistralIdentity } from "./mistral.js";
-import { openaiIdentity } from "./openai.js";
+
+import { type DeploymentIdentity, deploymentId } from "../../lib/ids.js";
+import { BEDROCK, bedrockIdentity } from "./amazon-bedrock.js";
+import { ANTHROPIC, anthropicIdentity } from "./anthropic.js";
+import { AZURE, azureIdentity } from "./azure.js";
+import { type DeploymentVocabulary, deploymentIdentity } from "./deployment.js";
+import { GOOGLE, googleIdentity } from "./google.js";
+import { VERTEX, vertexIdentity } from "./google-vertex.js";
+import {
+  COHERE,
+  cohereIdentity,
+  DEEPSEEK,
+  deepseekIdentity,
+  GROQ,
+  groqIdentity,
+  TOGETHER,
+  togetherIdentity,
+  XAI,
+  xaiIdentity,
+} from "./hosts.js";
+import { MISTRAL, mistralIdentity } from "./mistral.js";
+import { OPENAI, openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
-export { bedrockIdentity } from "./amazon-bedrock.js";
-export { ANTHROPIC_DATED_IDS, anthropicIdentity, anthropicModelIdForName } from "./anthropic.js";
-export { azureCanonicalModelId, azureIdentity, azureProviderModelId } from "./azure.js";
-export { googleIdentity, googleModelId } from "./google.js";
-export { vertexClaudeModelId, vertexIdentity } from "./google-vertex.js";
+export {
+  BEDROCK,
+  BEDROCK_GEOGRAPHIES,
+  type BedrockMode,
+  bedrockDeployment,
+  bedrockIdentity,
+} from "./amazon-bedrock.js";
+export {
+  ANTHROPIC,
+  ANTHROPIC_DATED_IDS,
+  ANTHROPIC_STANDARD,
+  anthropicDeployment,
+  anthropicIdentity,
+  anthropicModelIdForName,
+} from "./anthropic.js";
+export {
+  AZURE,
+  AZURE_BATCH_MODES,
+  AZURE_DATA_ZONES,
+  AZURE_SCOPES,
+  AZURE_STANDARD_MODES,
+  type AzureScope,
+  azureCanonicalModelId,
+  azureDataZone,
+  azureDeployment,
+  azureIdentity,
+  azureMode,
+  azureProviderModelId,
+} from "./azure.js";
+export {
+  type DeploymentVocabulary,
+  OWN_API,
+  OWN_API_STANDARD,
+  type Placement,
+  placedDeployment,
+} from "./deployment.js";
+export { GOOGLE, GOOGLE_STANDARD, googleDeployment, googleIdentity, googleModelId } from "./google.js";
+export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
-export { cohereIdentity, deepseekIdentity, groqIdentity, togetherIdentity, xaiIdentity } from "./hosts.js";
-export { mistralAliasList, mistralIdentity, mistralIdentityWith } from "./mistral.js";
-export { openaiIdentity } from "./openai.js";
+export {
+  COHERE,
+  cohereDeployment,
+  cohereIdentity,
+  DEEPSEEK,
+  deepseekDeployment,
+  deepseekIdentity,
+  GROQ,
+  groqDeployment,
+  groqIdentity,
+  TOGETHER,
+  togetherDeployment,
+  togetherIdentity,
+  XAI,
+  xaiDeployment,
+  xaiIdentity,
+} from "./hosts.js";
+export {
+  MISTRAL,
+  MISTRAL_STANDARD,
+  mistralAliasList,
+  mistralDeployment,
+  mistralIdentity,
+  mistralIdentityWith,
+} from "./mistral.js";
+export { OPENAI, OPENAI_STANDARD, openaiDeployment, openaiIdentity } from "./openai.js";
 export type { ProviderIdentity } from "./types.js";
 
 export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = Object.freeze({
@@ -37,6 +106,25 @@ export const PROVIDER_IDENTITIES: Readonly<Record<string, ProviderIdentity>> = O
   openai: openaiIdentity,
   "together-ai": togetherIdentity,
   xai: xaiIdentity,
+});
+
+/**
+ * Every provider's deployment vocabulary (its surface, mode and region names), by catalog
+ * provider id: the names only the identity modules spell (docs/identity.md).
+ */
+export const DEPLOYMENT_VOCABULARIES: Readonly<Record<string, DeploymentVocabulary>> = Object.freeze({
+  "amazon-bedrock": BEDROCK,
+  anthropic: ANTHROPIC,
+  azure: AZURE,
+  cohere: COHERE,
+  deepseek: DEEPSEEK,
+  google: GOOGLE,
+  "google-vertex": VERTEX,
+  groq: GROQ,
+  mistral: MISTRAL,
+  openai: OPENAI,
+  "together-ai": TOGETHER,
+  xai: XAI,
 });
 
 /** The identity module of a provider, or null when the catalog has none for it. */
@@ -57,4 +145,12 @@ export function identifiedDeployment(
     { provider_id: identity.providerId, ...key, provider_model_id: providerModelId },
     identity.canonicalModelId(providerModelId),
   );
+}
+
+/**
+ * The id of a deployment its provider's identity module has placed (a community key's
+ * provider model id, surface, mode and region, src/normalize/parsers/litellm.ts).
+ */
+export function deploymentIdOf(placed: DeploymentIdentity): string {
+  return deploymentId(placed);
 }

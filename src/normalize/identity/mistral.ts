@@ -7,7 +7,9 @@
  * resolves the page's own `-latest` names with it. Other sources' fixed spellings of an API id
  * are a static table (`OTHER_SPELLINGS`).
  */
+import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
+import { deploymentVocabulary, type Placement, placedDeployment } from "./deployment.js";
 import { ownLabIdentity, type ProviderIdentity } from "./types.js";
 
 /**
@@ -44,4 +46,31 @@ export function mistralAliasList(markdown: string): Record<string, string> {
 /** `mistralIdentity` extended with a page's own alias list. */
 export function mistralIdentityWith(pageAliases: Readonly<Record<string, string>>): ProviderIdentity {
   return ownLabIdentity("mistral", "mistral", Object.freeze({ ...mistralIdentity.aliases, ...pageAliases }));
+}
+
+/** Mistral's API (La Plateforme): one global endpoint in the standard mode. */
+export const MISTRAL = deploymentVocabulary({
+  surfaces: { api: "api" },
+  modes: { standard: "standard" },
+  regions: { global: "global" },
+});
+
+/** Mistral's API in the standard mode. */
+export const MISTRAL_STANDARD: Placement = Object.freeze({
+  api_surface: MISTRAL.surfaces.api,
+  mode: MISTRAL.modes.standard,
+  region: MISTRAL.regions.global,
+});
+
+/**
+ * The deployment of a model the models page names by its own API name: the name is the model
+ * (`mistral/<api name>`), as a card's API name is an id of its own, never another's alias.
+ */
+export function mistralDeployment(apiName: string) {
+  return placedDeployment(
+    mistralIdentity.providerId,
+    apiName,
+    { api_surface: MISTRAL.surfaces.api, mode: MISTRAL.modes.standard, region: MISTRAL.regions.global },
+    modelId("mistral", apiName),
+  );
 }

@@ -21,6 +21,7 @@ import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { BEDROCK } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser } from "../types.js";
 
@@ -95,7 +96,7 @@ export const parseBedrockModelCard: Parser = (input) => {
     }
 
   const access = tables.find((t) => headerIs(t, 0, "endpoint") && headerIs(t, 1, "model id"));
-  const runtime = access?.rows.find((r) => plainCell(r[0] ?? "") === "bedrock-runtime");
+  const runtime = access?.rows.find((r) => plainCell(r[0] ?? "") === BEDROCK.surfaces.runtime);
   const id = runtime ? plainCell(runtime[1] ?? "") : "";
   if (!MODEL_ID.test(id))
     throw parseFailure(

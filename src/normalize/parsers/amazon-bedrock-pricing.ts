@@ -37,10 +37,10 @@
  */
 
 import { compareCodePoints } from "../../lib/canonical-json.js";
-import { deploymentId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
 import type { ParseOutput } from "../../schema/index.js";
 import { parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { BEDROCK, type BedrockMode, bedrockDeployment } from "../identity/index.js";
 import {
   PartPrices,
   type PricedEntry,
@@ -49,11 +49,6 @@ import {
   pricedDeployments,
 } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
-import {
-  API_SURFACE as BEDROCK_API_SURFACE,
-  PROVIDER_ID as BEDROCK_PROVIDER_ID,
-  bedrockCanonicalModelId,
-} from "./amazon-bedrock.js";
 
 /** What a price-list model name is: a text model with its Bedrock model id, or an embedding model. */
 export type PriceListModel = { kind: "text"; modelId: string } | { kind: "embedding" };
@@ -129,7 +124,7 @@ type Component = PricePart;
 /** Which deployment variant a price belongs to (always in the SKU's own AWS Region). */
 interface Variant {
   /** standard: in-Region on demand; batch: batch inference; global: Global cross-Region inference. */
-  mode: "standard" | "batch" | "global";
+  mode: BedrockMode;
 }
 
 type Classified = { ok: true; component: Component; variant: Variant } | { ok: false; reason: string };
@@ -157,10 +152,11 @@ function classifyBedrock(attributes: Record<string, string>): Classified {
       ok: false,
       reason: `not a per-token price (inferenceType "${attributes["inferenceType"] ?? ""}")`,
     };
-  if (/-batch$/.test(usage)) return { ok: true, component, variant: { mode: "batch" } };
-  if (/-cross-region-global$/.test(usage)) return { ok: true, component, variant: { mode: "global" } };
+  if (/-batch$/.test(usage)) return { ok: true, component, variant: { mode: BEDROCK.modes.batch } };
+  if (/-cross-region-global$/.test(usage))
+    return { ok: true, component, variant: { mode: BEDROCK.modes.global } };
   if (/-(?:input|output)-tokens?$|-token-count$/.test(usage))
-    return { ok: true, component, variant: { mode: "standard" } };
+    return { ok: true, component, variant: { mode: BEDROCK.modes.standard } };
   return { ok: false, reason: UNRECOGNIZED };
 }
 
@@ -184,7 +180,12 @@ function classifyMarketplace(attributes: Record<string, string>): Classified {
   const component = parts ? MARKETPLACE_KINDS[group(parts, 1)] : undefined;
   if (!parts || !component) return { ok: false, reason: UNRECOGNIZED };
   const variant: Variant = {
-    mode: parts[2] === "Batch" ? "batch" : parts[2] === "Global" ? "global" : "standard",
+    mode:
+      parts[2] === "Batch"
+        ? BEDROCK.modes.batch
+        : parts[2] === "Global"
+          ? BEDROCK.modes.global
+          : BEDROCK.modes.standard,
   };
   return { ok: true, component, variant };
 }
@@ -301,18 +302,12 @@ function parseOfferFile(input: ParserInput): ParseOutput {
       continue;
     }
     const { variant, component } = classified;
-    const identity = {
-      provider_id: BEDROCK_PROVIDER_ID,
-      provider_model_id: model.modelId,
-      api_surface: BEDROCK_API_SURFACE,
-      mode: variant.mode,
-      region: regionCode,
-    };
-    const id = deploymentId(identity);
+    const identity = bedrockDeployment(model.modelId, regionCode, variant.mode);
+    const { id } = identity;
     let entry = pending.get(id);
     if (!entry) {
       entry = {
-        fact: { id, model_id: bedrockCanonicalModelId(model.modelId), ...identity, display_name: name },
+        fact: { ...identity, display_name: name },
         prices: new PartPrices(),
         skus: [],
       };

@@ -17,7 +17,6 @@
  *   build's clock (src/release/status.ts); the parser compares no date with its capture time.
  */
 
-import { deploymentId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
 import type {
   DeploymentFact,
@@ -27,13 +26,12 @@ import type {
   SourceDefinition,
 } from "../../schema/index.js";
 import { columnIndex, evidenceFor, parseFailure, requireSome, sourceMilestone } from "../helpers.js";
-import { bedrockIdentity } from "../identity/index.js";
+import { BEDROCK, bedrockDeployment, bedrockIdentity } from "../identity/index.js";
 import { cleanCell, splitTableRow, startsTable } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 export const PROVIDER_ID = "amazon-bedrock";
-export const API_SURFACE = "bedrock-runtime";
-const MODE = "standard";
+export const API_SURFACE = BEDROCK.surfaces.runtime;
 
 /** The canonical model of a Bedrock model id: see ../identity/amazon-bedrock.ts. */
 export const bedrockCanonicalModelId = (bedrockModelId: string): string =>
@@ -212,7 +210,6 @@ function parseModelLifecycle(input: ParserInput): ParseOutput {
   const lifecycle: LifecycleAssertion[] = [];
   const seen = new Set<string>();
   for (const entry of readEntries(source, input.content)) {
-    const canonical = bedrockIdentity.canonicalModelId(entry.modelId);
     for (const group of entry.groups) {
       const deprecation = milestone(source, group.legacy, input);
       const endOfLife = milestone(source, group.eol, input);
@@ -220,23 +217,12 @@ function parseModelLifecycle(input: ParserInput): ParseOutput {
         group.extendedAccess === undefined ? undefined : milestone(source, group.extendedAccess, input);
       const reachedEol = entry.section === "reached-eol";
       for (const region of group.regions) {
-        const id = deploymentId({
-          provider_id: PROVIDER_ID,
-          provider_model_id: entry.modelId,
-          api_surface: API_SURFACE,
-          mode: MODE,
-          region,
-        });
+        const deployment = bedrockDeployment(entry.modelId, region);
+        const { id } = deployment;
         if (seen.has(id)) throw parseFailure(source, `${entry.modelId} in ${region} is listed twice`);
         seen.add(id);
         deployments.push({
-          id,
-          model_id: canonical,
-          provider_id: PROVIDER_ID,
-          provider_model_id: entry.modelId,
-          api_surface: API_SURFACE,
-          mode: MODE,
-          region,
+          ...deployment,
           display_name: entry.name ? `${entry.provider} ${entry.name}` : entry.provider,
           evidence,
         });

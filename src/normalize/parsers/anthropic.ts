@@ -13,7 +13,6 @@ import type {
   RateCard,
 } from "../../schema/index.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   parseFailure,
   parseMilestone,
@@ -22,13 +21,16 @@ import {
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
-import { anthropicIdentity, anthropicModelIdForName } from "../identity/index.js";
+import {
+  ANTHROPIC,
+  anthropicDeployment,
+  anthropicIdentity,
+  anthropicModelIdForName,
+} from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "anthropic";
-const API_SURFACE = "api";
-const REGION = "global";
 
 export { anthropicModelIdForName };
 
@@ -37,17 +39,9 @@ export function anthropicModelId(providerModelId: string): string {
   return anthropicIdentity.canonicalModelId(providerModelId);
 }
 
+/** A Claude API deployment in a mode (../identity/anthropic.ts names them). */
 function identity(providerModelId: string, mode: string) {
-  return deploymentIdentity(
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode,
-      region: REGION,
-    },
-    anthropicModelId(providerModelId),
-  );
+  return anthropicDeployment(providerModelId, mode);
 }
 
 /** "Claude Opus 4.1 ([retired, except on Bedrock and Google Cloud](model-deprecations.md))" -> name + note. */
@@ -118,7 +112,7 @@ export const parseAnthropicPricing: Parser = (input) => {
     if (inputPrice === null) throw parseFailure(input.source, `${name}: no base input price`);
     const status = statusFromNote(note);
     deployments.push({
-      ...identity(id, "standard"),
+      ...identity(id, ANTHROPIC.modes.standard),
       display_name: name,
       rate_card: card(inputPrice, {
         cached_input_micro_usd: price(input, row[cols.hits] ?? "", `${name} cache hits`),
@@ -146,7 +140,7 @@ export const parseAnthropicPricing: Parser = (input) => {
     if (inputPrice === null) throw parseFailure(input.source, `${name}: no batch input price`);
     const status = statusFromNote(note);
     deployments.push({
-      ...identity(id, "batch"),
+      ...identity(id, ANTHROPIC.modes.batch),
       display_name: name,
       rate_card: card(inputPrice, {
         output_micro_usd: price(input, row[batchCols.output] ?? "", `${name} batch output`),
@@ -208,7 +202,7 @@ export const parseAnthropicDeprecations: Parser = (input) => {
     byId.set(id, {
       scope: "deployment",
       provider_id: PROVIDER_ID,
-      target: { provider_model_id: id, api_surface: API_SURFACE },
+      target: { provider_model_id: id, api_surface: ANTHROPIC.surfaces.api },
       status,
       deprecation: milestone(input, row[col.deprecated] ?? "", evidence, `${id} deprecated date`),
       end_of_life: milestone(input, row[col.retirement] ?? "", evidence, `${id} retirement date`),
@@ -254,7 +248,7 @@ export const parseAnthropicDeprecations: Parser = (input) => {
       byId.set(id, {
         scope: "deployment",
         provider_id: PROVIDER_ID,
-        target: { provider_model_id: id, api_surface: API_SURFACE },
+        target: { provider_model_id: id, api_surface: ANTHROPIC.surfaces.api },
         announced_at: `${announcedDate}T00:00:00Z`,
         deprecation: parseMilestone(announcedDate, [evidence]),
         end_of_life: endOfLife,
@@ -266,7 +260,7 @@ export const parseAnthropicDeprecations: Parser = (input) => {
   }
   const lifecycle = order.map((id) => byId.get(id) as LifecycleAssertion);
   const deployments: DeploymentFact[] = order.map((id) => ({
-    ...identity(id, "standard"),
+    ...identity(id, ANTHROPIC.modes.standard),
     display_name: id,
     evidence,
   }));

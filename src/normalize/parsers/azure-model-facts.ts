@@ -60,15 +60,15 @@ import {
   SkipLog,
   tokenCount,
 } from "../helpers.js";
+import { AZURE_BATCH_MODES, AZURE_STANDARD_MODES } from "../identity/index.js";
 import { plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 import { azureProviderModelId, azureTables } from "./azure.js";
 
 const PROVIDER_ID = "azure";
-/** The batch deployment modes of Azure OpenAI (as azure.ts and the LiteLLM map name them). */
-const BATCH_MODES = ["global-batch", "data-zone-batch"];
-/** The standard (pay-as-you-go, not provisioned, not batch) deployment modes, as azure.ts names them. */
-const STANDARD_MODES = ["global-standard", "data-zone-standard", "standard"];
+/** The batch and the standard deployment modes of Azure OpenAI (../identity/azure.ts). */
+const BATCH_MODES = AZURE_BATCH_MODES;
+const STANDARD_MODES = AZURE_STANDARD_MODES;
 
 interface Limits {
   context_tokens?: number | null;
@@ -129,8 +129,8 @@ function qualifiedModes(
   const modes: string[] = [];
   for (const kind of group(m, 1).split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)) {
     const k = kind.trim().toLowerCase();
-    if (k === "batch") modes.push(...BATCH_MODES);
-    else if (k === "standard") modes.push(...STANDARD_MODES);
+    if (/^batch$/.test(k)) modes.push(...BATCH_MODES);
+    else if (/^standard$/.test(k)) modes.push(...STANDARD_MODES);
     else if (k === "provisioned managed")
       skipped.add("context window for provisioned managed deployments (no such deployments)", model);
     else

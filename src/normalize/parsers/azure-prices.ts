@@ -1,8 +1,15 @@
 import type { ParseOutput, TokenPriceComponent } from "../../schema/index.js";
-import { deploymentIdentity, parseFailure, requireSome, SkipLog } from "../helpers.js";
+import { parseFailure, requireSome, SkipLog } from "../helpers.js";
+import {
+  AZURE,
+  AZURE_SCOPES,
+  type AzureScope,
+  azureDataZone,
+  azureDeployment,
+  azureMode,
+} from "../identity/index.js";
 import { PartPrices, type PricedEntry, perUnitToMicroPerMillion, pricedDeployments } from "../price-parts.js";
 import type { Parser, ParserInput } from "../types.js";
-import { API_SURFACE, azureCanonicalModelId, azureProviderModelId, DATA_ZONE } from "./azure.js";
 
 // ---------------------------------------------------------------------------------------
 // Meter vocabulary (reviewed)
@@ -50,17 +57,17 @@ const DIRECTION: Readonly<Record<string, "input" | "output">> = {
   out: "output",
 };
 const CACHED = new Set(["cached", "cchd", "cd"]);
-const DEPLOYMENT_TYPE: Readonly<Record<string, "global" | "data-zone" | "regional">> = {
-  glbl: "global",
-  global: "global",
-  gl: "global",
-  datazone: "data-zone",
-  dzone: "data-zone",
-  dz: "data-zone",
-  dzn: "data-zone",
-  regnl: "regional",
-  regional: "regional",
-  regn: "regional",
+const DEPLOYMENT_TYPE: Readonly<Record<string, AzureScope>> = {
+  glbl: AZURE_SCOPES.global,
+  global: AZURE_SCOPES.global,
+  gl: AZURE_SCOPES.global,
+  datazone: AZURE_SCOPES.dataZone,
+  dzone: AZURE_SCOPES.dataZone,
+  dz: AZURE_SCOPES.dataZone,
+  dzn: AZURE_SCOPES.dataZone,
+  regnl: AZURE_SCOPES.regional,
+  regional: AZURE_SCOPES.regional,
+  regn: AZURE_SCOPES.regional,
 };
 
 /** The part a meter prices: Azure publishes meters for the token components only. */
@@ -72,7 +79,7 @@ export type MeterReading =
       model: string;
       version: string;
       part: MeterPart;
-      type: "global" | "data-zone" | "regional";
+      type: AzureScope;
       batch: boolean;
     }
   | { ok: false; reason: string };
@@ -101,10 +108,10 @@ export function readMeter(meterName: string): MeterReading {
   let batch = false;
   let cached = false;
   let direction: "input" | "output" | null = null;
-  let type: "global" | "data-zone" | "regional" | null = null;
+  let type: AzureScope | null = null;
   for (const word of words.slice(prefixLength)) {
     if (/^\d{4}$/.test(word) && hint === null) hint = word;
-    else if (word === "batch" && !batch) batch = true;
+    else if (/^batch$/.test(word) && !batch) batch = true;
     else if (CACHED.has(word) && !cached) cached = true;
     else if (DIRECTION[word] && direction === null) direction = DIRECTION[word];
     else if (DEPLOYMENT_TYPE[word] && type === null) type = DEPLOYMENT_TYPE[word];
@@ -186,18 +193,18 @@ function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, count
       skipped.add("price finer than 1 micro-USD per million tokens, or not an amount", row.meterName);
       continue;
     }
-    const mode = `${meter.type === "regional" ? "" : `${meter.type}-`}${meter.batch ? "batch" : "standard"}`;
+    const mode = azureMode(meter.type, meter.batch);
     const regions = new Set<string>();
-    if (meter.type === "global") regions.add("global");
+    if (meter.type === AZURE_SCOPES.global) regions.add(AZURE.regions.global);
     else
       for (const azureRegion of row.regions) {
         if (!AZURE_REGION.test(azureRegion)) {
           skipped.add("not an Azure region name", `${row.meterName} @ ${azureRegion}`);
           continue;
         }
-        if (meter.type === "regional") regions.add(azureRegion);
+        if (meter.type === AZURE_SCOPES.regional) regions.add(azureRegion);
         else {
-          const zone = Object.hasOwn(DATA_ZONE, azureRegion) ? DATA_ZONE[azureRegion] : undefined;
+          const zone = azureDataZone(azureRegion);
           if (zone) regions.add(zone);
           else skipped.add("region in no known data zone", `${row.meterName} @ ${azureRegion}`);
         }
@@ -208,16 +215,7 @@ function priceRows(input: ParserInput, rows: PriceRow[], skipped: SkipLog, count
     }
     priced++;
     for (const region of regions) {
-      const identity = deploymentIdentity(
-        {
-          provider_id: "azure",
-          provider_model_id: azureProviderModelId(meter.model, meter.version),
-          api_surface: API_SURFACE,
-          mode,
-          region,
-        },
-        azureCanonicalModelId(meter.model, meter.version),
-      );
+      const identity = azureDeployment(meter.model, meter.version, mode, region);
       let entry = pending.get(identity.id);
       if (!entry) {
         entry = {

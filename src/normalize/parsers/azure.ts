@@ -59,20 +59,19 @@ import type {
   ParseOutput,
   SourceDefinition,
 } from "../../schema/index.js";
+import { columnIndex, evidenceFor, parseFailure, requireSome, SkipLog, sourceMilestone } from "../helpers.js";
 import {
-  columnIndex,
-  deploymentIdentity,
-  evidenceFor,
-  parseFailure,
-  requireSome,
-  SkipLog,
-  sourceMilestone,
-} from "../helpers.js";
-import { azureCanonicalModelId, azureProviderModelId } from "../identity/index.js";
+  AZURE,
+  AZURE_DATA_ZONES,
+  azureCanonicalModelId,
+  azureDataZone,
+  azureDeployment,
+  azureProviderModelId,
+} from "../identity/index.js";
 import { cleanCell, type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
-export const API_SURFACE = "azure-openai";
+export const API_SURFACE = AZURE.surfaces.azureOpenai;
 /**
  * The retirement pages say when a model version retires, not where it is offered: they create
  * no deployment. Their assertions apply to every deployment of the version that a model-matrix
@@ -131,12 +130,8 @@ function fact(
   mode: string,
   region: string,
 ): DeploymentFact {
-  const providerModelId = azureProviderModelId(name, version);
   return {
-    ...deploymentIdentity(
-      { provider_id: "azure", provider_model_id: providerModelId, api_surface: API_SURFACE, mode, region },
-      azureCanonicalModelId(name, version),
-    ),
+    ...azureDeployment(name, version, mode, region),
     display_name: version ? `${name} ${version}` : name,
     evidence: evidenceFor(input.source, input.observedAt),
   };
@@ -456,26 +451,8 @@ function parseModelRetirements(input: ParserInput): ParseOutput {
 // ("us" / "eu") of the listed resource region, Standard (regional) deployments the Azure region
 // itself.
 
-/** Data Zone deployments keep data in the zone of the resource's region. */
-export const DATA_ZONE: Record<string, "us" | "eu"> = {
-  eastus: "us",
-  eastus2: "us",
-  centralus: "us",
-  northcentralus: "us",
-  southcentralus: "us",
-  westcentralus: "us",
-  westus: "us",
-  westus2: "us",
-  westus3: "us",
-  francecentral: "eu",
-  germanywestcentral: "eu",
-  italynorth: "eu",
-  northeurope: "eu",
-  polandcentral: "eu",
-  spaincentral: "eu",
-  swedencentral: "eu",
-  westeurope: "eu",
-};
+/** Data Zone deployments keep data in the zone of the resource's region (../identity/azure.ts). */
+export const DATA_ZONE = AZURE_DATA_ZONES;
 
 export interface DeploymentType {
   mode: string;
@@ -488,14 +465,21 @@ export interface DeploymentType {
 
 const AZURE_REGION = /^[a-z]+[0-9]*$/;
 
-const GLOBAL_STANDARD: DeploymentType = { mode: "global-standard", regionFor: () => "global" };
-const GLOBAL_BATCH: DeploymentType = { mode: "global-batch", regionFor: () => "global" };
-const dataZone = (azureRegion: string): string | null =>
-  Object.hasOwn(DATA_ZONE, azureRegion) ? (DATA_ZONE[azureRegion] ?? null) : null;
-const DATA_ZONE_STANDARD: DeploymentType = { mode: "data-zone-standard", regionFor: (_, r) => dataZone(r) };
-const DATA_ZONE_BATCH: DeploymentType = { mode: "data-zone-batch", regionFor: (_, r) => dataZone(r) };
+const GLOBAL_STANDARD: DeploymentType = {
+  mode: AZURE.modes.globalStandard,
+  regionFor: () => AZURE.regions.global,
+};
+const GLOBAL_BATCH: DeploymentType = { mode: AZURE.modes.globalBatch, regionFor: () => AZURE.regions.global };
+const DATA_ZONE_STANDARD: DeploymentType = {
+  mode: AZURE.modes.dataZoneStandard,
+  regionFor: (_, r) => azureDataZone(r),
+};
+const DATA_ZONE_BATCH: DeploymentType = {
+  mode: AZURE.modes.dataZoneBatch,
+  regionFor: (_, r) => azureDataZone(r),
+};
 const STANDARD: DeploymentType = {
-  mode: "standard",
+  mode: AZURE.modes.standard,
   regionFor: (source, azureRegion) => {
     if (!AZURE_REGION.test(azureRegion))
       throw parseFailure(source, `"${azureRegion}" is not an Azure region`);

@@ -38,9 +38,12 @@ import { evidenceFor, parseFailure, requireSome } from "../helpers.js";
 import {
   anthropicIdentity,
   anthropicModelIdForName,
+  BEDROCK,
+  BEDROCK_GEOGRAPHIES,
   bedrockIdentity,
-  identifiedDeployment,
   type ProviderIdentity,
+  VERTEX,
+  vertexDeployment,
   vertexIdentity,
 } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell, requireColumn } from "../markdown.js";
@@ -155,19 +158,14 @@ function lifecycleOf(
 }
 
 const VERTEX_ID_HEADER = /^agent platform api model id$|^vertex ai api model id$/i;
-const VERTEX_SURFACE = "vertex-ai";
+const VERTEX_SURFACE = VERTEX.surfaces.vertexAi;
 
 export const parseVertexClaudeModelIds: Parser = (input) => {
   const evidence = evidenceFor(input.source, input.observedAt);
   const table = findTable(input, VERTEX_ID_HEADER, "Model | Agent Platform API model ID");
   const rows = readRows(input, table, VERTEX_ID_HEADER, /^claude-[a-z0-9-]+(?:@\d{8})?$/, vertexIdentity);
   const deployments: DeploymentFact[] = rows.map((row) => ({
-    ...identifiedDeployment(vertexIdentity, {
-      provider_model_id: row.id,
-      api_surface: VERTEX_SURFACE,
-      mode: "standard",
-      region: "global",
-    }),
+    ...vertexDeployment(vertexIdentity.providerModelId(row.id)),
     display_name: row.name,
     evidence,
   }));
@@ -180,7 +178,7 @@ export const parseVertexClaudeModelIds: Parser = (input) => {
 
 const BEDROCK_ID_HEADER = /^base bedrock model id$/i;
 /** The cross-Region inference profile prefixes the table has a column for. */
-const PROFILE_PREFIX = /^(?:global|us|eu|jp|apac|au|ca|us-gov)$/;
+const PROFILE_PREFIX = new RegExp(`^(?:${BEDROCK_GEOGRAPHIES.join("|")})$`);
 
 export const parseBedrockClaudeModelIds: Parser = (input) => {
   const { source } = input;
@@ -210,7 +208,7 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
   }
   return {
     deployments: [],
-    lifecycle: lifecycleOf(bedrockIdentity, rows, "bedrock-runtime", evidence, undefined),
+    lifecycle: lifecycleOf(bedrockIdentity, rows, BEDROCK.surfaces.runtime, evidence, undefined),
     skipped: [],
   };
 };

@@ -16,7 +16,6 @@ import type {
   LifecycleStatus,
 } from "../../schema/index.js";
 import {
-  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -24,11 +23,12 @@ import {
   SkipLog,
   sourceMilestone,
 } from "../helpers.js";
+import { COHERE, cohereDeployment } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser } from "../types.js";
 
 const PROVIDER_ID = "cohere";
-const API_SURFACE = "api";
+const API_SURFACE = COHERE.surfaces.api;
 const API_ID = /^[a-z0-9][a-z0-9.-]*$/;
 
 /** Cohere is its own lab: the canonical model name is the API name ("command-a-03-2025"). */
@@ -88,7 +88,7 @@ export const parseCohereModels: Parser = (input) => {
           : { status: "unsupported", verification_status: "official_inferred" },
       };
       deployments.push({
-        ...apiDeploymentIdentity(PROVIDER_ID, id, cohereModelId(id)),
+        ...cohereDeployment(id),
         display_name: id,
         context_tokens: printedTokenCount(input.source, plainCell(row[col.context] ?? "")),
         max_output_tokens: printedTokenCount(input.source, plainCell(row[col.output] ?? "")),

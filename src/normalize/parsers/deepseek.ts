@@ -55,7 +55,6 @@ import type {
 } from "../../schema/index.js";
 import { sourceMilestone } from "../dates.js";
 import {
-  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -64,6 +63,7 @@ import {
   tokenRateCard,
   usdToMicro,
 } from "../helpers.js";
+import { DEEPSEEK, deepseekDeployment } from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "deepseek";
@@ -277,7 +277,7 @@ function legacyNames(input: ParserInput): { names: string[]; replacement: string
 
 function footnoteLifecycle(input: ParserInput, evidence: Evidence): LifecycleAssertion[] {
   const text = input.content.replace(/\s+/g, " ");
-  const target = (id: string) => ({ provider_model_id: id, api_surface: "api" });
+  const target = (id: string) => ({ provider_model_id: id, api_surface: DEEPSEEK.surfaces.api });
   const out: LifecycleAssertion[] = [];
   const deprecated =
     /The model names ((?:`[^`]+`(?:,? and |, )?)+) will be deprecated on (\d{4})\/(\d{1,2})\/(\d{1,2})[^.]*\. For compatibility, they correspond to [^`]*`([^`]+)`/.exec(
@@ -378,7 +378,7 @@ export const parseDeepseekPricing: Parser = (input) => {
       capabilities.reasoning = declared(true);
     } else if (mode) capabilities.reasoning = declared(/^thinking$/i.test(group(mode, 1)));
     return {
-      ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
+      ...deepseekDeployment(id),
       display_name: id,
       context_tokens: printedTokenCount(input.source, of(table.context, "CONTEXT LENGTH")),
       max_output_tokens: maximum ? printedTokenCount(input.source, group(maximum, 1)) : null,
@@ -406,7 +406,7 @@ export const parseDeepseekPricing: Parser = (input) => {
       );
     for (const id of legacy.names)
       deployments.push({
-        ...apiDeploymentIdentity(PROVIDER_ID, id, deepseekModelId(id)),
+        ...deepseekDeployment(id),
         display_name: id,
         rate_card: replacement.rate_card ?? null,
         evidence,

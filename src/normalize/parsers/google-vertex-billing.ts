@@ -21,8 +21,8 @@
 import { z } from "zod";
 import type { DeploymentFact } from "../../schema/index.js";
 import { evidenceFor, jsonDocument, parseFailure, requireSome, SkipLog, tokenRateCard } from "../helpers.js";
+import { VERTEX, vertexDeployment } from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
-import { vertexIdentity } from "./google-vertex.js";
 
 const Money = z.looseObject({
   currencyCode: z.string(),
@@ -92,7 +92,7 @@ export const parseVertexBillingSkus: Parser = (input: ParserInput) => {
       skipped.add(`usage type ${sku.category.usageType} (only OnDemand is read)`, what);
       continue;
     }
-    if (!sku.serviceRegions.includes("global")) {
+    if (!sku.serviceRegions.includes(VERTEX.regions.global)) {
       skipped.add("not offered in the global region", what);
       continue;
     }
@@ -129,7 +129,7 @@ export const parseVertexBillingSkus: Parser = (input: ParserInput) => {
       continue;
     }
     deployments.push({
-      ...vertexIdentity(id),
+      ...vertexDeployment(id),
       rate_card: tokenRateCard(input.source, input.observedAt, {
         input: prices.input,
         cachedInput: prices.cached ?? null,

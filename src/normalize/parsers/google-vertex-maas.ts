@@ -76,10 +76,11 @@ import {
   sourceMilestone,
   tokenCount,
 } from "../helpers.js";
+import { VERTEX } from "../identity/index.js";
 import type { Parser } from "../types.js";
 
 const PROVIDER_ID = "google-vertex";
-const API_SURFACE = "vertex-ai";
+const API_SURFACE = VERTEX.surfaces.vertexAi;
 
 type Source = Pick<SourceDefinition, "name" | "url">;
 
@@ -293,7 +294,7 @@ function regionLimits(source: Source, id: string, row: Row): Map<string, Limits>
 
 /** `global` when listed, else the only region, else the smallest value of each limit. */
 function chosenLimits(regions: Map<string, Limits>): Limits {
-  const global = regions.get("global");
+  const global = regions.get(VERTEX.regions.global);
   if (global) return global;
   const all = [...regions.values()];
   const min = (values: Array<number | undefined>): number | undefined => {

@@ -20,20 +20,16 @@ import type {
   SkipCount,
   SourceDefinition,
 } from "../../schema/index.js";
+import { cellText, evidenceFor, parseFailure, parseMilestone, requireSome } from "../helpers.js";
 import {
-  cellText,
-  deploymentIdentity,
-  evidenceFor,
-  parseFailure,
-  parseMilestone,
-  requireSome,
-} from "../helpers.js";
-import { vertexClaudeModelId, vertexIdentity as vertexModelIdentity } from "../identity/index.js";
+  VERTEX,
+  vertexClaudeModelId,
+  vertexDeployment,
+  vertexIdentity as vertexModelIdentity,
+} from "../identity/index.js";
 import type { Parser } from "../types.js";
 
 export const VERTEX_PROVIDER = "google-vertex";
-export const VERTEX_API_SURFACE = "vertex-ai";
-const REGION = "global";
 
 export { vertexClaudeModelId };
 
@@ -42,18 +38,8 @@ export function vertexModelId(vertexId: string): string {
   return vertexModelIdentity.canonicalModelId(vertexId);
 }
 
-export function vertexIdentity(providerModelId: string, mode = "standard", region = REGION) {
-  return deploymentIdentity(
-    {
-      provider_id: VERTEX_PROVIDER,
-      provider_model_id: providerModelId,
-      api_surface: VERTEX_API_SURFACE,
-      mode,
-      region,
-    },
-    vertexModelId(providerModelId),
-  );
-}
+/** A Vertex deployment (../identity/google-vertex.ts names its surface, modes and regions). */
+export const vertexIdentity = vertexDeployment;
 
 const MODEL_ID_TOKEN = /^[a-z0-9][a-z0-9.@_-]*$/;
 const LATER = /^(.+?)\s+or later$/i;
@@ -143,7 +129,7 @@ export const parseVertexModelVersions: Parser = (input) => {
         lifecycle.push({
           scope: "deployment",
           provider_id: VERTEX_PROVIDER,
-          target: { provider_model_id: id, api_surface: VERTEX_API_SURFACE },
+          target: { provider_model_id: id, api_surface: VERTEX.surfaces.vertexAi },
           status: declaredStatus(retiredSection),
           end_of_life: endOfLife,
           ...(replacements.length > 0 ? { replacements } : {}),

@@ -24,7 +24,6 @@ import type {
   SourceDefinition,
 } from "../../schema/index.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   googleModelId,
   parseFailure,
@@ -33,26 +32,17 @@ import {
   SkipLog,
   usdToMicro,
 } from "../helpers.js";
+import { GOOGLE, googleDeployment } from "../identity/index.js";
 import { type MarkdownTable, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 export const GOOGLE_PROVIDER = "google";
-export const GEMINI_API_SURFACE = "gemini-api";
-const REGION = "global";
 
 export { googleModelId };
 
+/** A Gemini API deployment in a mode (../identity/google.ts names them). */
 function identity(providerModelId: string, mode: string) {
-  return deploymentIdentity(
-    {
-      provider_id: GOOGLE_PROVIDER,
-      provider_model_id: providerModelId,
-      api_surface: GEMINI_API_SURFACE,
-      mode,
-      region: REGION,
-    },
-    googleModelId(providerModelId),
-  );
+  return googleDeployment(providerModelId, mode);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +197,11 @@ function readSections(source: Pick<SourceDefinition, "name" | "url">, html: stri
       const tables = (node.is("table") ? node : node.find("table")).toArray();
       for (const table of tables) {
         const h3 = $(table).prevAll("h3").first().text().trim() || node.find("h3").first().text().trim();
-        const mode = /^batch$/i.test(h3) ? "batch" : /^standard$/i.test(h3) || h3 === "" ? "standard" : null;
+        const mode = /^batch$/i.test(h3)
+          ? GOOGLE.modes.batch
+          : /^standard$/i.test(h3) || h3 === ""
+            ? GOOGLE.modes.standard
+            : null;
         if (mode === null) throw parseFailure(source, `unknown pricing tier "${h3}" under "${title}"`);
         section.tables.push(readTable(source, $, table, mode));
       }
@@ -412,11 +406,11 @@ export const parseGeminiDeprecations: Parser = (input) => {
       const key = `${id}`;
       if (seen.has(key)) continue; // the page lists some Live models under two headings
       seen.add(key);
-      deployments.push({ ...identity(id, "standard"), display_name: id, evidence });
+      deployments.push({ ...identity(id, GOOGLE.modes.standard), display_name: id, evidence });
       lifecycle.push({
         scope: "deployment",
         provider_id: GOOGLE_PROVIDER,
-        target: { provider_model_id: id, api_surface: GEMINI_API_SURFACE },
+        target: { provider_model_id: id, api_surface: GOOGLE.surfaces.geminiApi },
         status,
         end_of_life: endOfLife,
         ...(replacements.length > 0 ? { replacements } : {}),

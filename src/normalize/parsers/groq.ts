@@ -13,7 +13,6 @@
 import { group } from "../../lib/regex.js";
 import type { DeploymentFact, Evidence, LifecycleAssertion, LifecycleStatus } from "../../schema/index.js";
 import {
-  apiDeploymentIdentity,
   evidenceFor,
   parseCalendarDate,
   parseFailure,
@@ -25,11 +24,12 @@ import {
   usdToMicro,
 } from "../helpers.js";
 import { groqModelId } from "../identity/hosted-models.js";
+import { GROQ, groqDeployment } from "../identity/index.js";
 import { collapseSpace, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "groq";
-const API_SURFACE = "api";
+const API_SURFACE = GROQ.surfaces.api;
 const MODEL_ID = /^[a-z0-9][a-z0-9./-]*$/;
 
 export { groqModelId } from "../identity/hosted-models.js";
@@ -152,7 +152,7 @@ export const parseGroqDeprecations: Parser = (input) => {
         skipped.add("model whose maker the id does not tell", id);
         continue;
       }
-      deployments.push({ ...apiDeploymentIdentity(PROVIDER_ID, id, canonical), display_name: id, evidence });
+      deployments.push({ ...groqDeployment(id), display_name: id, evidence });
       lifecycle.push(
         assertion(input, evidence, id, shutdown, announced, groqReplacements(row[col.replacement] ?? "")),
       );
@@ -261,7 +261,7 @@ export const parseGroqModels: Parser = (input) => {
         continue;
       }
       deployments.push({
-        ...apiDeploymentIdentity(PROVIDER_ID, id, canonical),
+        ...groqDeployment(id),
         display_name: id,
         context_tokens: context,
         max_output_tokens: printedTokenCount(input.source, modelsCell(row[col.maxOutput] ?? "")),

@@ -49,7 +49,7 @@
  */
 
 import { compareCodePoints } from "../../lib/canonical-json.js";
-import { deploymentId, modelId } from "../../lib/ids.js";
+import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
 import type {
   Capabilities,
@@ -63,7 +63,22 @@ import type {
 } from "../../schema/index.js";
 import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion, SkipLog } from "../helpers.js";
 import { togetherMode } from "../identity/hosted-models.js";
-import { identityOf } from "../identity/index.js";
+import {
+  ANTHROPIC_STANDARD,
+  AZURE,
+  BEDROCK,
+  BEDROCK_GEOGRAPHIES,
+  deploymentIdOf,
+  GOOGLE_STANDARD,
+  identityOf,
+  MISTRAL_STANDARD,
+  OPENAI,
+  OPENAI_STANDARD,
+  OWN_API,
+  OWN_API_STANDARD,
+  type Placement,
+  VERTEX,
+} from "../identity/index.js";
 import type { Parser, ParserInput } from "../types.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -93,7 +108,7 @@ export type IdentityResult = { ok: true; identity: LiteLlmIdentity } | { ok: fal
 export const NO_REGION = "no region: the key names none and LiteLLM documents none for such keys";
 
 const AWS_REGION = /^[a-z]{2}(?:-gov)?-[a-z]+-\d$/;
-const BEDROCK_GEOGRAPHY = /^(us-gov|us|eu|apac|au|jp|ca|global)\.(.+)$/;
+const BEDROCK_GEOGRAPHY = new RegExp(`^(${BEDROCK_GEOGRAPHIES.join("|")})\\.(.+)$`);
 const BEDROCK_MODEL = /^[a-z0-9-]+\.[a-z0-9][^@/]*$/;
 const TEXT_MODES = new Set(["chat", "completion", "responses"]);
 
@@ -120,7 +135,7 @@ function stripPrefix(key: string, prefix: string): string {
 
 function bedrockIdentity(key: string): IdentityResult {
   let rest = stripPrefix(key, "bedrock/");
-  let region = "us-east-1";
+  let region: string = BEDROCK.regions.usEast1;
   let explicit = false;
   const parts = rest.split("/");
   if (parts.length > 1) {
@@ -149,8 +164,8 @@ function bedrockIdentity(key: string): IdentityResult {
     identity: {
       provider_id: "amazon-bedrock",
       provider_model_id: rest,
-      api_surface: "bedrock-runtime",
-      mode: "standard",
+      api_surface: BEDROCK.surfaces.runtime,
+      mode: BEDROCK.modes.standard,
       region,
       explicit,
       aliased: false,
@@ -163,15 +178,15 @@ function azureIdentity(key: string): IdentityResult {
   const m = /^(eu|us|global|global-standard)\/([^/]+)$/.exec(rest);
   if (m) {
     const zone = group(m, 1);
-    const dataZone = zone === "eu" || zone === "us";
+    const dataZone = zone === AZURE.regions.eu || zone === AZURE.regions.us;
     return {
       ok: true,
       identity: {
         provider_id: "azure",
         provider_model_id: group(m, 2),
-        api_surface: "azure-openai",
-        mode: dataZone ? "data-zone-standard" : "global-standard",
-        region: dataZone ? zone : "global",
+        api_surface: AZURE.surfaces.azureOpenai,
+        mode: dataZone ? AZURE.modes.dataZoneStandard : AZURE.modes.globalStandard,
+        region: dataZone ? zone : AZURE.regions.global,
         explicit: true,
         aliased: false,
       },
@@ -183,7 +198,7 @@ function azureIdentity(key: string): IdentityResult {
 
 function simpleIdentity(
   provider_id: string,
-  api_surface: string,
+  placement: Placement,
   model: string,
   explicit = true,
 ): IdentityResult {
@@ -193,9 +208,9 @@ function simpleIdentity(
     identity: {
       provider_id,
       provider_model_id: model,
-      api_surface,
-      mode: "standard",
-      region: "global",
+      api_surface: placement.api_surface,
+      mode: placement.mode,
+      region: placement.region,
       explicit,
       aliased: false,
     },
@@ -217,9 +232,9 @@ function hostedIdentity(provider_id: string, prefix: string, key: string): Ident
     identity: {
       provider_id,
       provider_model_id: model,
-      api_surface: "api",
-      mode: provider_id === "together-ai" ? togetherMode(model) : "standard",
-      region: "global",
+      api_surface: OWN_API.surfaces.api,
+      mode: provider_id === "together-ai" ? togetherMode(model) : OWN_API.modes.standard,
+      region: OWN_API.regions.global,
       explicit: true,
       aliased: false,
     },
@@ -247,11 +262,11 @@ function keyIdentity(key: string, litellmProvider: string): IdentityResult {
   switch (provider) {
     case "openai":
       if (key.startsWith("ft:")) return { ok: false, reason: "fine-tuned model price" };
-      return simpleIdentity("openai", "api", stripPrefix(key, "openai/"));
+      return simpleIdentity("openai", OPENAI_STANDARD, stripPrefix(key, "openai/"));
     case "anthropic":
-      return simpleIdentity("anthropic", "api", stripPrefix(key, "anthropic/"));
+      return simpleIdentity("anthropic", ANTHROPIC_STANDARD, stripPrefix(key, "anthropic/"));
     case "google":
-      return simpleIdentity("google", "gemini-api", stripPrefix(key, "gemini/"));
+      return simpleIdentity("google", GOOGLE_STANDARD, stripPrefix(key, "gemini/"));
     case "google-vertex": {
       const model = stripPrefix(key, "vertex_ai/").replace(/@default$/, "");
       if (model === "") return { ok: false, reason: "unrecognized key shape" };
@@ -261,9 +276,9 @@ function keyIdentity(key: string, litellmProvider: string): IdentityResult {
         identity: {
           provider_id: "google-vertex",
           provider_model_id: model,
-          api_surface: "vertex-ai",
-          mode: "standard",
-          region: "global",
+          api_surface: VERTEX.surfaces.vertexAi,
+          mode: VERTEX.modes.standard,
+          region: VERTEX.regions.global,
           explicit: !key.endsWith("@default"),
           aliased: false,
         },
@@ -274,13 +289,13 @@ function keyIdentity(key: string, litellmProvider: string): IdentityResult {
     case "azure":
       return azureIdentity(key);
     case "mistral":
-      return simpleIdentity("mistral", "api", stripPrefix(key, "mistral/"));
+      return simpleIdentity("mistral", MISTRAL_STANDARD, stripPrefix(key, "mistral/"));
     case "xai":
-      return simpleIdentity("xai", "api", stripPrefix(key, "xai/"));
+      return simpleIdentity("xai", OWN_API_STANDARD, stripPrefix(key, "xai/"));
     case "deepseek":
-      return simpleIdentity("deepseek", "api", stripPrefix(key, "deepseek/"));
+      return simpleIdentity("deepseek", OWN_API_STANDARD, stripPrefix(key, "deepseek/"));
     case "cohere":
-      return simpleIdentity("cohere", "api", stripPrefix(key, "cohere/"));
+      return simpleIdentity("cohere", OWN_API_STANDARD, stripPrefix(key, "cohere/"));
     case "groq":
       return hostedIdentity("groq", "groq/", key);
     case "together-ai":
@@ -396,9 +411,16 @@ function modeFor(identity: LiteLlmIdentity, suffix: ModePrices["suffix"]): strin
   if (suffix === "") return identity.mode;
   if (identity.provider_id === "azure") {
     if (suffix !== "_batches") return null;
-    return identity.mode === "data-zone-standard" ? "data-zone-batch" : "global-batch";
+    return identity.mode === AZURE.modes.dataZoneStandard
+      ? AZURE.modes.dataZoneBatch
+      : AZURE.modes.globalBatch;
   }
-  return suffix === "_batches" ? "batch" : suffix === "_flex" ? "flex" : "priority";
+  // Batch is named alike by every provider that sells it; flex and priority are OpenAI's tiers.
+  return suffix === "_batches"
+    ? OPENAI.modes.batch
+    : suffix === "_flex"
+      ? OPENAI.modes.flex
+      : OPENAI.modes.priority;
 }
 
 const CAPABILITY_FLAGS: Array<[string, CapabilityName]> = [
@@ -490,7 +512,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
       continue;
     }
     const { identity } = result;
-    candidates.push({ key, entry, litellmProvider, identity, id: deploymentId(identity) });
+    candidates.push({ key, entry, litellmProvider, identity, id: deploymentIdOf(identity) });
   }
 
   // Several keys may name one deployment: the explicit key wins, then the key that names the
@@ -527,7 +549,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
         region: c.identity.region,
       };
       deployments.push({
-        id: deploymentId(identity),
+        id: deploymentIdOf(identity),
         model_id,
         ...identity,
         ...(context_tokens !== undefined ? { context_tokens } : {}),

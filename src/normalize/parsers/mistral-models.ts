@@ -37,7 +37,6 @@
  * - `releaseDate` (a whole day) -> a model fact with released_at for the card's API model name.
  */
 import { z } from "zod";
-import { modelId } from "../../lib/ids.js";
 import type {
   Capabilities,
   DeploymentFact,
@@ -49,7 +48,6 @@ import type {
 } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   jsonDocument,
   parseFailure,
@@ -60,11 +58,12 @@ import {
   unknownMilestone,
   usdToMicro,
 } from "../helpers.js";
+import { MISTRAL, mistralDeployment } from "../identity/index.js";
 import { readDefaultExport, TsFunction, TsNumber } from "../ts-literal.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "mistral";
-const API_SURFACE = "api";
+const API_SURFACE = MISTRAL.surfaces.api;
 
 const Num = z.instanceof(TsNumber);
 const PriceRow = z.looseObject({
@@ -333,16 +332,7 @@ export const parseMistralModelCards: Parser = (input) => {
     const maxOutput = mistralTokenCount(input, card.outputTokenLimit);
     const status = declaredStatus(card);
     deployments.push({
-      ...deploymentIdentity(
-        {
-          provider_id: PROVIDER_ID,
-          provider_model_id: own,
-          api_surface: API_SURFACE,
-          mode: "standard",
-          region: "global",
-        },
-        modelId("mistral", own),
-      ),
+      ...mistralDeployment(own),
       display_name: card.name,
       ...(context !== null ? { context_tokens: context } : {}),
       ...(maxOutput !== null ? { max_output_tokens: maxOutput } : {}),

@@ -6,7 +6,6 @@
 import { group } from "../../lib/regex.js";
 import type { DeploymentFact, LifecycleAssertion, ParseOutput, RateCard } from "../../schema/index.js";
 import {
-  deploymentIdentity,
   evidenceFor,
   parseFailure,
   parseMilestone,
@@ -15,13 +14,11 @@ import {
   sourceMilestone,
   usdToMicro,
 } from "../helpers.js";
-import { openaiIdentity } from "../identity/index.js";
+import { OPENAI, openaiDeployment, openaiIdentity } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
-const API_SURFACE = "api";
-const REGION = "global";
 
 // ---------------------------------------------------------------------------------------------
 // Identity
@@ -31,27 +28,20 @@ export function openaiModelId(providerModelId: string): string {
   return openaiIdentity.canonicalModelId(providerModelId);
 }
 
+/** An OpenAI API deployment in a processing tier (../identity/openai.ts names them). */
 function identity(providerModelId: string, mode: string) {
-  return deploymentIdentity(
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: providerModelId,
-      api_surface: API_SURFACE,
-      mode,
-      region: REGION,
-    },
-    openaiModelId(providerModelId),
-  );
+  return openaiDeployment(providerModelId, mode);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pricing: the <TextTokenPricingTables tier="..." rows={[...]} /> blocks of the flagship section
 
+/** The page's tier names (`tier="batch"`) are OpenAI's mode names (../identity/openai.ts). */
 const TIER_MODES: Record<string, string> = {
-  standard: "standard",
-  batch: "batch",
-  flex: "flex",
-  priority: "priority",
+  standard: OPENAI.modes.standard,
+  batch: OPENAI.modes.batch,
+  flex: OPENAI.modes.flex,
+  priority: OPENAI.modes.priority,
 };
 
 /** A price literal of the rows array: a number, a string ("", "-", "Free") or null. */
@@ -129,7 +119,7 @@ function markdownPrice(cell: string): string {
 function paneTier(content: string, at: number): string {
   const panes = [...content.slice(0, at).matchAll(/data-content-switcher-pane data-value="([a-z-]+)"/g)];
   const last = panes.at(-1);
-  return last ? group(last, 1) : "standard";
+  return last ? group(last, 1) : OPENAI.modes.standard;
 }
 
 const TOKEN_HEADINGS = ["model", "input", "cached input", "output"];
@@ -199,7 +189,7 @@ function tokenRows(input: ParserInput, skipped: SkipLog): TokenRow[] {
     for (const row of table.rows)
       rows.push({
         label: plainCell(row[0] ?? ""),
-        tier: "standard",
+        tier: OPENAI.modes.standard,
         input: markdownPrice(row[1] ?? ""),
         cached: null,
         cacheWrite: null,
@@ -217,7 +207,8 @@ export const parseOpenaiPricing: Parser = (input) => {
   const rows = tokenRows(input, skipped);
   if (rows.length === 0)
     throw parseFailure(input.source, "no TextTokenPricingTables block with tier and rows");
-  if (!rows.some((r) => r.tier === "standard")) throw parseFailure(input.source, "no standard tier table");
+  if (!rows.some((r) => r.tier === OPENAI.modes.standard))
+    throw parseFailure(input.source, "no standard tier table");
   for (const row of rows) {
     const { label, tier } = row;
     const mode = TIER_MODES[tier];
@@ -371,12 +362,12 @@ export const parseOpenaiDeprecations: Parser = (input) => {
           continue;
         }
         seen.add(id);
-        const ident = identity(id, "standard");
+        const ident = identity(id, OPENAI.modes.standard);
         deployments.push({ ...ident, display_name: id, evidence });
         lifecycle.push({
           scope: "deployment",
           provider_id: PROVIDER_ID,
-          target: { provider_model_id: id, api_surface: API_SURFACE },
+          target: { provider_model_id: id, api_surface: OPENAI.surfaces.api },
           announced_at: `${announcedDate}T00:00:00Z`,
           deprecation,
           end_of_life: endOfLife,

@@ -10,7 +10,6 @@
  */
 import type { Capabilities, CapabilityName, DeploymentFact } from "../../schema/index.js";
 import {
-  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -19,7 +18,8 @@ import {
   tokenRateCard,
   usdToMicro,
 } from "../helpers.js";
-import { togetherMode, togetherModelId } from "../identity/hosted-models.js";
+import { togetherModelId } from "../identity/hosted-models.js";
+import { togetherDeployment } from "../identity/index.js";
 import { cleanCell, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -86,7 +86,7 @@ export const parseTogetherModels: Parser = (input) => {
       skipped.add("API model string without a publisher", api);
       continue;
     }
-    const identity = apiDeploymentIdentity(PROVIDER_ID, api, canonical, "global", togetherMode(api));
+    const identity = togetherDeployment(api);
     if (seen.has(identity.id)) throw parseFailure(input.source, `${api} is listed twice`);
     seen.add(identity.id);
     const capabilities: Capabilities = {};

@@ -15,7 +15,6 @@ import { modelId } from "../../lib/ids.js";
 import { group } from "../../lib/regex.js";
 import type { Capabilities, CapabilityName, DeploymentFact, LifecycleAssertion } from "../../schema/index.js";
 import {
-  apiDeploymentIdentity,
   evidenceFor,
   parseFailure,
   printedTokenCount,
@@ -25,11 +24,11 @@ import {
   tokenRateCard,
   usdToMicro,
 } from "../helpers.js";
+import { XAI, xaiDeployment } from "../identity/index.js";
 import { collapseSpace, markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "xai";
-const REGION = "global";
 const MODEL_ID = /^grok-[a-z0-9.-]+$/;
 const CLUSTER = /^[a-z]{2}-[a-z]+-\d$/;
 
@@ -133,7 +132,7 @@ export const parseXaiModels: Parser = (input) => {
       continue;
     }
     const fact: DeploymentFact = {
-      ...apiDeploymentIdentity(PROVIDER_ID, id, xaiModelId(id), cluster ?? REGION),
+      ...xaiDeployment(id, cluster ?? XAI.regions.global),
       display_name: id,
       context_tokens: printedTokenCount(input.source, cells[col.context] ?? ""),
       capabilities: capabilitiesOf(cells[col.modalities] ?? "", cells[col.capabilities] ?? ""),
@@ -206,14 +205,14 @@ export const parseXaiRetirement: Parser = (input) => {
       continue;
     }
     deployments.push({
-      ...apiDeploymentIdentity(PROVIDER_ID, id, xaiModelId(id)),
+      ...xaiDeployment(id),
       display_name: id,
       evidence,
     });
     lifecycle.push({
       scope: "deployment",
       provider_id: PROVIDER_ID,
-      target: { provider_model_id: id, api_surface: "api" },
+      target: { provider_model_id: id, api_surface: XAI.surfaces.api },
       status: "deprecated",
       end_of_life: sourceMilestone(input.source, day, [evidence], `${id} retirement`),
       replacements: [target],
