@@ -97,6 +97,7 @@ export function gatherFacts(
         source_url: source.url,
         observed_at: last.observed_at,
         carried_forward: true,
+        ...(source.fills_only ? { fills_only: true as const } : {}),
         output: sortedOutput(last.output),
       };
       sources.push(carried);
@@ -118,6 +119,7 @@ export function gatherFacts(
       source_url: source.url,
       observed_at: contribution.observedAt,
       carried_forward: false,
+      ...(source.fills_only ? { fills_only: true as const } : {}),
       output: sortedOutput(contribution.output),
     });
   }

@@ -14,6 +14,8 @@ import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.j
 export interface RankedFact extends PrecedenceKey {
   fact: DeploymentFact;
   source: SourceFacts;
+  /** Its source only fills deployments other sources place (fills.ts). */
+  fillsOnly: boolean;
 }
 
 /** A lifecycle assertion with what ranks it (its specificity: specificityOf). */
@@ -39,6 +41,7 @@ export function rankFact(
   return {
     fact,
     source,
+    fillsOnly: source.fills_only === true,
     official,
     specificity: 0,
     verification: factLevel(official, fact.evidence.verification_status),

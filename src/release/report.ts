@@ -9,6 +9,7 @@ import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
   CheckResult,
+  CommunityDisagreement,
   CoverageCounts,
   LevelCounts,
   OfficialDisagreement,
@@ -30,6 +31,8 @@ export interface ReportInput {
   conflicts: readonly SourceConflict[];
   /** Official model facts that contradict each other; absent = none were compared. */
   officialDisagreements?: readonly OfficialDisagreement[];
+  /** Community datasets that disagree where no official source speaks; absent = none were compared. */
+  communityDisagreements?: readonly CommunityDisagreement[];
   /** By provider: non-retired deployments and their official specs (merge.ts); absent = not counted. */
   officialSpecs?: ReadonlyMap<string, OfficialSpecCounts>;
   unresolvedReplacements: readonly UnresolvedReplacement[];
@@ -162,6 +165,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     warnings,
     conflicts: [...input.conflicts],
     official_disagreements: [...(input.officialDisagreements ?? [])],
+    community_disagreements: [...(input.communityDisagreements ?? [])],
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -330,6 +334,16 @@ export function formatBuildReport(report: BuildReport): string {
         `  ${about} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
       );
     }
+  }
+  const community = report.community_disagreements ?? [];
+  if (community.length > 0) {
+    lines.push(
+      `community datasets disagree (no official source; a value two datasets agree on is kept): ${community.length}`,
+    );
+    for (const d of community)
+      lines.push(
+        `  ${d.resource_id} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
+      );
   }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {

@@ -359,6 +359,7 @@ async function stageCatalogHalf(
     catalog,
     conflicts: merged.conflicts,
     officialDisagreements: merged.officialDisagreements,
+    communityDisagreements: merged.communityDisagreements,
     officialSpecs: merged.officialSpecs,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,

@@ -103,6 +103,20 @@ export interface SourceConflict {
 }
 
 /**
+ * Community datasets that disagree about a deployment's field where no official source gives
+ * it (a rate card's price, a limit, a capability's status): the value the merge kept (the
+ * corroborated one where two datasets agree, else the first in precedence) and another
+ * dataset's (precedence.ts corroborate).
+ */
+export interface CommunityDisagreement {
+  resource_id: string;
+  provider_id: string;
+  field: string;
+  kept: { source_id: string; value: string | number | null; observed_at: string };
+  other: { source_id: string; value: string | number | null; observed_at: string };
+}
+
+/**
  * Official model facts about the same provider model that disagree on a limit
  * (`context_tokens`, `max_output_tokens`) or a capability (`capabilities.<name>`, its status):
  * the value the merge kept and another official source's value (model-facts.ts).
@@ -216,6 +230,8 @@ export interface BuildReport {
   conflicts: SourceConflict[];
   /** Official model facts that contradict each other (declared over inferred, then the newest won). */
   official_disagreements: OfficialDisagreement[];
+  /** Community datasets that disagree where no official source speaks (the kept value and the other). */
+  community_disagreements?: CommunityDisagreement[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

@@ -82,6 +82,12 @@ export const SourceDefinition = z
         max_files: z.int().positive().default(200),
       })
       .optional(),
+    /**
+     * A community dataset that fills values (prices, limits, capabilities) of deployments other
+     * sources place and never creates one: the merge drops its facts about a deployment no
+     * other source names (docs/corroboration.md). Absent: its facts may place deployments.
+     */
+    fills_only: z.literal(true).optional(),
     /** Secrets by name, e.g. `key: { env: GOOGLE_CLOUD_BILLING_API_KEY, query_param: key }`. */
     secrets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), SourceSecret).optional(),
     /**
