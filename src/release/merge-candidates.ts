@@ -16,6 +16,8 @@ export interface RankedFact extends PrecedenceKey {
   source: SourceFacts;
   /** Its source only fills deployments other sources place (fills.ts). */
   fillsOnly: boolean;
+  /** Datasets its source is not independent of (precedence.ts independent). */
+  notIndependentOf: readonly string[];
 }
 
 /** A lifecycle assertion with what ranks it (its specificity: specificityOf). */
@@ -42,6 +44,7 @@ export function rankFact(
     fact,
     source,
     fillsOnly: source.fills_only === true,
+    notIndependentOf: source.not_independent_of ?? [],
     official,
     specificity: 0,
     verification: factLevel(official, fact.evidence.verification_status),

@@ -42,9 +42,9 @@ import {
   type LifecycleRecord,
   type LifecycleStatus,
   type LifecycleSummary,
+  PRICE_FIELDS,
   type Provenance,
   type RateCard,
-  PRICE_FIELDS,
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";

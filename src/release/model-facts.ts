@@ -35,7 +35,7 @@ import type { CommunityDisagreement, OfficialDisagreement, SourceConflict } from
 /** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
 export interface DeploymentCandidate {
   fact: Pick<DeploymentFact, "context_tokens" | "max_output_tokens" | "capabilities" | "evidence">;
-  source: Pick<SourceFacts, "source_id" | "fills_only">;
+  source: Pick<SourceFacts, "source_id" | "fills_only" | "not_independent_of">;
   official: boolean;
   observedMs: number;
   index: number;
@@ -161,6 +161,8 @@ interface Candidate extends PrecedenceKey {
   level: 0 | 1 | 2;
   /** Its source only fills deployments other sources place (fills.ts). */
   fillsOnly: boolean;
+  /** Datasets its source is not independent of (precedence.ts independent). */
+  notIndependentOf: readonly string[];
   evidence: Evidence;
   context_tokens?: number | null;
   max_output_tokens?: number | null;
@@ -289,6 +291,7 @@ function candidate(r: DeploymentCandidate | ModelFactCandidate, level: Candidate
     official: r.official,
     level,
     fillsOnly: "fills_only" in r.source && r.source.fills_only === true,
+    notIndependentOf: ("not_independent_of" in r.source ? r.source.not_independent_of : undefined) ?? [],
     specificity: 2 - level,
     verification: factLevel(r.official, r.fact.evidence.verification_status),
     observedMs: r.observedMs,

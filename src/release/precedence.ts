@@ -94,6 +94,13 @@ export interface CommunityVoice {
   sourceId: string;
   /** The dataset only fills deployments other sources place (fills.ts). */
   fillsOnly: boolean;
+  /** Datasets it is not independent of (SourceDefinition.not_independent_of). */
+  notIndependentOf: readonly string[];
+}
+
+/** Whether an agreement of two datasets is evidence: neither declares it depends on the other. */
+export function independent(a: CommunityVoice, b: CommunityVoice): boolean {
+  return !a.notIndependentOf.includes(b.sourceId) && !b.notIndependentOf.includes(a.sourceId);
 }
 
 /** What corroboration decides about one field among community candidates. */
@@ -112,8 +119,7 @@ export interface Corroboration<T extends CommunityVoice> {
  * Corroboration, the community tier's rule for one field (a price component set, a limit, a
  * capability's status) where no official source gives it: among the community candidates that
  * state the field, in precedence order, the first one whose value another community dataset
- * (another source: the catalog's community datasets are independent, docs/corroboration.md)
- * also gives is kept, `community_corroborated`, so a value two datasets agree on ranks before
+ * (another source, independent of it: docs/corroboration.md) also gives is kept, `community_corroborated`, so a value two datasets agree on ranks before
  * a value one dataset gives alone (community_corroborated > community_reported); where no two
  * agree, the first of a dataset that places deployments is kept (a fill-only dataset fills a
  * value no other gives, it does not replace one), else the first, `community_reported`. Every
@@ -133,7 +139,8 @@ export function corroborate<T extends CommunityVoice>(
     for (const c of candidates) {
       if (seen.has(c.sourceId)) continue;
       seen.add(c.sourceId);
-      (agree(kept, c) ? agreeing : differing).push(c);
+      if (!agree(kept, c)) differing.push(c);
+      else if (independent(kept, c)) agreeing.push(c);
     }
     return { agreeing, differing };
   };

@@ -24,6 +24,8 @@ export const SourceFacts = z.strictObject({
   carried_forward: z.boolean(),
   /** The source only fills deployments other sources place (SourceDefinition.fills_only). */
   fills_only: z.literal(true).optional(),
+  /** Community datasets it is not independent of (SourceDefinition.not_independent_of). */
+  not_independent_of: z.array(z.uuid()).optional(),
   output: ParseOutput,
 });
 export type SourceFacts = z.infer<typeof SourceFacts>;

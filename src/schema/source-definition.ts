@@ -88,6 +88,12 @@ export const SourceDefinition = z
      * other source names (docs/corroboration.md). Absent: its facts may place deployments.
      */
     fills_only: z.literal(true).optional(),
+    /**
+     * Community datasets (source ids) this one is not independent of (it copies them, or checks
+     * its values against them): an agreement with one of them corroborates nothing
+     * (docs/corroboration.md). Absent: independent of every other source.
+     */
+    not_independent_of: z.array(z.uuid()).min(1).optional(),
     /** Secrets by name, e.g. `key: { env: GOOGLE_CLOUD_BILLING_API_KEY, query_param: key }`. */
     secrets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), SourceSecret).optional(),
     /**
