@@ -217,7 +217,8 @@ function keptCard(ranked: readonly RankedFact[]): {
     a.fact.rate_card && b.fact.rate_card ? cardsAgree(a.fact.rate_card, b.fact.rate_card) : false,
   );
   if (decided === null) return { kept: undefined, disagreements: [] };
-  // cards that agree may differ in what they state: the one that states the most is served
+  // corroborating cards may differ in what they state: the one that states the most is served
+  // (not a dependent dataset's card: what only it states would pass as corroborated)
   const served = [decided.kept, ...decided.agreeing].reduce((best, r) =>
     statedPrices(r.fact.rate_card) > statedPrices(best.fact.rate_card) ? r : best,
   );
