@@ -116,6 +116,18 @@ describe("the committed release", () => {
     for (const d of corroborated) expect(d.provenance.rate_card?.source_urls.join(" ")).not.toBe(pair);
   });
 
+  it("a dependent dataset's agreeing card is not served: what only LiteLLM states stays out", () => {
+    // Claude 3.7 Sonnet: models.dev and genai-prices corroborate 3 / 0.30 / 15; LiteLLM's
+    // agreeing card adds a 1-hour cache write that neither independent dataset states
+    const sonnet = dep("dep_anthropic_claude-3-7-sonnet-20250219_api_global");
+    expect(sonnet.provenance.rate_card).toMatchObject({
+      verification_status: "community_corroborated",
+      source_urls: [MODELS_DEV_URL, GENAI_PRICES_URL],
+    });
+    expect(sonnet.rate_card).toMatchObject({ input_micro_usd: 3_000_000, output_micro_usd: 15_000_000 });
+    expect(sonnet.rate_card?.cache_write_1h_micro_usd).toBeUndefined();
+  });
+
   it("a dataset key that names no deployment another source places creates nothing", () => {
     // models.dev prices Cohere's north-mini-code-1-0 (at 0): no other source lists it
     const models = sourceFacts(release.facts, MODELS_DEV);
