@@ -15,6 +15,7 @@ import { parsers as azureReasoningFeatures } from "./parsers/azure-reasoning-fea
 import { parsers as claudePartnerPlatforms } from "./parsers/claude-partner-platforms.js";
 import { parsers as cohere } from "./parsers/cohere.js";
 import { parsers as deepseek } from "./parsers/deepseek.js";
+import { parsers as genaiPrices } from "./parsers/genai-prices.js";
 import { parsers as google } from "./parsers/google.js";
 import { parsers as googleModelFacts } from "./parsers/google-model-facts.js";
 import { parsers as googleModelsApi } from "./parsers/google-models-api.js";
@@ -26,6 +27,7 @@ import { parsers as groq } from "./parsers/groq.js";
 import { parsers as groqModelFacts } from "./parsers/groq-model-facts.js";
 import { parsers as litellm } from "./parsers/litellm.js";
 import { parsers as mistralModels } from "./parsers/mistral-models.js";
+import { parsers as modelsDev } from "./parsers/models-dev.js";
 import { parsers as openai } from "./parsers/openai.js";
 import { parsers as openaiModelFacts } from "./parsers/openai-model-facts.js";
 import { parsers as togetherAi } from "./parsers/together-ai.js";
@@ -56,6 +58,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     claudePartnerPlatforms,
     cohere,
     deepseek,
+    genaiPrices,
     googleModelFacts,
     googleModelsApi,
     googleVertexBilling,
@@ -67,6 +70,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     groq,
     litellm,
     mistralModels,
+    modelsDev,
     openaiModelFacts,
     openai,
     togetherAi,

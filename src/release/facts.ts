@@ -68,6 +68,17 @@ function sortedOutput(output: ParseOutput): ParseOutput {
   return sorted;
 }
 
+/** What a source's definition says about it that the merge honours (fill-only, dependence). */
+function sourceTraits(
+  source: SourceContribution["source"],
+): Pick<SourceFacts, "archived" | "fills_only" | "not_independent_of"> {
+  return {
+    ...(source.archived ? { archived: true as const } : {}),
+    ...(source.fills_only ? { fills_only: true as const } : {}),
+    ...(source.not_independent_of ? { not_independent_of: [...source.not_independent_of] } : {}),
+  };
+}
+
 /**
  * This build's facts per source. Parse outputs arrive validated by the normalize stage
  * (ParseOutput.parse at its boundary), so they are not parsed again here.
@@ -98,6 +109,7 @@ export function gatherFacts(
         source_url: source.url,
         observed_at: last.observed_at,
         carried_forward: true,
+        ...sourceTraits(source),
         output: sortedOutput(last.output),
       };
       sources.push(carried);
@@ -119,7 +131,7 @@ export function gatherFacts(
       source_url: source.url,
       observed_at: contribution.observedAt,
       carried_forward: false,
-      ...(source.archived ? { archived: true as const } : {}),
+      ...sourceTraits(source),
       output: sortedOutput(contribution.output),
     });
   }

@@ -14,6 +14,10 @@ import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.j
 export interface RankedFact extends PrecedenceKey {
   fact: DeploymentFact;
   source: SourceFacts;
+  /** Its source only fills deployments other sources place (fills.ts). */
+  fillsOnly: boolean;
+  /** Datasets its source is not independent of (precedence.ts independent). */
+  notIndependentOf: readonly string[];
 }
 
 /** A lifecycle assertion with what ranks it (its specificity: specificityOf). */
@@ -39,6 +43,8 @@ export function rankFact(
   return {
     fact,
     source,
+    fillsOnly: source.fills_only === true,
+    notIndependentOf: source.not_independent_of ?? [],
     official,
     specificity: 0,
     verification: factLevel(official, fact.evidence.verification_status),

@@ -42,6 +42,7 @@ import {
   type LifecycleRecord,
   type LifecycleStatus,
   type LifecycleSummary,
+  PRICE_FIELDS,
   type Provenance,
   type RateCard,
   type SourceState,
@@ -49,6 +50,7 @@ import {
 } from "../schema/index.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
 import { gateCommunityFacts } from "./listing-gate.js";
+import { withoutUnplacedFills } from "./fills.js";
 import {
   assertionsFor,
   type Candidates,
@@ -84,10 +86,12 @@ import {
   statedReleaseDay,
 } from "./model-facts.js";
 import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-fold.js";
+import { corroborate } from "./precedence.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
 import type {
   CommunityZeroPrice,
+  CommunityDisagreement,
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,
@@ -110,6 +114,8 @@ export interface MergeResult {
   conflicts: SourceConflict[];
   /** Official model facts that contradict each other (model-facts.ts officialDisagreements). */
   officialDisagreements: OfficialDisagreement[];
+  /** Community datasets that disagree where no official source speaks (precedence.ts corroborate). */
+  communityDisagreements: CommunityDisagreement[];
   unresolvedReplacements: UnresolvedReplacement[];
   /** By provider: the deployments not retired and what official sources give them. */
   officialSpecs: Map<string, OfficialSpecCounts>;
@@ -126,6 +132,9 @@ export interface MergeResult {
 /** A conflict of one resource, before the resource's ids are attached. */
 export type FieldConflict = Omit<SourceConflict, "resource_id" | "provider_id">;
 
+/** A community disagreement of one deployment, before its ids are attached. */
+export type FieldDisagreement = Omit<CommunityDisagreement, "resource_id" | "provider_id">;
+
 export interface DeploymentFields {
   rate_card: RateCard | null;
   context_tokens: Deployment["context_tokens"];
@@ -133,8 +142,10 @@ export interface DeploymentFields {
   capabilities: Deployment["capabilities"];
   /** Source URLs of the model facts the limits and capabilities came from. */
   modelFactUrls: string[];
-  /** Where the best official and the best community value of a price or limit differ. */
+  /** Where the best official value and a community dataset's value of a price or limit differ. */
   conflicts: FieldConflict[];
+  /** Where community datasets differ on a field no official source gives. */
+  communityDisagreements: FieldDisagreement[];
   /** Official model facts contradicting the official deployment fact that was kept. */
   disagreements: MergedSpecs["disagreements"];
   /** The limits came from official facts (report.ts's official_specs counts them). */
@@ -145,14 +156,98 @@ export interface DeploymentFields {
   provenance: Omit<Provenance, "listing">;
 }
 
-/** The provenance of the rate card the merge kept: the fact's level, its page and the card's own. */
-function rateCardProvenance(from: RankedFact | undefined): FactProvenance | null {
-  const card = from?.fact.rate_card;
-  if (from === undefined || !card) return null;
+/** The rate card the merge keeps, with the facts that agree on it (corroboration). */
+interface KeptCard {
+  from: RankedFact;
+  level: RankedFact["verification"];
+  agreeing: readonly RankedFact[];
+}
+
+/**
+ * The provenance of the rate card the merge kept: its level, its page and the card's own (and
+ * those of the datasets that agree on it), observed when the kept card was.
+ */
+function rateCardProvenance(kept: KeptCard | undefined): FactProvenance | null {
+  const card = kept?.from.fact.rate_card;
+  if (kept === undefined || !card) return null;
   return {
-    verification_status: from.verification,
-    source_urls: uniqueSorted([from.fact.evidence.source_url, card.source_url]),
+    verification_status: kept.level,
+    source_urls: uniqueSorted(
+      [kept.from, ...kept.agreeing]
+        .flatMap((r) => [r.fact.evidence.source_url, r.fact.rate_card?.source_url ?? ""])
+        .filter((u) => u !== ""),
+    ),
     observed_at: card.observed_at,
+  };
+}
+
+/**
+ * Two community rate cards agree: the same input and output price (both stated), and every
+ * other token price that both state the same.
+ */
+export function cardsAgree(a: RateCard, b: RateCard): boolean {
+  if (a.output_micro_usd === null || b.output_micro_usd === null) return false;
+  for (const field of TOKEN_PRICE_FIELDS) {
+    const x = a[field];
+    const y = b[field];
+    if (x !== null && y !== null && x !== y) return false;
+  }
+  return true;
+}
+
+/** How many prices a card states: its components (cache writes too) and its tiers. */
+function statedPrices(card: RateCard | null | undefined): number {
+  if (!card) return 0;
+  return PRICE_FIELDS.filter((field) => (card[field] ?? null) !== null).length + (card.tiers?.length ?? 0);
+}
+
+/** Each token price of `other` that differs from the kept card's (both stated). */
+function cardDifferences(kept: RankedFact, other: RankedFact): FieldDisagreement[] {
+  const a = kept.fact.rate_card;
+  const b = other.fact.rate_card;
+  if (!a || !b) return [];
+  const found: FieldDisagreement[] = [];
+  for (const field of TOKEN_PRICE_FIELDS) {
+    const x = a[field];
+    const y = b[field];
+    if (x !== null && y !== null && x !== y)
+      found.push({
+        field: `rate_card.${field}`,
+        kept: { source_id: kept.source.source_id, value: x, observed_at: a.observed_at },
+        other: { source_id: other.source.source_id, value: y, observed_at: b.observed_at },
+      });
+  }
+  return found;
+}
+
+/**
+ * The rate card of a deployment: the best fact's that speaks about it when that is official
+ * (or an explicit null); otherwise the community cards' corroboration (precedence.ts).
+ */
+function keptCard(ranked: readonly RankedFact[]): {
+  kept: KeptCard | undefined;
+  disagreements: FieldDisagreement[];
+} {
+  const first = ranked.find((r) => r.fact.rate_card !== undefined);
+  if (first === undefined || first.official || !first.fact.rate_card)
+    return { kept: first && { from: first, level: first.verification, agreeing: [] }, disagreements: [] };
+  const community = ranked.filter((r) => !r.official && r.fact.rate_card);
+  const decided = corroborate(community, (a, b) =>
+    a.fact.rate_card && b.fact.rate_card ? cardsAgree(a.fact.rate_card, b.fact.rate_card) : false,
+  );
+  if (decided === null) return { kept: undefined, disagreements: [] };
+  // corroborating cards may differ in what they state: the one that states the most is served
+  // (not a dependent dataset's card: what only it states would pass as corroborated)
+  const served = [decided.kept, ...decided.agreeing].reduce((best, r) =>
+    statedPrices(r.fact.rate_card) > statedPrices(best.fact.rate_card) ? r : best,
+  );
+  return {
+    kept: {
+      from: served,
+      level: decided.level,
+      agreeing: [decided.kept, ...decided.agreeing].filter((r) => r !== served),
+    },
+    disagreements: decided.differing.flatMap((other) => cardDifferences(decided.kept, other)),
   };
 }
 
@@ -162,15 +257,17 @@ function rateCardProvenance(from: RankedFact | undefined): FactProvenance | null
  * of them was.
  */
 export function listingProvenance(ranked: readonly RankedFact[]): FactProvenance {
-  const best = ranked[0];
+  // a fill-only dataset fills the deployment's values; it does not place it (fills.ts)
+  const placers = ranked.filter((r) => !r.source.fills_only);
+  const best = placers[0];
   if (best === undefined) throw new Error("a deployment without facts has no listing");
-  if (ranked.length === 1)
+  if (placers.length === 1)
     return {
       verification_status: best.verification,
       source_urls: [best.fact.evidence.source_url],
       observed_at: best.fact.evidence.observed_at,
     };
-  const placing = ranked.filter((r) => r.verification === best.verification);
+  const placing = placers.filter((r) => r.verification === best.verification);
   let newest = best;
   for (const r of placing) if (r.observedMs > newest.observedMs) newest = r;
   return {
@@ -241,22 +338,29 @@ export function mergeDeploymentFields(
   ranked: readonly RankedFact[],
   modelFacts: Candidates["modelFacts"],
 ): DeploymentFields {
-  const rateFrom = ranked.find((r) => r.fact.rate_card !== undefined);
+  const card = keptCard(ranked);
+  const rateFrom = card.kept?.from;
   const ofModel = modelFacts.get(modelFactKey(identity.provider_id, identity.provider_model_id));
   const specs = mergeSpecs(identity.mode, ranked, ofModel);
   const conflicts: FieldConflict[] = [];
   const officialCard = ranked.find((r) => r.official && r.fact.rate_card);
-  const communityCard = ranked.find((r) => !r.official && r.fact.rate_card);
-  if (officialCard?.fact.rate_card && communityCard?.fact.rate_card) {
-    for (const field of TOKEN_PRICE_FIELDS) {
-      const o = officialCard.fact.rate_card[field];
-      const c = communityCard.fact.rate_card[field];
-      if (o !== null && c !== null && o !== c)
-        conflicts.push({
-          field: `rate_card.${field}`,
-          official: { source_id: officialCard.source.source_id, value: o },
-          community: { source_id: communityCard.source.source_id, value: c },
-        });
+  if (officialCard?.fact.rate_card) {
+    // each community dataset's card (its first) against the official one
+    const seen = new Set<string>();
+    for (const communityCard of ranked) {
+      if (communityCard.official || !communityCard.fact.rate_card || seen.has(communityCard.source.source_id))
+        continue;
+      seen.add(communityCard.source.source_id);
+      for (const field of TOKEN_PRICE_FIELDS) {
+        const o = officialCard.fact.rate_card[field];
+        const c = communityCard.fact.rate_card[field];
+        if (o !== null && c !== null && o !== c)
+          conflicts.push({
+            field: `rate_card.${field}`,
+            official: { source_id: officialCard.source.source_id, value: o },
+            community: { source_id: communityCard.source.source_id, value: c },
+          });
+      }
     }
   }
   conflicts.push(...specs.conflicts);
@@ -267,11 +371,12 @@ export function mergeDeploymentFields(
     capabilities: withPricedCaching(specs.capabilities, officialCard?.fact.rate_card ?? null),
     modelFactUrls: specs.modelFactUrls,
     conflicts,
+    communityDisagreements: [...card.disagreements, ...specs.communityDisagreements],
     disagreements: specs.disagreements,
     officialLimits: { officialContext: specs.officialContext, officialMaxOutput: specs.officialMaxOutput },
     releasedAt: statedReleaseDay(ofModel),
     provenance: {
-      rate_card: rateCardProvenance(rateFrom?.fact.rate_card ? rateFrom : undefined),
+      rate_card: rateCardProvenance(card.kept),
       context_tokens: specs.contextProvenance,
       max_output_tokens: specs.maxOutputProvenance,
     },
@@ -318,6 +423,7 @@ interface MergedDeployment {
   sourceIds: string[];
   replacements: PickedLifecycle["replacements"];
   conflicts: FieldConflict[];
+  communityDisagreements: FieldDisagreement[];
   disagreements: MergedSpecs["disagreements"];
   officialLimits: DeploymentFields["officialLimits"];
   releasedAt: string | null;
@@ -383,6 +489,7 @@ function mergeDeployment(
     officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
     replacements: picked.replacements,
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
+    communityDisagreements: fields.communityDisagreements,
     disagreements: fields.disagreements,
     officialLimits: fields.officialLimits,
     releasedAt: fields.releasedAt,
@@ -460,12 +567,15 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // Step 0b: the listing gate: community facts an official availability list excludes create
   // nothing, and community zero prices are unknown (listing-gate.ts).
   const gate = gateCommunityFacts(resolved, isOfficial);
-  const sources = gate.sources;
+  // Step 0c: a fill-only community dataset's facts about deployments no other source places
+  // (after the gate: a vetoed place is no place) are dropped: it creates nothing (fills.ts).
+  const { sources } = withoutUnplacedFills(gate.sources);
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
   const conflicts: SourceConflict[] = [];
   const disagreements: OfficialDisagreement[] = officialDisagreements(candidates.modelFacts);
+  const communityDisagreements: CommunityDisagreement[] = [];
   const unresolved: UnresolvedReplacement[] = [];
 
   // Step 2: deployments (fields, lifecycle, status).
@@ -478,6 +588,8 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     merged.push(one);
     for (const conflict of one.conflicts)
       conflicts.push({ resource_id: id, provider_id: identity.provider_id, ...conflict });
+    for (const disagreement of one.communityDisagreements)
+      communityDisagreements.push({ resource_id: id, provider_id: identity.provider_id, ...disagreement });
     for (const disagreement of one.disagreements)
       disagreements.push({
         provider_id: identity.provider_id,
@@ -574,6 +686,12 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     lifecycle,
     conflicts,
     officialDisagreements: disagreements.sort(compareDisagreements),
+    communityDisagreements: communityDisagreements.sort(
+      (a, b) =>
+        compareCodePoints(a.resource_id, b.resource_id) ||
+        compareCodePoints(a.field, b.field) ||
+        compareCodePoints(a.other.source_id, b.other.source_id),
+    ),
     officialSpecs,
     unresolvedReplacements: unresolved,
     unlistedOfferings: gate.unlistedOfferings,

@@ -29,13 +29,13 @@ import type {
   ModelFact,
 } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.js";
-import type { OfficialDisagreement, SourceConflict } from "./types.js";
+import { comparePrecedence, corroborate, factLevel, type PrecedenceKey } from "./precedence.js";
+import type { CommunityDisagreement, OfficialDisagreement, SourceConflict } from "./types.js";
 
 /** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
 export interface DeploymentCandidate {
   fact: Pick<DeploymentFact, "context_tokens" | "max_output_tokens" | "capabilities" | "evidence">;
-  source: Pick<SourceFacts, "source_id">;
+  source: Pick<SourceFacts, "source_id" | "fills_only" | "not_independent_of">;
   official: boolean;
   observedMs: number;
   index: number;
@@ -180,6 +180,10 @@ export function statedReleaseDay(candidates: readonly ModelFactCandidate[] | und
 interface Candidate extends PrecedenceKey {
   /** 0 = a fact about the deployment, 1 = about the model in this mode, 2 = about the model. */
   level: 0 | 1 | 2;
+  /** Its source only fills deployments other sources place (fills.ts). */
+  fillsOnly: boolean;
+  /** Datasets its source is not independent of (precedence.ts independent). */
+  notIndependentOf: readonly string[];
   evidence: Evidence;
   context_tokens?: number | null;
   max_output_tokens?: number | null;
@@ -262,6 +266,43 @@ export interface MergedSpecs {
    * official fact about its model says otherwise (deploymentDisagreements).
    */
   disagreements: Array<Pick<OfficialDisagreement, "field" | "kept" | "other">>;
+  /** Community datasets that differ on a limit or capability no official source gives. */
+  communityDisagreements: Array<Pick<CommunityDisagreement, "field" | "kept" | "other">>;
+}
+
+/** The candidate that gives a field, the level of its value and the datasets that agree on it. */
+interface Picked {
+  from: Candidate;
+  level: Candidate["verification"];
+  agreeing: readonly Candidate[];
+}
+
+/**
+ * The candidate that gives a field: the first in precedence that speaks about it when that is
+ * official (or an explicit null); otherwise the community candidates' corroboration
+ * (precedence.ts corroborate), whose disagreements are added to `found`.
+ */
+function pickField(
+  candidates: readonly Candidate[],
+  field: string,
+  read: FieldReader,
+  found: MergedSpecs["communityDisagreements"],
+): Picked | undefined {
+  const first = candidates.find((c) => read(c) !== undefined);
+  if (first === undefined) return undefined;
+  if (first.official || read(first) === null) return { from: first, level: first.verification, agreeing: [] };
+  const decided = corroborate(
+    candidates.filter((c) => !c.official && read(c) != null),
+    (a, b) => read(a) === read(b),
+  );
+  if (decided === null) return { from: first, level: first.verification, agreeing: [] };
+  const side = (c: Candidate) => ({
+    source_id: c.sourceId,
+    value: read(c) ?? null,
+    observed_at: c.evidence.observed_at,
+  });
+  for (const other of decided.differing) found.push({ field, kept: side(decided.kept), other: side(other) });
+  return { from: decided.kept, level: decided.level, agreeing: decided.agreeing };
 }
 
 const LIMIT_FIELDS = ["context_tokens", "max_output_tokens"] as const;
@@ -270,6 +311,8 @@ function candidate(r: DeploymentCandidate | ModelFactCandidate, level: Candidate
   return {
     official: r.official,
     level,
+    fillsOnly: "fills_only" in r.source && r.source.fills_only === true,
+    notIndependentOf: ("not_independent_of" in r.source ? r.source.not_independent_of : undefined) ?? [],
     specificity: 2 - level,
     verification: factLevel(r.official, r.fact.evidence.verification_status),
     observedMs: r.observedMs,
@@ -296,7 +339,11 @@ function selfVerified(capabilities: Capabilities): boolean {
  * verification status, its own object is the answer, shared as a rate card is (nothing
  * mutates either; at 100,000 deployments a new object per deployment cost about 0.15 s).
  */
-function mergeCapabilities(candidates: readonly Candidate[], used: Set<Candidate>): Capabilities {
+function mergeCapabilities(
+  candidates: readonly Candidate[],
+  used: Set<Candidate>,
+  found: MergedSpecs["communityDisagreements"],
+): Capabilities {
   let only: Candidate | null = null;
   let several = false;
   for (const c of candidates) {
@@ -325,13 +372,20 @@ function mergeCapabilities(candidates: readonly Candidate[], used: Set<Candidate
     ...new Set(candidates.flatMap((c) => Object.keys(c.capabilities ?? {}) as CapabilityName[])),
   ].sort(compareCodePoints);
   for (const name of names) {
-    const from = candidates.find((c) => c.capabilities?.[name] !== undefined);
-    const entry = from?.capabilities?.[name];
-    if (!from || !entry) continue;
-    used.add(from);
+    const picked = pickField(
+      candidates,
+      `capabilities.${name}`,
+      (c) => c.capabilities?.[name]?.status,
+      found,
+    );
+    const entry = picked?.from.capabilities?.[name];
+    if (!picked || !entry) continue;
+    used.add(picked.from);
     capabilities[name] = {
       status: entry.status,
-      verification_status: entry.verification_status ?? from.evidence.verification_status,
+      verification_status: picked.from.official
+        ? (entry.verification_status ?? picked.from.evidence.verification_status)
+        : picked.level,
     };
   }
   return capabilities;
@@ -351,10 +405,21 @@ export function mergeSpecs(
   ].sort(compareCandidates);
 
   const used = new Set<Candidate>();
-  const first = <K extends (typeof LIMIT_FIELDS)[number]>(field: K) =>
-    candidates.find((c) => c[field] !== undefined);
-  const contextFrom = first("context_tokens");
-  let outputFrom = first("max_output_tokens");
+  const communityDisagreements: MergedSpecs["communityDisagreements"] = [];
+  const contextPick = pickField(
+    candidates,
+    "context_tokens",
+    (c) => c.context_tokens,
+    communityDisagreements,
+  );
+  let outputPick = pickField(
+    candidates,
+    "max_output_tokens",
+    (c) => c.max_output_tokens,
+    communityDisagreements,
+  );
+  const contextFrom = contextPick?.from;
+  let outputFrom = outputPick?.from;
   const context_tokens = contextFrom?.context_tokens ?? null;
   // A community max output beyond the official context window describes another offering of
   // the model (LiteLLM's 2,000,000 for Grok 4.1 Fast is xAI's own API; Vertex AI's page gives a
@@ -365,13 +430,15 @@ export function mergeSpecs(
     context_tokens !== null &&
     communityOutput != null &&
     communityOutput > context_tokens
-  )
+  ) {
     outputFrom = undefined;
+    outputPick = undefined;
+  }
   if (contextFrom) used.add(contextFrom);
   if (outputFrom) used.add(outputFrom);
   const max_output_tokens = outputFrom?.max_output_tokens ?? null;
 
-  const capabilities = mergeCapabilities(candidates, used);
+  const capabilities = mergeCapabilities(candidates, used, communityDisagreements);
 
   const conflicts: MergedSpecs["conflicts"] = [];
   for (const field of LIMIT_FIELDS) {
@@ -396,21 +463,24 @@ export function mergeSpecs(
     modelFactUrls,
     conflicts,
     disagreements,
+    communityDisagreements,
     // official candidates rank first: the field's first speaker is official when any official one speaks
     officialContext: contextFrom?.official === true && context_tokens !== null,
     officialMaxOutput: outputFrom?.official === true && max_output_tokens !== null,
-    contextProvenance: context_tokens === null ? null : provenanceOf(contextFrom),
-    maxOutputProvenance: max_output_tokens === null ? null : provenanceOf(outputFrom),
+    contextProvenance: context_tokens === null ? null : provenanceOf(contextPick),
+    maxOutputProvenance: max_output_tokens === null ? null : provenanceOf(outputPick),
   };
 }
 
-/** The provenance of a value one candidate gave: its level, its source, when it was seen. */
-function provenanceOf(from: Candidate | undefined): FactProvenance | null {
-  if (from === undefined) return null;
+/** The provenance of a value: its level, its source and those that agree, when it was seen. */
+function provenanceOf(picked: Picked | undefined): FactProvenance | null {
+  if (picked === undefined) return null;
   return {
-    verification_status: from.verification,
-    source_urls: [from.evidence.source_url],
-    observed_at: from.evidence.observed_at,
+    verification_status: picked.level,
+    source_urls: [...new Set([picked.from, ...picked.agreeing].map((c) => c.evidence.source_url))].sort(
+      compareCodePoints,
+    ),
+    observed_at: picked.from.evidence.observed_at,
   };
 }
 

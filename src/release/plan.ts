@@ -95,6 +95,7 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     catalog,
     conflicts: merged.conflicts,
     officialDisagreements: merged.officialDisagreements,
+    communityDisagreements: merged.communityDisagreements,
     officialSpecs: merged.officialSpecs,
     unlistedOfferings: merged.unlistedOfferings,
     modelIdentity: merged.modelIdentity,

@@ -53,3 +53,66 @@ export function comparePrecedence(a: PrecedenceKey, b: PrecedenceKey): number {
   if (a.observedMs !== b.observedMs) return b.observedMs - a.observedMs;
   return compareCodePoints(a.sourceId, b.sourceId) || a.index - b.index;
 }
+
+/** A community candidate of one field: which dataset gives it, and whether that dataset only fills. */
+export interface CommunityVoice {
+  sourceId: string;
+  /** The dataset only fills deployments other sources place (fills.ts). */
+  fillsOnly: boolean;
+  /** Datasets it is not independent of (SourceDefinition.not_independent_of). */
+  notIndependentOf: readonly string[];
+}
+
+/** Whether an agreement of two datasets is evidence: neither declares it depends on the other. */
+export function independent(a: CommunityVoice, b: CommunityVoice): boolean {
+  return !a.notIndependentOf.includes(b.sourceId) && !b.notIndependentOf.includes(a.sourceId);
+}
+
+/** What corroboration decides about one field among community candidates. */
+export interface Corroboration<T extends CommunityVoice> {
+  /** The candidate whose value is kept. */
+  kept: T;
+  /** community_corroborated when another independent dataset gives the kept value, else community_reported. */
+  level: "community_corroborated" | "community_reported";
+  /** The first candidate of each other dataset that gives the kept value (its sources join the provenance). */
+  agreeing: T[];
+  /** The first candidate of each other dataset whose value differs: reported as a disagreement. */
+  differing: T[];
+}
+
+/**
+ * Corroboration, the community tier's rule for one field (a price component set, a limit, a
+ * capability's status) where no official source gives it: among the community candidates that
+ * state the field, in precedence order, the first one whose value another community dataset
+ * (another source, independent of it: docs/corroboration.md) also gives is kept, `community_corroborated`, so a value two datasets agree on ranks before
+ * a value one dataset gives alone (community_corroborated > community_reported); where no two
+ * agree, the first of a dataset that places deployments is kept (a fill-only dataset fills a
+ * value no other gives, it does not replace one), else the first, `community_reported`. Every
+ * other dataset's different value is a disagreement, reported. Null when no candidate states
+ * the field.
+ */
+export function corroborate<T extends CommunityVoice>(
+  candidates: readonly T[],
+  agree: (a: T, b: T) => boolean,
+): Corroboration<T> | null {
+  const first = candidates[0];
+  if (first === undefined) return null;
+  const othersOf = (kept: T) => {
+    const agreeing: T[] = [];
+    const differing: T[] = [];
+    const seen = new Set([kept.sourceId]);
+    for (const c of candidates) {
+      if (seen.has(c.sourceId)) continue;
+      seen.add(c.sourceId);
+      if (!agree(kept, c)) differing.push(c);
+      else if (independent(kept, c)) agreeing.push(c);
+    }
+    return { agreeing, differing };
+  };
+  for (const kept of candidates) {
+    const { agreeing, differing } = othersOf(kept);
+    if (agreeing.length > 0) return { kept, level: "community_corroborated", agreeing, differing };
+  }
+  const kept = candidates.find((c) => !c.fillsOnly) ?? first;
+  return { kept, level: "community_reported", ...othersOf(kept) };
+}

@@ -16,6 +16,7 @@ import type {
   BuildReport,
   CheckResult,
   CommunityZeroPrice,
+  CommunityDisagreement,
   CoverageCounts,
   LevelCounts,
   OfficialDisagreement,
@@ -39,6 +40,8 @@ export interface ReportInput {
   conflicts: readonly SourceConflict[];
   /** Official model facts that contradict each other; absent = none were compared. */
   officialDisagreements?: readonly OfficialDisagreement[];
+  /** Community datasets that disagree where no official source speaks; absent = none were compared. */
+  communityDisagreements?: readonly CommunityDisagreement[];
   /** By provider: non-retired deployments and their official specs (merge.ts); absent = not counted. */
   officialSpecs?: ReadonlyMap<string, OfficialSpecCounts>;
   /** Community facts the listing gate dropped; absent = the gate did not run. */
@@ -183,6 +186,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
     ...(input.staleAliasPrices ? { stale_alias_prices: [...input.staleAliasPrices] } : {}),
     ...(input.modelIdentity ? { model_identity: input.modelIdentity } : {}),
+    community_disagreements: [...(input.communityDisagreements ?? [])],
     carried_forward: input.carriedForward.map((s) => ({
       source_id: s.source_id,
       provider_id: s.provider_id,
@@ -371,6 +375,16 @@ export function formatBuildReport(report: BuildReport): string {
     for (const a of stale) lines.push(`  ${a.deployment_id} (${a.source_id})`);
   }
   lines.push(...modelIdentityLines(report.model_identity));
+  const community = report.community_disagreements ?? [];
+  if (community.length > 0) {
+    lines.push(
+      `community datasets disagree (no official source; a value two datasets agree on is kept): ${community.length}`,
+    );
+    for (const d of community)
+      lines.push(
+        `  ${d.resource_id} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,
+      );
+  }
   const applied = report.corrections.filter((c) => c.status === "applied");
   if (applied.length > 0) {
     lines.push(`upstream corrections applied: ${applied.length}`);

@@ -81,6 +81,20 @@ export interface SourceConflict {
 }
 
 /**
+ * Community datasets that disagree about a deployment's field where no official source gives
+ * it (a rate card's price, a limit, a capability's status): the value the merge kept (the
+ * corroborated one where two datasets agree, else the first in precedence) and another
+ * dataset's (precedence.ts corroborate).
+ */
+export interface CommunityDisagreement {
+  resource_id: string;
+  provider_id: string;
+  field: string;
+  kept: { source_id: string; value: string | number | null; observed_at: string };
+  other: { source_id: string; value: string | number | null; observed_at: string };
+}
+
+/**
  * Official model facts about the same provider model that disagree on a limit
  * (`context_tokens`, `max_output_tokens`) or a capability (`capabilities.<name>`, its status):
  * the value the merge kept and another official source's value (model-facts.ts).
@@ -228,6 +242,8 @@ export interface BuildReport {
   stale_alias_prices?: StaleAliasPrice[];
   /** Names official sources use differently for one model: folded, or kept apart (model-identity-fold.ts). */
   model_identity?: ModelIdentityReport;
+  /** Community datasets that disagree where no official source speaks (the kept value and the other). */
+  community_disagreements?: CommunityDisagreement[];
   carried_forward: CarriedForwardSource[];
   /** Failed sources that had no earlier facts to carry forward. */
   failed_without_facts: Array<{ source_id: string; provider_id: string; source_url: string }>;

@@ -25,6 +25,10 @@ export const SourceFacts = z.strictObject({
   carried_forward: z.boolean(),
   /** true: a dated copy of a page that has since changed (its definition's `archived`): not a current listing. */
   archived: z.literal(true).optional(),
+  /** The source only fills deployments other sources place (SourceDefinition.fills_only). */
+  fills_only: z.literal(true).optional(),
+  /** Community datasets it is not independent of (SourceDefinition.not_independent_of). */
+  not_independent_of: z.array(z.uuid()).optional(),
   output: ParseOutput,
 });
 export type SourceFacts = z.infer<typeof SourceFacts>;
@@ -218,6 +222,21 @@ export const BuildReportFile = z
       .meta({
         description:
           "Official facts that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): two facts about the same provider model (and modes), or, with deployment_id, an official fact about that deployment (which is kept) and an official fact about its provider model. Each names the value the merge kept (deployment facts before model facts, declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
+      }),
+    community_disagreements: z
+      .array(
+        z.strictObject({
+          resource_id: z.string(),
+          provider_id: z.string(),
+          field: z.string(),
+          kept: DisagreementSide,
+          other: DisagreementSide,
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community datasets that disagree about a deployment's field where no official source gives it: a rate card price (rate_card.<component>), a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status). Each names the value the merge kept (the value two datasets agree on, community_corroborated, else the first in precedence, community_reported) and another dataset's. Absent in releases published before it was stored.",
       }),
     carried_forward: z.array(
       z.strictObject({

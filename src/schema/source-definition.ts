@@ -82,6 +82,18 @@ export const SourceDefinition = z
         max_files: z.int().positive().default(200),
       })
       .optional(),
+    /**
+     * A community dataset that fills values (prices, limits, capabilities) of deployments other
+     * sources place and never creates one: the merge drops its facts about a deployment no
+     * other source names (docs/corroboration.md). Absent: its facts may place deployments.
+     */
+    fills_only: z.literal(true).optional(),
+    /**
+     * Community datasets (source ids) this one is not independent of (it copies them, or checks
+     * its values against them): an agreement with one of them corroborates nothing
+     * (docs/corroboration.md). Absent: independent of every other source.
+     */
+    not_independent_of: z.array(z.uuid()).min(1).optional(),
     /** Secrets by name, e.g. `key: { env: GOOGLE_CLOUD_BILLING_API_KEY, query_param: key }`. */
     secrets: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), SourceSecret).optional(),
     /**
