@@ -49,8 +49,8 @@ import {
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
-import { gateCommunityFacts } from "./listing-gate.js";
 import { withoutUnplacedFills } from "./fills.js";
+import { gateCommunityFacts } from "./listing-gate.js";
 import {
   assertionsFor,
   type Candidates,
@@ -90,8 +90,8 @@ import { corroborate } from "./precedence.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
 import type {
-  CommunityZeroPrice,
   CommunityDisagreement,
+  CommunityZeroPrice,
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,

@@ -15,8 +15,8 @@ import type { SourceFacts } from "./facts.js";
 import type {
   BuildReport,
   CheckResult,
-  CommunityZeroPrice,
   CommunityDisagreement,
+  CommunityZeroPrice,
   CoverageCounts,
   LevelCounts,
   OfficialDisagreement,

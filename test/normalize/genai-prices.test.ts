@@ -91,7 +91,10 @@ describe("genai-prices (the recorded data.json at 47df840)", () => {
   });
 
   it("fails on a document that is not data.json", () => {
-    expectParseFailure(() => parse({ ...input, content: "{}" }));
-    expectParseFailure(() => parse({ ...input, content: '[{"id":"openrouter","models":[]}]' }));
+    expectParseFailure(() => parse({ ...input, content: "{}" }), /data\.json is not a JSON array/);
+    expectParseFailure(
+      () => parse({ ...input, content: '[{"id":"openrouter","models":[]}]' }),
+      /no model of the catalog's providers/,
+    );
   });
 });

@@ -107,8 +107,11 @@ describe("models.dev (the recorded api.json assembled from the repository at f3f
   });
 
   it("fails on a document that is not api.json", () => {
-    expectParseFailure(() => parse({ ...input, content: "[]" }));
-    expectParseFailure(() => parse({ ...input, content: "{" }));
-    expectParseFailure(() => parse({ ...input, content: '{"openrouter":{"models":{}}}' }));
+    expectParseFailure(() => parse({ ...input, content: "[]" }), /api\.json is not a JSON object/);
+    expectParseFailure(() => parse({ ...input, content: "{" }), /not valid JSON/);
+    expectParseFailure(
+      () => parse({ ...input, content: '{"openrouter":{"models":{}}}' }),
+      /no model of the catalog's providers/,
+    );
   });
 });

@@ -168,11 +168,11 @@ function recordOf(
   providerId: string,
   key: string,
   model: Entry,
+  modelId: string,
   endpoint: Endpoint,
   input: ParserInput,
   skipped: SkipLog,
 ): CommunityRecord | null {
-  const modelId = model["id"] as string;
   const set = priceSetOn(model["prices"], input.observedAt.slice(0, 10));
   if (!set.ok) {
     skipped.add(set.reason, key);
@@ -208,17 +208,18 @@ export function parseGenaiPrices(input: ParserInput): ParseOutput {
     }
     const models = provider["models"].filter(isEntry);
     for (const model of models.sort((a, b) => compareCodePoints(String(a["id"]), String(b["id"])))) {
-      if (typeof model["id"] !== "string" || model["id"] === "") {
+      const modelId = model["id"];
+      if (typeof modelId !== "string" || modelId === "") {
         skipped.add("model without an id", name);
         continue;
       }
-      const key = `${name}/${model["id"]}`;
-      const placement = placementOf(providerId, model["id"]);
+      const key = `${name}/${modelId}`;
+      const placement = placementOf(providerId, modelId);
       if (!placement.ok) {
         skipped.add(placement.reason, key);
         continue;
       }
-      const record = recordOf(providerId, key, model, placement.endpoint, input, skipped);
+      const record = recordOf(providerId, key, model, modelId, placement.endpoint, input, skipped);
       if (record) records.push(record);
     }
   }
