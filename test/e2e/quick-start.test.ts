@@ -74,7 +74,10 @@ describe("the README's quick start", () => {
       const last = await fetch(`${url}/v1/providers`);
       expect(Number(last.headers.get("x-ratelimit-remaining"))).toBeGreaterThanOrEqual(1_000);
     } finally {
+      // the server writes its quota file into `dir` as it drains: wait for it before removing `dir`
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
       proc.kill("SIGTERM");
+      await exited;
     }
   }, 60_000);
 });
