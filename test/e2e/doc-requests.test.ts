@@ -91,6 +91,30 @@ describe("the documented requests", () => {
     expect(runAll({ ...good, context_tokens: null })).toThrow();
     expect(runAll({ ...good, capabilities: { vision: { status: "supported" } } })).toThrow();
     expect(runAll({ ...good, rate_card: null })).toThrow();
+    const official = answerChecks(
+      new URL("http://x/v1/deployments?verification=official&max_input_price=10&min_max_output_tokens=100"),
+    );
+    const listed: DeploymentAnswer = {
+      id: "dep_listed",
+      max_output_tokens: 100,
+      rate_card: { input_micro_usd: 10 },
+      provenance: {
+        listing: { verification_status: "official_declared" },
+        rate_card: { verification_status: "official_declared" },
+      },
+    };
+    const runOfficial = (d: DeploymentAnswer) => () => {
+      for (const check of official) check(d);
+    };
+    expect(runOfficial(listed)).not.toThrow();
+    expect(
+      runOfficial({
+        ...listed,
+        provenance: { ...listed.provenance, rate_card: { verification_status: "community_reported" } },
+      }),
+    ).toThrow();
+    expect(runOfficial({ ...listed, rate_card: { input_micro_usd: 11 } })).toThrow();
+    expect(runOfficial({ ...listed, max_output_tokens: null })).toThrow();
   });
 });
 
@@ -98,13 +122,16 @@ type DeploymentAnswer = {
   id: string;
   context_tokens?: number | null;
   capabilities?: Record<string, { status: string }>;
+  max_output_tokens?: number | null;
   rate_card?: { input_micro_usd: number | null } | null;
+  provenance?: Record<string, { verification_status: string } | null>;
 };
 
 /**
  * What a documented deployment list must answer, from its own filters: every `capability` is
- * supported, the context is known and at least `min_context_tokens`, and `has_pricing=true`
- * answers a rate card. (The 5 cheapest with vision, tool calling and 128k context, in the README.)
+ * supported, the context is known and at least `min_context_tokens` (and the max output at least
+ * `min_max_output_tokens`), `has_pricing=true` answers a rate card, the input price is at most
+ * `max_input_price`, and `verification=official` answers official listings and rate cards. (The 5 cheapest with vision, tool calling and 128k context, in the README.)
  */
 function answerChecks(url: URL): ((d: DeploymentAnswer) => void)[] {
   if (url.pathname !== "/v1/deployments") return [];
@@ -116,5 +143,20 @@ function answerChecks(url: URL): ((d: DeploymentAnswer) => void)[] {
     checks.push((d) => expect(d.context_tokens ?? -1, d.id).toBeGreaterThanOrEqual(Number(minContext)));
   if (url.searchParams.get("has_pricing") === "true")
     checks.push((d) => expect(d.rate_card ?? null, d.id).not.toBeNull());
+  const minOutput = url.searchParams.get("min_max_output_tokens");
+  if (minOutput !== null)
+    checks.push((d) => expect(d.max_output_tokens ?? -1, d.id).toBeGreaterThanOrEqual(Number(minOutput)));
+  const maxInput = url.searchParams.get("max_input_price");
+  if (maxInput !== null)
+    checks.push((d) =>
+      expect(d.rate_card?.input_micro_usd ?? Number.POSITIVE_INFINITY, d.id).toBeLessThanOrEqual(
+        Number(maxInput),
+      ),
+    );
+  if (url.searchParams.get("verification") === "official")
+    checks.push((d) => {
+      expect(d.provenance?.listing?.verification_status, d.id).toMatch(/^official_/);
+      if (d.rate_card) expect(d.provenance?.rate_card?.verification_status, d.id).toMatch(/^official_/);
+    });
   return checks;
 }
