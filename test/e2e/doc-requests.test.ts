@@ -65,6 +65,98 @@ describe("the documented requests", () => {
       expect(answer.status, text.slice(0, 500)).toBeLessThan(300);
       const body = JSON.parse(text) as { data?: unknown };
       if (Array.isArray(body.data)) expect(body.data.length, url).toBeGreaterThan(0);
+      const checks = answerChecks(new URL(url));
+      if (checks.length > 0 && Array.isArray(body.data))
+        for (const item of body.data as DeploymentAnswer[]) for (const check of checks) check(item);
     },
   );
+
+  it("a documented filter request is checked against what it answers (a wrong answer is caught)", () => {
+    const checks = answerChecks(
+      new URL(
+        "http://x/v1/deployments?capability=vision&capability=tool_calling&min_context_tokens=128000&has_pricing=true",
+      ),
+    );
+    const runAll = (d: DeploymentAnswer) => () => {
+      for (const check of checks) check(d);
+    };
+    const good: DeploymentAnswer = {
+      id: "dep_good",
+      context_tokens: 128000,
+      capabilities: { vision: { status: "supported" }, tool_calling: { status: "supported" } },
+      rate_card: { input_micro_usd: 1 },
+    };
+    expect(runAll(good)).not.toThrow();
+    expect(runAll({ ...good, context_tokens: 8000 })).toThrow();
+    expect(runAll({ ...good, context_tokens: null })).toThrow();
+    expect(runAll({ ...good, capabilities: { vision: { status: "supported" } } })).toThrow();
+    expect(runAll({ ...good, rate_card: null })).toThrow();
+    const official = answerChecks(
+      new URL("http://x/v1/deployments?verification=official&max_input_price=10&min_max_output_tokens=100"),
+    );
+    const listed: DeploymentAnswer = {
+      id: "dep_listed",
+      max_output_tokens: 100,
+      rate_card: { input_micro_usd: 10 },
+      provenance: {
+        listing: { verification_status: "official_declared" },
+        rate_card: { verification_status: "official_declared" },
+      },
+    };
+    const runOfficial = (d: DeploymentAnswer) => () => {
+      for (const check of official) check(d);
+    };
+    expect(runOfficial(listed)).not.toThrow();
+    expect(
+      runOfficial({
+        ...listed,
+        provenance: { ...listed.provenance, rate_card: { verification_status: "community_reported" } },
+      }),
+    ).toThrow();
+    expect(runOfficial({ ...listed, rate_card: { input_micro_usd: 11 } })).toThrow();
+    expect(runOfficial({ ...listed, max_output_tokens: null })).toThrow();
+  });
 });
+
+type DeploymentAnswer = {
+  id: string;
+  context_tokens?: number | null;
+  capabilities?: Record<string, { status: string }>;
+  max_output_tokens?: number | null;
+  rate_card?: { input_micro_usd: number | null } | null;
+  provenance?: Record<string, { verification_status: string } | null>;
+};
+
+/**
+ * What a documented deployment list must answer, from its own filters: every `capability` is
+ * supported, the context is known and at least `min_context_tokens` (and the max output at least
+ * `min_max_output_tokens`), `has_pricing=true` answers a rate card, the input price is at most
+ * `max_input_price`, and `verification=official` answers official listings and rate cards. (The 5 cheapest with vision, tool calling and 128k context, in the README.)
+ */
+function answerChecks(url: URL): ((d: DeploymentAnswer) => void)[] {
+  if (url.pathname !== "/v1/deployments") return [];
+  const checks: ((d: DeploymentAnswer) => void)[] = [];
+  for (const name of url.searchParams.getAll("capability"))
+    checks.push((d) => expect(d.capabilities?.[name]?.status, `${d.id} ${name}`).toBe("supported"));
+  const minContext = url.searchParams.get("min_context_tokens");
+  if (minContext !== null)
+    checks.push((d) => expect(d.context_tokens ?? -1, d.id).toBeGreaterThanOrEqual(Number(minContext)));
+  if (url.searchParams.get("has_pricing") === "true")
+    checks.push((d) => expect(d.rate_card ?? null, d.id).not.toBeNull());
+  const minOutput = url.searchParams.get("min_max_output_tokens");
+  if (minOutput !== null)
+    checks.push((d) => expect(d.max_output_tokens ?? -1, d.id).toBeGreaterThanOrEqual(Number(minOutput)));
+  const maxInput = url.searchParams.get("max_input_price");
+  if (maxInput !== null)
+    checks.push((d) =>
+      expect(d.rate_card?.input_micro_usd ?? Number.POSITIVE_INFINITY, d.id).toBeLessThanOrEqual(
+        Number(maxInput),
+      ),
+    );
+  if (url.searchParams.get("verification") === "official")
+    checks.push((d) => {
+      expect(d.provenance?.listing?.verification_status, d.id).toMatch(/^official_/);
+      if (d.rate_card) expect(d.provenance?.rate_card?.verification_status, d.id).toMatch(/^official_/);
+    });
+  return checks;
+}
