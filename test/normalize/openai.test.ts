@@ -10,7 +10,7 @@ import {
   parsers,
 } from "../../src/normalize/parsers/openai.js";
 import { ParseOutput } from "../../src/schema/index.js";
-import { recordedInput } from "../helpers/captures.js";
+import { datedInput, recordedInput } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure, withContent } from "../helpers/parsers.js";
 
@@ -327,5 +327,34 @@ describe("openai pricing: every token-priced table of the page", () => {
         ),
       "pricing: o3-deep-research is listed twice in the standard tables with different prices",
     );
+  });
+});
+
+/**
+ * The oldest dated copy (piercecohen1/openai-docs, guides/pricing.md at commit 3e48887a, committed
+ * 2026-02-26): its text-token, image-token and fine-tuning panes are empty in the copy itself (the
+ * mirror's Markdown kept the content-switcher panes but not the tables inside them), so the only
+ * token prices it states are the transcription and speech Markdown tables (docs/price-history.md).
+ */
+describe("openai pricing: the dated copy of 2026-02-26", () => {
+  it("reads the transcription and speech text-token prices and nothing from the empty panes", async () => {
+    const input = await datedInput("openai", "pricing", "2026-02-26T19:00:22Z");
+    expect(input.content).not.toMatch(/TextTokenPricingTables|PricingTable/);
+    const out = ParseOutput.parse(pricing(input));
+    expect(
+      out.deployments.map((d) => [
+        d.id,
+        d.rate_card?.input_micro_usd,
+        d.rate_card?.output_micro_usd,
+        d.rate_card?.observed_at,
+      ]),
+    ).toEqual([
+      ["dep_openai_gpt-4o-mini-tts_api_global", 600_000, null, "2026-02-26T19:00:22Z"],
+      ["dep_openai_gpt-4o-transcribe_api_global", 2_500_000, 10_000_000, "2026-02-26T19:00:22Z"],
+      ["dep_openai_gpt-4o-transcribe-diarize_api_global", 2_500_000, 10_000_000, "2026-02-26T19:00:22Z"],
+      ["dep_openai_gpt-4o-mini-transcribe_api_global", 1_250_000, 5_000_000, "2026-02-26T19:00:22Z"],
+    ]);
+    const reasons = Object.fromEntries(out.skipped.map((s) => [s.reason, s.count]));
+    expect(reasons['"Audio tokens" prices (the rate card is text tokens)']).toBe(1);
   });
 });
