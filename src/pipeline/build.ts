@@ -28,6 +28,7 @@ import type { Logger } from "../lib/logger.js";
 import { applyCorrections, modelFactParsers, normalizeSource } from "../normalize/index.js";
 import {
   cleanTemporary,
+  type LifecycleObservation,
   lockSnapshots,
   type PriceObservation,
   pricesKey,
@@ -36,6 +37,7 @@ import {
   runRelease,
   type SourceContribution,
   shownPrices,
+  statedMilestones,
 } from "../release/index.js";
 import type { Correction, CorrectionOutcome, ParseOutput, SourceDefinition } from "../schema/index.js";
 
@@ -234,7 +236,7 @@ async function buildLocked(
   }
 
   if (capturesBefore) await keepSuperseded(options.sourcesDir, definitions, capturesBefore, corrections, log);
-  const datedPrices = await readDatedPrices(
+  const { datedPrices, datedLifecycle } = await readDated(
     options.sourcesDir,
     [...definitions, ...notSelected],
     corrections,
@@ -251,6 +253,7 @@ async function buildLocked(
     previous,
     corrections: correctionOutcomes,
     datedPrices,
+    datedLifecycle,
   });
   return {
     status: outcome.status,
@@ -264,17 +267,19 @@ async function buildLocked(
 }
 
 /**
- * The prices each source's dated captures show (src/collect/dated-captures.ts), parsed as the
- * source's current capture is (corrections applied). A dated capture its parser no longer reads
- * is left out of the price history and logged: it was readable when it was recorded.
+ * The prices and the lifecycle milestones each source's dated captures show
+ * (src/collect/dated-captures.ts), parsed as the source's current capture is (corrections
+ * applied). A dated capture its parser no longer reads is left out of the history and logged: it
+ * was readable when it was recorded.
  */
-async function readDatedPrices(
+async function readDated(
   sourcesDir: string,
   definitions: readonly SourceDefinition[],
   corrections: ReadonlyMap<string, readonly Correction[]>,
   log: Logger,
-): Promise<PriceObservation[]> {
+): Promise<{ datedPrices: PriceObservation[]; datedLifecycle: LifecycleObservation[] }> {
   const observations: PriceObservation[] = [];
+  const lifecycle: LifecycleObservation[] = [];
   for (const source of definitions) {
     for (const dated of await readDatedCaptures(sourcesDir, source)) {
       const corrected = applyCorrections(source, dated.content, corrections.get(source.provider_id) ?? []);
@@ -290,6 +295,11 @@ async function readDatedPrices(
           observed_at: dated.meta.observed_at,
           prices: shownPrices(output.deployments),
         });
+        lifecycle.push({
+          source_id: source.source_id,
+          observed_at: dated.meta.observed_at,
+          stated: statedMilestones(output.lifecycle, dated.meta.observed_at),
+        });
       } catch (error) {
         log.warn(
           { source_id: source.source_id, file: dated.meta.file, err: (error as Error).message },
@@ -298,7 +308,7 @@ async function readDatedPrices(
       }
     }
   }
-  return observations;
+  return { datedPrices: observations, datedLifecycle: lifecycle };
 }
 
 /** Each source's current capture (those without one are left out). */

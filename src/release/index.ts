@@ -3,6 +3,8 @@
  * (`runRelease`), diff two published releases (`diffReleases`), the build report's text
  * table, and the on-disk release format (artifact.ts).
  */
+
+export * from "./announcements.js";
 export * from "./artifact.js";
 export { CHECKS, type CheckContext, type CheckDefinition } from "./checks/index.js";
 export { computeDiff, formatMicroUsd, MAX_MARKDOWN_ROWS, percentChange, renderDiffMarkdown } from "./diff.js";

@@ -15,6 +15,7 @@ import {
   type SourceState,
   UNKNOWN_MILESTONE,
 } from "../schema/index.js";
+import { announcedFromFirstCopies, type FirstAnnouncements, firstAnnouncement } from "./announcements.js";
 import type { SourceFacts } from "./facts.js";
 import type { RankedAssertion, RankedFact } from "./merge-candidates.js";
 import { deriveStatus } from "./status.js";
@@ -46,14 +47,31 @@ function sortedEvidence(items: Evidence[]): Evidence[] {
   return [...byKey].sort(([a], [b]) => compareCodePoints(a, b)).map(([, evidence]) => evidence);
 }
 
-function milestoneWithEvidence(milestone: LifecycleMilestone, evidence: Evidence): LifecycleMilestone {
+function milestoneWithEvidence(
+  milestone: LifecycleMilestone,
+  evidence: Evidence,
+  firstCopy?: Evidence,
+): LifecycleMilestone {
   return {
     state: milestone.state,
     date: milestone.date,
     precision: milestone.precision,
     date_type: milestone.date_type,
-    evidence: sortedEvidence([...milestone.evidence, evidence]),
+    evidence: sortedEvidence([...milestone.evidence, evidence, ...(firstCopy ? [firstCopy] : [])]),
   };
+}
+
+/** The first dated copy of the assertion's source stating its milestone, if any. */
+function firstCopy(
+  firsts: FirstAnnouncements,
+  from: RankedAssertion | undefined,
+  milestone: "deprecation" | "end_of_life",
+): Evidence | undefined {
+  return from ? firstAnnouncement(firsts, from.source.source_id, from.assertion, milestone) : undefined;
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
 }
 
 function unknownMilestone(): LifecycleMilestone {
@@ -65,7 +83,10 @@ function unknownMilestone(): LifecycleMilestone {
  * `unknown`, a milestone of state `unknown`, a null announced_at and an empty replacement list
  * are silence.
  */
-export function pickLifecycle(ranked: readonly RankedAssertion[]): PickedLifecycle {
+export function pickLifecycle(
+  ranked: readonly RankedAssertion[],
+  firsts: FirstAnnouncements = new Map(),
+): PickedLifecycle {
   const statusFrom =
     ranked.find((r) => r.assertion.status !== undefined && r.assertion.status !== "unknown") ?? null;
   const announced = ranked.find((r) => r.assertion.announced_at != null);
@@ -79,18 +100,31 @@ export function pickLifecycle(ranked: readonly RankedAssertion[]): PickedLifecyc
   const extendedFrom = ranked.find(
     (r) => r.assertion.extended_access && r.assertion.extended_access.state !== "unknown",
   );
+  // No source states an announcement date: the first dated copy of the source a milestone comes
+  // from that states it (announcements.ts), whose evidence the milestone then also lists.
+  const stated = announced?.assertion.announced_at ?? null;
+  const deprecation = deprecationFrom?.assertion.deprecation;
+  const endOfLife = endOfLifeFrom?.assertion.end_of_life;
+  const firstCopies =
+    stated === null
+      ? [firstCopy(firsts, deprecationFrom, "deprecation"), firstCopy(firsts, endOfLifeFrom, "end_of_life")]
+      : [];
+  const fromCopies = announcedFromFirstCopies(firstCopies, [deprecation, endOfLife].filter(isDefined));
+  const [deprecationFirst, endOfLifeFirst] = fromCopies === null ? [] : firstCopies;
   return {
     status: statusFrom?.assertion.status ?? null,
     statusFrom,
-    announced_at: announced?.assertion.announced_at ?? null,
-    deprecation: deprecationFrom?.assertion.deprecation
-      ? milestoneWithEvidence(deprecationFrom.assertion.deprecation, deprecationFrom.assertion.evidence)
-      : unknownMilestone(),
+    announced_at: stated ?? fromCopies,
+    deprecation:
+      deprecationFrom && deprecation
+        ? milestoneWithEvidence(deprecation, deprecationFrom.assertion.evidence, deprecationFirst)
+        : unknownMilestone(),
     deprecationStatus: deprecationFrom?.assertion.deprecation_status,
     extendedAccess: extendedFrom?.assertion.extended_access,
-    end_of_life: endOfLifeFrom?.assertion.end_of_life
-      ? milestoneWithEvidence(endOfLifeFrom.assertion.end_of_life, endOfLifeFrom.assertion.evidence)
-      : unknownMilestone(),
+    end_of_life:
+      endOfLifeFrom && endOfLife
+        ? milestoneWithEvidence(endOfLife, endOfLifeFrom.assertion.evidence, endOfLifeFirst)
+        : unknownMilestone(),
     replacements:
       replacementsFrom?.assertion.replacements !== undefined
         ? { ids: replacementsFrom.assertion.replacements, from: replacementsFrom }

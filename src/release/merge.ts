@@ -48,6 +48,7 @@ import {
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
+import type { FirstAnnouncements } from "./announcements.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
 import { withoutUnplacedFills } from "./fills.js";
 import { gateCommunityFacts } from "./listing-gate.js";
@@ -106,6 +107,8 @@ export interface MergeInput {
   facts: FactsFile;
   states: readonly SourceState[];
   previousLifecycle: readonly LifecycleRecord[];
+  /** The first dated copy stating each milestone, per source (announcements.ts); absent: none. */
+  firstAnnouncements?: FirstAnnouncements;
 }
 
 export interface MergeResult {
@@ -409,6 +412,7 @@ interface MergeContext {
   previousCores: PreviousCores;
   /** provider|provider_model_id -> what an official current listing says of the model. */
   modelListings: ReadonlyMap<string, ModelListing>;
+  firstAnnouncements: FirstAnnouncements;
 }
 
 /** The previous release's lifecycle core of a resource (for its last_changed_at), if any. */
@@ -440,7 +444,7 @@ function mergeDeployment(
 ): MergedDeployment {
   const assertions = assertionsFor(identity, candidates, identities.modelAssertions);
   const fields = mergeDeploymentFields(identity, ranked, candidates.modelFacts);
-  const picked = pickLifecycle(assertions);
+  const picked = pickLifecycle(assertions, context.firstAnnouncements);
   const status = deploymentStatus(
     picked,
     ranked,
@@ -508,7 +512,7 @@ function mergeScopeRecord(
   context: MergeContext,
 ): { record: LifecycleRecord; unresolved: UnresolvedReplacement[] } {
   const ranked = [...assertions].sort(compareAssertions);
-  const picked = pickLifecycle(ranked);
+  const picked = pickLifecycle(ranked, context.firstAnnouncements);
   const resolved = resolveReplacements(
     replacements,
     resourceType,
@@ -556,6 +560,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
     previousCores: previousCoresOf(input.previousLifecycle),
     modelListings: officialModelListings(input.facts.sources, isOfficial),
+    firstAnnouncements: input.firstAnnouncements ?? new Map(),
   };
   // Step 0: two names official sources use for one model folded into one (model-identity-fold.ts);
   // then community facts that name an Azure model without its version, resolved to the one

@@ -15,6 +15,7 @@ import type {
   SourceEvent,
   SourceState,
 } from "../schema/index.js";
+import { firstAnnouncements, type LifecycleObservation } from "./announcements.js";
 import type { SourceContribution } from "./contribution.js";
 import { type FactsFile, gatherFacts } from "./facts.js";
 import { mergeCatalog } from "./merge.js";
@@ -46,6 +47,8 @@ export interface ReleasePlanInput {
   previous: PlanPrevious | null;
   /** The prices the sources' dated captures show (price-history.ts); absent: none. */
   datedPrices?: readonly PriceObservation[];
+  /** The lifecycle milestones the sources' dated captures state (announcements.ts); absent: none. */
+  datedLifecycle?: readonly LifecycleObservation[];
 }
 
 export interface ReleasePlan {
@@ -82,6 +85,7 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     facts: gathered.facts,
     states: input.states,
     previousLifecycle: previous?.lifecycle ?? [],
+    firstAnnouncements: firstAnnouncements(input.datedLifecycle ?? []),
   });
   const catalog: CatalogContent = {
     deployments: merged.deployments,

@@ -248,6 +248,7 @@ function planInput(
     newEvents: input.newEvents,
     ...(input.corrections ? { corrections: input.corrections } : {}),
     ...(input.datedPrices ? { datedPrices: input.datedPrices } : {}),
+    ...(input.datedLifecycle ? { datedLifecycle: input.datedLifecycle } : {}),
     previous: previous && {
       releaseId: previous.releaseId,
       lifecycle: previous.catalog.lifecycle,

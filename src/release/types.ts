@@ -10,6 +10,7 @@ import type {
   SourceState,
   VerificationStatus,
 } from "../schema/index.js";
+import type { LifecycleObservation } from "./announcements.js";
 import type { PublishHook } from "./artifact.js";
 import type { SourceContribution } from "./contribution.js";
 import type { PreviousRelease } from "./previous-release.js";
@@ -45,6 +46,8 @@ export interface ReleaseInput {
   corrections?: CorrectionOutcome[];
   /** The prices the sources' dated captures show (price-history.ts); absent: none. */
   datedPrices?: PriceObservation[];
+  /** The lifecycle milestones the sources' dated captures state (announcements.ts); absent: none. */
+  datedLifecycle?: LifecycleObservation[];
 }
 
 /** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
