@@ -6,7 +6,8 @@
  *    availability list. A community deployment fact is dropped, and reported as an unlisted
  *    offering with the list that excludes it, when
  *    - an official availability list (a parse output marked `availability_list`: Azure's
- *      deployment-type and region tables) names its provider model, covers its place (lists
+ *      deployment-type and region tables) names its provider model (or a version of it, for a
+ *      record of the bare name), covers its place (lists
  *      some model in this api_surface, mode and region: a region the tables have no column
  *      for, such as Azure Government's, is not theirs to exclude), and does not list this
  *      model there; or
@@ -38,7 +39,8 @@ import {
   TIER_PRICE_FIELDS,
 } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { targets } from "./merge-candidates.js";
+import { push, targets } from "./merge-candidates.js";
+import { unversionedName } from "./model-facts.js";
 import type { CommunityZeroPrice, StaleAliasPrice, UnlistedOffering } from "./types.js";
 
 export interface GateResult {
@@ -89,13 +91,20 @@ function officialListings(
     for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
     if (source.output.availability_list)
       for (const d of source.output.deployments) {
-        const key = modelKey(d.provider_id, d.provider_model_id);
-        const places = listings.placesByModel.get(key) ?? new Set<string>();
-        places.add(placeKey(d));
-        listings.placesByModel.set(key, places);
-        const lists = listings.listsByModel.get(key) ?? new Set<string>();
-        lists.add(d.evidence.source_url);
-        listings.listsByModel.set(key, lists);
+        // a list row names a model at a version (Azure: `gpt-5.1-codex-mini` version
+        // `2025-11-13`); a community record of the bare name is a record of that model, so the
+        // bare name is listed wherever any of its versions is (unversioned-names.ts resolves it
+        // where one version is placed; the gate must also see it where none is)
+        const bare = unversionedName(d.provider_model_id);
+        for (const name of bare === undefined ? [d.provider_model_id] : [d.provider_model_id, bare]) {
+          const key = modelKey(d.provider_id, name);
+          const places = listings.placesByModel.get(key) ?? new Set<string>();
+          places.add(placeKey(d));
+          listings.placesByModel.set(key, places);
+          const lists = listings.listsByModel.get(key) ?? new Set<string>();
+          lists.add(d.evidence.source_url);
+          listings.listsByModel.set(key, lists);
+        }
         listings.coveredPlaces.add(columnKey(d));
       }
     for (const fact of source.output.model_facts ?? [])
@@ -189,13 +198,19 @@ function hasZero(card: RateCard): boolean {
  * the model's other deployments.
  */
 function withoutVetoedTargets(source: SourceFacts, kept: readonly DeploymentFact[]): LifecycleAssertion[] {
+  // the facts by provider model, so each assertion looks only at its own model's facts
+  const byModel = (facts: readonly DeploymentFact[]) => {
+    const index = new Map<string, DeploymentFact[]>();
+    for (const d of facts) push(index, modelKey(d.provider_id, d.provider_model_id), d);
+    return index;
+  };
+  const all = byModel(source.output.deployments);
+  const passed = byModel(kept);
   return source.output.lifecycle.filter((a) => {
     if (a.scope !== "deployment" || !a.target) return true;
-    const about = (d: DeploymentFact) =>
-      d.provider_id === a.provider_id &&
-      d.provider_model_id === a.target?.provider_model_id &&
-      targets(a.target, d);
-    return !source.output.deployments.some(about) || kept.some(about);
+    const key = modelKey(a.provider_id, a.target.provider_model_id);
+    const about = (d: DeploymentFact) => targets(a.target, d);
+    return !(all.get(key) ?? []).some(about) || (passed.get(key) ?? []).some(about);
   });
 }
 

@@ -49,6 +49,19 @@ describe("the listing gate", () => {
     );
   });
 
+  it("creates no deployment of a bare model name where the list places none of its versions", () => {
+    // azure/eu/gpt-5.1-codex-mini in LiteLLM's map; Azure's tables list gpt-5.1-codex-mini
+    // version 2025-11-13 in Global Standard only (a blind check found it served: docs/fact-check.md #17)
+    for (const zone of ["eu", "us"]) {
+      const id = `dep_azure_gpt-5.1-codex-mini_azure-openai-data-zone-standard_${zone}`;
+      expect(byId.has(id)).toBe(false);
+      expect(report.unlisted_offerings).toContainEqual(
+        expect.objectContaining({ deployment_id: id, excluded_by: AZURE_STANDARD_TABLE }),
+      );
+    }
+    expect(byId.has("dep_azure_gpt-5.1-codex-mini-2025-11-13_azure-openai-global-standard_global")).toBe(true);
+  });
+
   it("creates no batch deployment for a model whose official page says batch is not supported", () => {
     expect(byId.has(SEARCH_BATCH)).toBe(false);
     expect(report.unlisted_offerings).toContainEqual(
