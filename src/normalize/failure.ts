@@ -32,3 +32,10 @@ export function jsonDocument<T>(
     throw parseFailure(input.source, `not ${what}: ${(error as Error).message.slice(0, 300)}`);
   }
 }
+
+/** A JSON object (not null, not an array): what a community map's entries are read as, key by key. */
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

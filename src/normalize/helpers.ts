@@ -11,7 +11,7 @@ export {
   unknownMilestone,
 } from "./dates.js";
 export { declaredCapability, evidenceFor } from "./evidence.js";
-export { jsonDocument, parseFailure, requireSome } from "./failure.js";
+export { isJsonObject, type JsonObject, jsonDocument, parseFailure, requireSome } from "./failure.js";
 export { cellText, columnIndex, type FoundTable, findTables } from "./html-tables.js";
 export { googleModelId } from "./identity/google.js";
 export { type PriceConversion, perTokenToMicroPerMillion, tokenRateCard, usdToMicro } from "./money.js";

@@ -15,6 +15,9 @@ import { identifiedDeployment, identityOf } from "../identity/index.js";
 import type { SkipLog } from "../skips.js";
 import type { ParserInput } from "../types.js";
 
+/** Where a community record is offered, or why it names no deployment (counted in `skipped`). */
+export type Placement = { ok: true; endpoint: Endpoint } | { ok: false; reason: string };
+
 /** USD per million tokens -> micro-USD per million tokens; zero, absent or unreadable -> null. */
 export function perMillionPrice(value: unknown, key: string, skipped: SkipLog): number | null {
   if (value === undefined || value === null) return null;

@@ -29,7 +29,7 @@
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import type { ParseOutput, RateTier } from "../../schema/index.js";
-import { evidenceFor, parseFailure, SkipLog } from "../helpers.js";
+import { evidenceFor, isJsonObject, type JsonObject, parseFailure, SkipLog } from "../helpers.js";
 import {
   AZURE_GLOBAL_STANDARD,
   bedrockProfileEndpoint,
@@ -42,6 +42,7 @@ import {
   type CommunityRecord,
   communityRateCard,
   deploymentFacts,
+  type Placement,
   perMillionPrice,
   positiveInt,
 } from "./community-records.js";
@@ -61,17 +62,10 @@ const PROVIDERS: Readonly<Record<string, string>> = Object.freeze({
   "x-ai": "xai",
 });
 
-type Entry = Record<string, unknown>;
-
-function isEntry(value: unknown): value is Entry {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+type Entry = JsonObject;
 
 /** Where a genai-prices model is offered, or why it names no deployment. */
-export function placementOf(
-  providerId: string,
-  modelId: string,
-): { ok: true; endpoint: Endpoint } | { ok: false; reason: string } {
+export function placementOf(providerId: string, modelId: string): Placement {
   if (providerId === "azure") return { ok: true, endpoint: AZURE_GLOBAL_STANDARD };
   if (providerId === "amazon-bedrock") {
     const endpoint = bedrockProfileEndpoint(modelId);
@@ -90,15 +84,15 @@ export function priceSetOn(
   prices: unknown,
   day: string,
 ): { ok: true; set: Entry } | { ok: false; reason: string } {
-  if (isEntry(prices)) return { ok: true, set: prices };
+  if (isJsonObject(prices)) return { ok: true, set: prices };
   if (!Array.isArray(prices)) return { ok: false, reason: "no prices" };
   let best: { start: string; set: Entry } | null = null;
   for (const option of prices) {
-    if (!isEntry(option) || !isEntry(option["prices"])) continue;
+    if (!isJsonObject(option) || !isJsonObject(option["prices"])) continue;
     const constraint = option["constraint"];
     let start = "";
     if (constraint !== undefined && constraint !== null) {
-      if (!isEntry(constraint)) return { ok: false, reason: "price constraint that is not an object" };
+      if (!isJsonObject(constraint)) return { ok: false, reason: "price constraint that is not an object" };
       const from = constraint["start_date"];
       // a price that changes within the day (start_time / end_time) has no one rate card
       if (Object.keys(constraint).length !== 1 || typeof from !== "string")
@@ -119,11 +113,11 @@ interface Tiered {
 }
 
 function tieredPrice(value: unknown, key: string, skipped: SkipLog): Tiered {
-  if (!isEntry(value)) return { base: perMillionPrice(value, key, skipped), tiers: new Map() };
+  if (!isJsonObject(value)) return { base: perMillionPrice(value, key, skipped), tiers: new Map() };
   const tiers = new Map<number, number | null>();
   for (const tier of Array.isArray(value["tiers"]) ? value["tiers"] : []) {
-    const start = isEntry(tier) ? positiveInt(tier["start"]) : undefined;
-    if (!isEntry(tier) || start === undefined) {
+    const start = isJsonObject(tier) ? positiveInt(tier["start"]) : undefined;
+    if (!isJsonObject(tier) || start === undefined) {
       skipped.add("price tier without a positive start", key);
       continue;
     }
@@ -200,13 +194,13 @@ export function parseGenaiPrices(input: ParserInput): ParseOutput {
   const skipped = new SkipLog();
   const records: CommunityRecord[] = [];
   for (const provider of document) {
-    const name = isEntry(provider) && typeof provider["id"] === "string" ? provider["id"] : "";
+    const name = isJsonObject(provider) && typeof provider["id"] === "string" ? provider["id"] : "";
     const providerId = Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name] : undefined;
-    if (providerId === undefined || !isEntry(provider) || !Array.isArray(provider["models"])) {
+    if (providerId === undefined || !isJsonObject(provider) || !Array.isArray(provider["models"])) {
       skipped.add("provider not in the catalog", name || "(no id)");
       continue;
     }
-    const models = provider["models"].filter(isEntry);
+    const models = provider["models"].filter(isJsonObject);
     for (const model of models.sort((a, b) => compareCodePoints(String(a["id"]), String(b["id"])))) {
       const modelId = model["id"];
       if (typeof modelId !== "string" || modelId === "") {

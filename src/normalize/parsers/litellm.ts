@@ -61,7 +61,15 @@ import type {
   RateCard,
   RateTier,
 } from "../../schema/index.js";
-import { evidenceFor, parseFailure, parseMilestone, perTokenToMicroPerMillion, SkipLog } from "../helpers.js";
+import {
+  evidenceFor,
+  isJsonObject,
+  type JsonObject,
+  parseFailure,
+  parseMilestone,
+  perTokenToMicroPerMillion,
+  SkipLog,
+} from "../helpers.js";
 import { togetherMode } from "../identity/hosted-models.js";
 import {
   ANTHROPIC_STANDARD,
@@ -321,7 +329,7 @@ export function canonicalModelId(
 // Rate cards, limits, capabilities
 // ---------------------------------------------------------------------------------------------
 
-type Entry = Record<string, unknown>;
+type Entry = JsonObject;
 
 /** Reads one price field; a price that cannot be converted exactly is counted and treated as absent. */
 function priceOf(entry: Entry, field: string, key: string, skipped: SkipLog): number | null {
@@ -466,10 +474,6 @@ interface Candidate {
   id: string;
 }
 
-function isEntry(value: unknown): value is Entry {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export function parseLiteLlm(input: ParserInput): ParseOutput {
   let document: unknown;
   try {
@@ -477,7 +481,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
   } catch (error) {
     throw parseFailure(input.source, `not valid JSON (${(error as Error).message})`);
   }
-  if (!isEntry(document)) throw parseFailure(input.source, "the price map is not a JSON object");
+  if (!isJsonObject(document)) throw parseFailure(input.source, "the price map is not a JSON object");
 
   const skipped = new SkipLog();
   const evidence: Evidence = evidenceFor(input.source, input.observedAt);
@@ -488,7 +492,7 @@ export function parseLiteLlm(input: ParserInput): ParseOutput {
       skipped.add("sample_spec (documentation of the format)", key);
       continue;
     }
-    if (!isEntry(entry) || typeof entry["litellm_provider"] !== "string") {
+    if (!isJsonObject(entry) || typeof entry["litellm_provider"] !== "string") {
       skipped.add("not a model entry", key);
       continue;
     }

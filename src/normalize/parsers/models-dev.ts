@@ -27,13 +27,14 @@
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import type { Capabilities, CapabilityName, ParseOutput } from "../../schema/index.js";
-import { evidenceFor, parseFailure, SkipLog } from "../helpers.js";
+import { evidenceFor, isJsonObject, type JsonObject, parseFailure, SkipLog } from "../helpers.js";
 import { bedrockProfileEndpoint, type Endpoint, providerApiEndpoint } from "../identity/endpoints.js";
 import type { Parser, ParserInput } from "../types.js";
 import {
   type CommunityRecord,
   communityRateCard,
   deploymentFacts,
+  type Placement,
   perMillionPrice,
   positiveInt,
 } from "./community-records.js";
@@ -54,19 +55,12 @@ const PROVIDERS: Readonly<Record<string, string>> = Object.freeze({
   xai: "xai",
 });
 
-type Entry = Record<string, unknown>;
+type Entry = JsonObject;
 
 const EMBEDDING = /embed/i;
 
-function isEntry(value: unknown): value is Entry {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Where a models.dev record is offered, or why it names no deployment. */
-export function placementOf(
-  providerId: string,
-  modelId: string,
-): { ok: true; endpoint: Endpoint } | { ok: false; reason: string } {
+export function placementOf(providerId: string, modelId: string): Placement {
   if (providerId === "amazon-bedrock") {
     const endpoint = bedrockProfileEndpoint(modelId);
     return endpoint
@@ -109,7 +103,7 @@ export function capabilitiesOf(model: Entry): Capabilities {
     const value = model[field];
     if (typeof value === "boolean") set(name, value);
   }
-  const modalities = isEntry(model["modalities"]) ? model["modalities"] : {};
+  const modalities = isJsonObject(model["modalities"]) ? model["modalities"] : {};
   for (const [side, modality, name] of MODALITIES) {
     const list = modalities[side];
     if (Array.isArray(list) && list.includes(modality)) set(name, true);
@@ -126,8 +120,8 @@ function recordOf(
   skipped: SkipLog,
 ): CommunityRecord {
   const key = `${providerId}/${modelId}`;
-  const cost = isEntry(model["cost"]) ? model["cost"] : {};
-  const limit = isEntry(model["limit"]) ? model["limit"] : {};
+  const cost = isJsonObject(model["cost"]) ? model["cost"] : {};
+  const limit = isJsonObject(model["limit"]) ? model["limit"] : {};
   const rate_card = communityRateCard(
     {
       input: perMillionPrice(cost["input"], `${key}: cost.input`, skipped),
@@ -157,20 +151,20 @@ export function parseModelsDev(input: ParserInput): ParseOutput {
   } catch (error) {
     throw parseFailure(input.source, `not valid JSON (${(error as Error).message})`);
   }
-  if (!isEntry(document)) throw parseFailure(input.source, "api.json is not a JSON object");
+  if (!isJsonObject(document)) throw parseFailure(input.source, "api.json is not a JSON object");
   const skipped = new SkipLog();
   const records: CommunityRecord[] = [];
   for (const name of Object.keys(document).sort(compareCodePoints)) {
     const provider = document[name];
     const providerId = Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name] : undefined;
-    if (providerId === undefined || !isEntry(provider) || !isEntry(provider["models"])) {
+    if (providerId === undefined || !isJsonObject(provider) || !isJsonObject(provider["models"])) {
       skipped.add("provider not in the catalog", name);
       continue;
     }
     const models = provider["models"];
     for (const modelId of Object.keys(models).sort(compareCodePoints)) {
       const model = models[modelId];
-      if (!isEntry(model)) {
+      if (!isJsonObject(model)) {
         skipped.add("not a model entry", `${name}/${modelId}`);
         continue;
       }
