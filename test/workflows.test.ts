@@ -49,6 +49,30 @@ const runScripts = (doc: Yaml): string =>
     .map((s) => String(s.run ?? ""))
     .join("\n");
 
+/**
+ * What the nightly's "Write the job summary" step writes (its script, run by bash and jq) for a
+ * night that published nothing, with `report` as the build's report.
+ */
+async function nightlySummary(report: unknown): Promise<string> {
+  const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
+  expect(step?.run).toBeTypeOf("string");
+  const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
+  try {
+    await writeFile(
+      join(dir, "build.json"),
+      JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
+    );
+    const summary = join(dir, "summary.md");
+    await run("bash", ["-e", "-c", String(step?.run)], {
+      cwd: dir,
+      env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
+    });
+    return await readFile(summary, "utf8");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe("GitHub workflows", () => {
   it("the ci and nightly workflows exist", () => {
     expect(files).toEqual(expect.arrayContaining(["ci.yml", "nightly.yml"]));
@@ -188,106 +212,59 @@ describe("GitHub workflows", () => {
   });
 
   it("nightly's job summary tabulates the report's official specs per provider (its script, run by bash and jq)", async () => {
-    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
-    expect(step?.run).toBeTypeOf("string");
     const { report } = await committedRelease();
     const totals = report.totals.official_specs;
     if (!totals) throw new Error("the committed release's report has no official_specs");
-    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
-    try {
-      await writeFile(
-        join(dir, "build.json"),
-        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
-      );
-      const summary = join(dir, "summary.md");
-      await run("bash", ["-e", "-c", String(step?.run)], {
-        cwd: dir,
-        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
-      });
-      const text = await readFile(summary, "utf8");
-      const share = (n: number, d: number) =>
-        d === 0 ? `${n}` : `${n} (${Math.round((n * 1000) / d) / 10}%)`;
-      const row = (name: string, c: typeof totals) =>
-        `| ${name} | ${c.non_retired} | ${share(c.context_tokens, c.non_retired)} | ${share(c.max_output_tokens, c.non_retired)} | ${share(c.capability, c.non_retired)} |`;
-      expect(text).toContain(
-        "| Provider | Not retired | Official context window | Official max output | Official capability |",
-      );
-      expect(text).toContain(row("**total**", totals));
-      expect(text).toContain("| **total** | 1157 | 720 (62.2%) | 570 (49.3%) | 704 (60.8%) |");
-      for (const p of report.providers)
-        if (p.official_specs) expect(text).toContain(row(p.provider_id, p.official_specs));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const text = await nightlySummary(report);
+    const share = (n: number, d: number) => (d === 0 ? `${n}` : `${n} (${Math.round((n * 1000) / d) / 10}%)`);
+    const row = (name: string, c: typeof totals) =>
+      `| ${name} | ${c.non_retired} | ${share(c.context_tokens, c.non_retired)} | ${share(c.max_output_tokens, c.non_retired)} | ${share(c.capability, c.non_retired)} |`;
+    expect(text).toContain(
+      "| Provider | Not retired | Official context window | Official max output | Official capability |",
+    );
+    expect(text).toContain(row("**total**", totals));
+    expect(text).toContain("| **total** | 1157 | 720 (62.2%) | 570 (49.3%) | 704 (60.8%) |");
+    for (const p of report.providers)
+      if (p.official_specs) expect(text).toContain(row(p.provider_id, p.official_specs));
   });
 
   it("nightly's job summary tabulates the report's facts by verification level per provider (its script, run by bash and jq)", async () => {
-    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
     const { report } = await committedRelease();
     const totals = report.totals.verification;
     if (!totals) throw new Error("the committed release's report has no verification counts");
-    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
-    try {
-      await writeFile(
-        join(dir, "build.json"),
-        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
-      );
-      const summary = join(dir, "summary.md");
-      await run("bash", ["-e", "-c", String(step?.run)], {
-        cwd: dir,
-        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
-      });
-      const text = await readFile(summary, "utf8");
-      type Levels = typeof totals.listings;
-      const levels = (c: Levels) =>
-        `${c.official_declared} / ${c.official_inferred} / ${c.community_corroborated} / ${c.community_reported}`;
-      const row = (name: string, v: typeof totals) =>
-        `| ${name} | ${levels(v.listings)} | ${levels(v.prices)} | ${levels(v.limits)} | ${levels(v.capabilities)} |`;
-      expect(text).toContain("| Provider | Listings | Prices | Limits | Capabilities |");
-      expect(text).toContain(row("**total**", totals));
-      for (const p of report.providers) {
-        if (!p.verification) throw new Error(`${p.provider_id} has no verification counts`);
-        expect(text).toContain(row(p.provider_id, p.verification));
-      }
-      // every deployment has one listing, every rate card one price
-      const sum = (c: Levels) => Object.values(c).reduce((a, b) => a + b, 0);
-      expect(sum(totals.listings)).toBe(report.totals.deployments);
-      expect(sum(totals.prices)).toBe(report.totals.priced);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    const text = await nightlySummary(report);
+    type Levels = typeof totals.listings;
+    const levels = (c: Levels) =>
+      `${c.official_declared} / ${c.official_inferred} / ${c.community_corroborated} / ${c.community_reported}`;
+    const row = (name: string, v: typeof totals) =>
+      `| ${name} | ${levels(v.listings)} | ${levels(v.prices)} | ${levels(v.limits)} | ${levels(v.capabilities)} |`;
+    expect(text).toContain("| Provider | Listings | Prices | Limits | Capabilities |");
+    expect(text).toContain(row("**total**", totals));
+    for (const p of report.providers) {
+      if (!p.verification) throw new Error(`${p.provider_id} has no verification counts`);
+      expect(text).toContain(row(p.provider_id, p.verification));
     }
+    // every deployment has one listing, every rate card one price
+    const sum = (c: Levels) => Object.values(c).reduce((a, b) => a + b, 0);
+    expect(sum(totals.listings)).toBe(report.totals.deployments);
+    expect(sum(totals.prices)).toBe(report.totals.priced);
   });
 
   it("nightly's job summary lists the report's model identity folds and the near names kept apart (its script, run by bash and jq)", async () => {
-    const step = steps(workflow("nightly.yml").doc).find((s) => s.name === "Write the job summary");
     const { report } = await committedRelease();
     const identity = report.model_identity;
     if (!identity) throw new Error("the committed release's report has no model_identity");
-    const dir = await mkdtemp(join(tmpdir(), "nightly-summary-"));
-    try {
-      await writeFile(
-        join(dir, "build.json"),
-        JSON.stringify({ status: "unchanged", sources: [], failed_sources: [], report }),
-      );
-      const summary = join(dir, "summary.md");
-      await run("bash", ["-e", "-c", String(step?.run)], {
-        cwd: dir,
-        env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BUILD_STATUS: "unchanged", RELEASE_ID: "" },
-      });
-      const text = await readFile(summary, "utf8");
+    const text = await nightlySummary(report);
+    expect(text).toContain(
+      `Model names folded into one identity: ${identity.folds.length}; near names kept apart: ${identity.kept_apart.length}`,
+    );
+    expect(text).toContain(
+      "| openai | gpt-3.5-0301 (https://developers.openai.com/api/docs/pricing.md) | gpt-3.5-turbo-0301 (https://developers.openai.com/api/docs/deprecations.md) | abbreviation | gpt-3.5-0301 is gpt-3.5-turbo-0301 with turbo left out",
+    );
+    for (const k of identity.kept_apart)
       expect(text).toContain(
-        `Model names folded into one identity: ${identity.folds.length}; near names kept apart: ${identity.kept_apart.length}`,
+        `| ${k.provider_id} | ${k.names[0].provider_model_id} / ${k.names[1].provider_model_id} | ${k.relation} | ${k.reason}: `,
       );
-      expect(text).toContain(
-        "| openai | gpt-3.5-0301 (https://developers.openai.com/api/docs/pricing.md) | gpt-3.5-turbo-0301 (https://developers.openai.com/api/docs/deprecations.md) | abbreviation | gpt-3.5-0301 is gpt-3.5-turbo-0301 with turbo left out",
-      );
-      for (const k of identity.kept_apart)
-        expect(text).toContain(
-          `| ${k.provider_id} | ${k.names[0].provider_model_id} / ${k.names[1].provider_model_id} | ${k.relation} | ${k.reason}: `,
-        );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 
   it("nightly closes an open nightly pull request on a night with no change (its diff is stale)", () => {
