@@ -157,22 +157,19 @@ function inferredFor(fact: ModelFact, providerModelId: string): ModelFact {
 
 /**
  * The day the model facts of a provider model state it was released at that provider, or null
- * when none states one: official before community, then the newest observation, then source id.
+ * when none states one: the first in the one precedence order (precedence.ts).
  */
 export function statedReleaseDay(candidates: readonly ModelFactCandidate[] | undefined): string | null {
-  let best: ModelFactCandidate | null = null;
-  for (const c of candidates ?? []) {
-    if (c.fact.released_at === undefined) continue;
-    if (
-      best === null ||
-      (c.official !== best.official
-        ? c.official
-        : c.observedMs !== best.observedMs
-          ? c.observedMs > best.observedMs
-          : (compareCodePoints(c.source.source_id, best.source.source_id) || c.index - best.index) < 0)
-    )
-      best = c;
-  }
+  const stating = (candidates ?? []).filter((c) => c.fact.released_at !== undefined);
+  const key = (c: ModelFactCandidate): PrecedenceKey => ({
+    official: c.official,
+    specificity: 0,
+    verification: factLevel(c.official, c.fact.evidence.verification_status),
+    observedMs: c.observedMs,
+    sourceId: c.source.source_id,
+    index: c.index,
+  });
+  const [best] = stating.sort((a, b) => comparePrecedence(key(a), key(b)));
   return best?.fact.released_at ?? null;
 }
 
