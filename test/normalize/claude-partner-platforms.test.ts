@@ -145,9 +145,36 @@ describe("Claude on Google Cloud (Vertex AI model ids)", () => {
 });
 
 describe("Claude on Amazon Bedrock (Opus 4.6 and earlier)", () => {
-  it("declares Deprecated and Retired rows' status for the base model id on bedrock-runtime and creates no deployment", async () => {
+  it("lists each Yes cell as the base id's deployment through that inference profile, an availability list", async () => {
     const out = ParseOutput.parse(bedrock(await bedrockInput()));
-    expect(out.deployments).toEqual([]);
+    expect(out.availability_list).toBe(true);
+    const places = (id: string) =>
+      out.deployments
+        .filter((d) => d.provider_model_id === id)
+        .map((d) => d.region)
+        .sort();
+    // the table's rows, as printed: global | us | eu | jp | apac
+    expect(places("anthropic.claude-opus-4-6-v1")).toEqual(["apac", "eu", "global", "jp", "us"]);
+    expect(places("anthropic.claude-sonnet-4-6")).toEqual(["eu", "global", "jp", "us"]);
+    expect(places("anthropic.claude-sonnet-4-20250514-v1:0")).toEqual(["apac", "eu", "global", "us"]);
+    expect(places("anthropic.claude-opus-4-1-20250805-v1:0")).toEqual(["us"]);
+    expect(places("anthropic.claude-3-7-sonnet-20250219-v1:0")).toEqual([]);
+    expect(out.deployments).toHaveLength(25);
+    for (const d of out.deployments) {
+      expect(d).toMatchObject({
+        provider_id: "amazon-bedrock",
+        api_surface: "bedrock-runtime",
+        mode: "standard",
+      });
+      expect(d.id).toBe(
+        `dep_amazon-bedrock_${d.provider_model_id.replace(":", "-")}_bedrock-runtime_${d.region}`,
+      );
+      expect(d.evidence).toMatchObject({ source_url: BEDROCK_URL, verification_status: "official_declared" });
+    }
+  });
+
+  it("declares Deprecated and Retired rows' status for the base model id on bedrock-runtime", async () => {
+    const out = ParseOutput.parse(bedrock(await bedrockInput()));
     expect(statuses(out.lifecycle)).toEqual({
       "anthropic.claude-sonnet-4-20250514-v1:0": "deprecated",
       "anthropic.claude-3-7-sonnet-20250219-v1:0": "retired",
@@ -289,12 +316,37 @@ describe("the merged catalog", () => {
     // `us.` profile key does: docs/provenance.md)
     expect(status(a, bedrockId("claude-3-7-sonnet-20250219-v1-0", "us"))).toBe("retired");
     expect(status(a, bedrockId("claude-opus-4-20250514-v1-0", "eu"))).toBe("retired");
-    // Unmarked rows and models the page does not list are untouched.
-    expect(status(a, bedrockId("claude-opus-4-6-v1", "us"))).toBe(
-      status(b, bedrockId("claude-opus-4-6-v1", "us")),
+    // An unmarked row's Yes cell lists the profile: available by the listing, officially placed.
+    expect(status(b, bedrockId("claude-opus-4-6-v1", "us"))).toBe("unknown");
+    expect(status(a, bedrockId("claude-opus-4-6-v1", "us"))).toBe("available");
+    expect(a.get(bedrockId("claude-opus-4-6-v1", "us"))?.provenance.listing.verification_status).toBe(
+      "official_declared",
     );
+    // Models the page does not list are untouched.
     expect(status(a, bedrockId("claude-3-haiku-20240307-v1-0", "us"))).toBe(
       status(b, bedrockId("claude-3-haiku-20240307-v1-0", "us")),
     );
+  });
+
+  it("drops a community profile deployment that a No cell excludes, and keeps a prefix the table has no column for", async () => {
+    const [b, a] = [await before, await after];
+    // every profile deployment LiteLLM places for a model the table lists with a No in that column
+    const table = ParseOutput.parse(bedrock(await bedrockInput()));
+    const listed = new Set(table.deployments.map((d) => d.id));
+    const models = new Set(table.deployments.map((d) => d.provider_model_id));
+    const columns = new Set(table.deployments.map((d) => d.region));
+    const excluded = [...b.values()].filter(
+      (d) =>
+        d.provider_id === "amazon-bedrock" &&
+        models.has(d.provider_model_id) &&
+        d.mode === "standard" &&
+        columns.has(d.region) &&
+        !listed.has(d.id),
+    );
+    expect(excluded.length).toBeGreaterThan(0);
+    for (const d of excluded) expect(a.has(d.id), d.id).toBe(false);
+    // `au` (Opus 4.6 through the Australian profile) has no column: not the table's to exclude
+    const au = [...b.values()].filter((d) => models.has(d.provider_model_id) && d.region === "au");
+    for (const d of au) expect(a.has(d.id), d.id).toBe(true);
   });
 });

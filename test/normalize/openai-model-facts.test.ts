@@ -38,6 +38,11 @@ describe("OpenAI model pages", () => {
       expect(out.model_facts?.length).toBeGreaterThan(0);
       for (const fact of out.model_facts ?? []) {
         expect(fact.provider_id).toBe("openai");
+        // a bare fact only lists a further snapshot of the Snapshots list (tested below)
+        if (fact.context_tokens === undefined) {
+          expect(Object.keys(fact).sort()).toEqual(["evidence", "provider_id", "provider_model_id"]);
+          continue;
+        }
         expect(fact.context_tokens).toBeGreaterThan(0);
         expect(fact.max_output_tokens).toBeGreaterThan(0);
         expect(fact.evidence).toEqual({
@@ -134,11 +139,37 @@ describe("OpenAI model pages", () => {
     );
   });
 
-  it("GPT-4o: the listed older snapshot gpt-4o-2024-05-13 gets no fact (the details describe the default snapshot)", async () => {
+  it("GPT-4o: the other listed snapshots get a bare listing fact, no limits or capabilities (the details describe the default snapshot)", async () => {
     const facts = await factsOf("model-gpt-4o");
-    expect([...facts.keys()].sort()).toEqual(["gpt-4o", "gpt-4o-2024-08-06"]);
+    expect([...facts.keys()].sort()).toEqual([
+      "gpt-4o",
+      "gpt-4o-2024-05-13",
+      "gpt-4o-2024-08-06",
+      "gpt-4o-2024-11-20",
+    ]);
     expect(facts.get("gpt-4o")?.context_tokens).toBe(128_000);
     expect(facts.get("gpt-4o")?.max_output_tokens).toBe(16_384);
+    expect(facts.get("gpt-4o-2024-08-06")?.context_tokens).toBe(128_000);
+    for (const listed of ["gpt-4o-2024-05-13", "gpt-4o-2024-11-20"]) {
+      const fact = facts.get(listed);
+      expect(fact?.context_tokens).toBeUndefined();
+      expect(fact?.max_output_tokens).toBeUndefined();
+      expect(fact?.capabilities).toBeUndefined();
+      expect(fact?.evidence.verification_status).toBe("official_declared");
+    }
+  });
+
+  it("the Snapshots list: a listed entry that is no model id fails; a page without the section lists nothing more", async () => {
+    const input = await recordedInput("openai", "model-gpt-4o");
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("- `gpt-4o-2024-11-20`", "- `GPT 4o (Nov)`"))),
+      'the Snapshots list names "GPT 4o (Nov)"',
+    );
+    const cut = ParseOutput.parse(page(edit(input, (c) => c.replace(/## Snapshots[\s\S]*$/, ""))));
+    expect((cut.model_facts ?? []).map((f) => f.provider_model_id).sort()).toEqual([
+      "gpt-4o",
+      "gpt-4o-2024-08-06",
+    ]);
   });
 
   it("reasoning comes from 'Reasoning token support'; a page without it leaves reasoning unknown", async () => {

@@ -59,7 +59,9 @@ describe("the listing gate", () => {
         expect.objectContaining({ deployment_id: id, excluded_by: AZURE_STANDARD_TABLE }),
       );
     }
-    expect(byId.has("dep_azure_gpt-5.1-codex-mini-2025-11-13_azure-openai-global-standard_global")).toBe(true);
+    expect(byId.has("dep_azure_gpt-5.1-codex-mini-2025-11-13_azure-openai-global-standard_global")).toBe(
+      true,
+    );
   });
 
   it("creates no batch deployment for a model whose official page says batch is not supported", () => {

@@ -17,12 +17,16 @@
  * which Regions a model is still Active in, and this table names none.
  *
  * Vertex rows are deployments on the surface, region and mode the catalog uses for Vertex
- * (`vertex-ai`, `global`, `standard`). Bedrock rows create no deployments: the table names the
- * base model id and which inference-profile prefixes exist, not an AWS Region, and the catalog's
- * official Bedrock deployments are per AWS Region (Global inference per source Region), so no
- * row maps to one with certainty. Their assertions target the base id on `bedrock-runtime` in
- * every Region and mode; Bedrock's own per-Region lifecycle assertions are more specific and
- * win where both speak.
+ * (`vertex-ai`, `global`, `standard`). On Bedrock the page says "the inference profile ID is the
+ * base model ID with a prefix from a column marked "Yes"": each Yes cell is the deployment of the
+ * base id through that cross-Region inference profile (`bedrock-runtime`, `standard`, region =
+ * the prefix: `us`, `eu`, `jp`, `apac`, `global`, where the identity module places a community
+ * key `us.anthropic.…`). The table is an availability list (`availability_list`): a No cell
+ * excludes the profile, so a community record of Claude Sonnet 4.6 through `apac` is an unlisted
+ * offering (src/release/listing-gate.ts); a prefix the table has no column for (`au`) is not
+ * its to exclude. Lifecycle assertions target the base id on `bedrock-runtime` in every Region
+ * and mode; Bedrock's own per-Region lifecycle assertions are more specific and win where both
+ * speak.
  *
  * Each id comes from the provider's identity module; the row's display name must name the same
  * Claude model as its id (a shifted or misread row fails the parse).
@@ -40,6 +44,7 @@ import {
   anthropicModelIdForName,
   BEDROCK,
   BEDROCK_GEOGRAPHIES,
+  bedrockDeployment,
   bedrockIdentity,
   type ProviderIdentity,
   VERTEX,
@@ -191,24 +196,35 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
     /^anthropic\.claude-[a-z0-9-]+(?:-v\d+(?::\d+)?)?$/,
     bedrockIdentity,
   );
-  // The other columns are inference profile prefixes with Yes / No: read only to hold the
-  // table to the shape this parser knows (they create nothing, see the module comment).
+  // The other columns are inference profile prefixes with Yes / No; a Yes is the deployment
+  // of the row's base id through that profile (see the module comment).
   const modelCol = requireColumn(source, table.headers, /^model$/i);
   const idCol = requireColumn(source, table.headers, BEDROCK_ID_HEADER);
   const profileCols = table.headers.map((_, i) => i).filter((i) => i !== modelCol && i !== idCol);
   if (profileCols.length === 0)
     throw parseFailure(source, "the model ID table has no inference profile columns");
+  const deployments: DeploymentFact[] = [];
   for (const i of profileCols) {
     const prefix = plainCell(table.headers[i] ?? "");
     if (!PROFILE_PREFIX.test(prefix))
       throw parseFailure(source, `column "${table.headers[i]}" is not an inference profile prefix`);
-    for (const cells of table.rows)
-      if (!/^(?:Yes|No)$/.test(plainCell(cells[i] ?? "")))
+    table.rows.forEach((cells, r) => {
+      const cell = plainCell(cells[i] ?? "");
+      if (!/^(?:Yes|No)$/.test(cell))
         throw parseFailure(source, `${prefix} column: "${cells[i]}" is neither Yes nor No`);
+      const row = rows[r];
+      if (cell === "Yes" && row)
+        deployments.push({
+          ...bedrockDeployment(bedrockIdentity.providerModelId(row.id), prefix),
+          display_name: row.name,
+          evidence,
+        });
+    });
   }
   return {
-    deployments: [],
+    deployments,
     lifecycle: lifecycleOf(bedrockIdentity, rows, BEDROCK.surfaces.runtime, evidence, undefined),
+    availability_list: true,
     skipped: [],
   };
 };

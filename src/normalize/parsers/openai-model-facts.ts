@@ -8,6 +8,10 @@
  * - Facts apply to the Model ID and to the Default snapshot the details describe, never to the
  *   other snapshots of the Snapshots list: they can differ (gpt-4o-2024-05-13 is listed under
  *   GPT-4o, whose details are those of gpt-4o-2024-08-06).
+ * - The Snapshots list ("a list of all available snapshots and aliases") names ids the provider
+ *   serves: each other id there gets a bare fact (no limits, no capabilities), which only lists
+ *   the model (docs/provenance.md "Status from official listings"): a community-placed
+ *   deployment of gpt-4o-2024-11-20 is then `available` by the listing, not `unknown`.
  * - vision / audio_input from "Input modalities", image_output / audio_output from "Output
  *   modalities": supported when listed, unsupported when the line is there and does not list it.
  * - reasoning: supported when the details say "Reasoning token support"; otherwise unknown.
@@ -127,6 +131,16 @@ export const parseOpenAiModelPage: Parser = (input) => {
     capabilities: { ...capabilities },
     evidence,
   }));
+  // "## Snapshots": the other ids the page lists as available, as bare listing facts
+  for (const item of bullets(section(input.content, "Snapshots") ?? [])) {
+    const listed = /^`([^`]+)`$/.exec(item)?.[1];
+    if (listed === undefined) continue;
+    if (!MODEL_ID.test(listed))
+      throw parseFailure(input.source, `${id}: the Snapshots list names "${listed}", not a model id`);
+    if (ids.has(listed)) continue;
+    ids.add(listed);
+    facts.push({ provider_id: PROVIDER_ID, provider_model_id: listed, evidence });
+  }
   // "The `gpt-5.6` alias routes requests to GPT-5.6 Sol." (the page's description): a name the
   // page declares an alias of its Model ID
   const aliases: ProviderAlias[] = [];
