@@ -64,7 +64,12 @@ function sortedOutput(output: ParseOutput): ParseOutput {
     );
   if (output.aliases)
     sorted.aliases = sortByKey<ProviderAlias>(output.aliases, (a) => `${a.provider_id}\u0000${a.alias}`);
-  if (output.availability_list) sorted.availability_list = true;
+  if (output.availability_list !== undefined) sorted.availability_list = output.availability_list;
+  if (output.availability_covers)
+    sorted.availability_covers = sortByKey(
+      output.availability_covers,
+      (c) => `${c.api_surface}\u0000${c.mode}\u0000${c.region}`,
+    );
   return sorted;
 }
 

@@ -5,12 +5,14 @@
  * 1. Only an official source may place a deployment where the provider publishes an official
  *    availability list. A community deployment fact is dropped, and reported as an unlisted
  *    offering with the list that excludes it, when
- *    - an official availability list (a parse output marked `availability_list`: Azure's
- *      deployment-type and region tables) names its provider model (or a version of it, for a
- *      record of the bare name), covers its place (lists
- *      some model in this api_surface, mode and region: a region the tables have no column
- *      for, such as Azure Government's, is not theirs to exclude), and does not list this
- *      model there; or
+ *    - an official availability list (a parse output marked `availability_list`) names its
+ *      provider model (or a version of it, for a record of the bare name), no list places the
+ *      model there, and the place is covered: by a list of places (`true`: Azure's
+ *      deployment-type and region tables), which covers every place it lists some model in for
+ *      every model; or by a per-model list (`"per_model"`: a Bedrock model card's inference
+ *      profiles, Anthropic's Claude-on-Bedrock table) that names this model and lists some
+ *      model in this api_surface, mode and region. A place no list has a column for (Azure
+ *      Government's regions, the `au` profile in Anthropic's table) is not theirs to exclude; or
  *    - an official model fact says the model does not support batch (`capabilities.batch`
  *      unsupported, e.g. an OpenAI model page's endpoints) and the fact is a batch-mode
  *      deployment.
@@ -67,8 +69,10 @@ interface OfficialListings {
   placesByModel: Map<string, Set<string>>;
   /** provider|provider_model_id -> the URLs of the lists that name it. */
   listsByModel: Map<string, Set<string>>;
-  /** provider|surface|mode|region places some list gives some model: the places the lists cover. */
+  /** provider|surface|mode|region places a list of places gives some model: the places they cover. */
   coveredPlaces: Set<string>;
+  /** per-model list URL -> the provider|surface|mode|region places it gives some model. */
+  coveredByList: Map<string, Set<string>>;
   /** provider|provider_model_id -> the URL of an official page saying batch is unsupported. */
   noBatch: Map<string, string>;
   /** Deployment ids an official source places: the community may speak about them. */
@@ -83,6 +87,7 @@ function officialListings(
     placesByModel: new Map(),
     listsByModel: new Map(),
     coveredPlaces: new Set(),
+    coveredByList: new Map(),
     noBatch: new Map(),
     officiallyPlaced: new Set(),
   };
@@ -105,7 +110,14 @@ function officialListings(
           lists.add(d.evidence.source_url);
           listings.listsByModel.set(key, lists);
         }
-        listings.coveredPlaces.add(columnKey(d));
+        if (source.output.availability_list === "per_model") {
+          const covered = listings.coveredByList.get(d.evidence.source_url) ?? new Set<string>();
+          const declared = source.output.availability_covers;
+          if (declared)
+            for (const place of declared) covered.add(columnKey({ ...place, provider_id: d.provider_id }));
+          else covered.add(columnKey(d));
+          listings.coveredByList.set(d.evidence.source_url, covered);
+        } else listings.coveredPlaces.add(columnKey(d));
       }
     for (const fact of source.output.model_facts ?? [])
       if (fact.capabilities?.batch?.status === "unsupported")
@@ -129,15 +141,16 @@ function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: stri
   if (noBatch !== undefined && isBatchMode(d.mode))
     return { list: noBatch, reason: "an official model page says the model does not support batch" };
   const places = listings.placesByModel.get(key);
-  if (places !== undefined && listings.coveredPlaces.has(columnKey(d)) && !places.has(placeKey(d))) {
-    const [list] = [...(listings.listsByModel.get(key) ?? [])].sort(compareCodePoints);
-    if (list !== undefined)
-      return {
-        list,
-        reason: "the official availability list names the model but not in this mode and region",
-      };
-  }
-  return null;
+  if (places === undefined || places.has(placeKey(d))) return null;
+  // a list of places covers this place for every model; a per-model list only for its models
+  const column = columnKey(d);
+  const lists = [...(listings.listsByModel.get(key) ?? [])].sort(compareCodePoints);
+  const list = listings.coveredPlaces.has(column)
+    ? lists[0]
+    : lists.find((url) => listings.coveredByList.get(url)?.has(column) === true);
+  return list === undefined
+    ? null
+    : { list, reason: "the official availability list names the model but not in this mode and region" };
 }
 
 /** The prices a zero makes unknown (null); a zero input price drops the card or tier instead. */

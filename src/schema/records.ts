@@ -169,11 +169,24 @@ export const ParseOutput = z
     /** Names the provider declares as aliases of its provider model ids; absent = none. */
     aliases: z.array(ProviderAlias).optional(),
     /**
-     * true: these deployments are the provider's official availability list (Azure's
-     * deployment-type and region tables): for each provider model they name, the places they
-     * list are the only ones a community record may not add to (docs/provenance.md).
+     * These deployments are an official availability list (docs/provenance.md "The listing
+     * gate"); absent = not a list.
+     * - true: a list of places (Azure's deployment-type and region tables): every place it
+     *   covers lists every model offered there, so a model another list names is offered at a
+     *   covered place only where some list places it.
+     * - "per_model": a list of one model's places (a Bedrock model card's inference profiles,
+     *   Anthropic's Claude-on-Bedrock table): for each model it names, it lists every place of
+     *   `availability_covers` where the model is offered, and says nothing about other models.
      */
-    availability_list: z.literal(true).optional(),
+    availability_list: z.union([z.literal(true), z.literal("per_model")]).optional(),
+    /**
+     * The places a "per_model" list speaks for (a table's columns, the profiles a card's cell
+     * can name), on the provider of its deployments; absent = the places it lists some model in.
+     */
+    availability_covers: z
+      .array(z.strictObject({ api_surface: IdPart, mode: IdPart, region: IdPart }))
+      .min(1)
+      .optional(),
     skipped: z.array(SkipCount),
   })
   .meta({ id: "ParseOutput" });

@@ -1,7 +1,8 @@
 /**
  * Test helper for sources that record one official model page each (Bedrock model cards, Vertex
  * model pages): the recorded sources of a name pattern, and the model facts they yield, each held
- * to be a fact of the source's provider with the source's official evidence, never a deployment.
+ * to be a fact of the source's provider with the source's official evidence; a deployment only
+ * where the page lists one (a Bedrock card's inference profiles), of the page's own model.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ import { loadDefinition, recordedInput, SOURCES_DIR } from "./captures.js";
 export async function recordedModelPages(
   provider: string,
   pattern: RegExp,
-  options: { lifecycle?: "allowed" } = {},
+  options: { lifecycle?: "allowed"; deployments?: "of-its-model" } = {},
 ): Promise<Map<string, ParseOutput>> {
   const names = (await readdir(join(SOURCES_DIR, provider)))
     .filter((n) => n.endsWith(".yaml"))
@@ -32,7 +33,12 @@ export async function recordedModelPages(
     if (!(await loadDefinition(provider, name)).offline_capture) continue;
     const input = await recordedInput(provider, name);
     const parsed = ParseOutput.parse(normalizeSource(input));
-    expect(parsed.deployments).toEqual([]);
+    const factIds = new Set((parsed.model_facts ?? []).map((f) => f.provider_model_id));
+    if (options.deployments !== "of-its-model") expect(parsed.deployments).toEqual([]);
+    for (const d of parsed.deployments) {
+      expect(factIds.has(d.provider_model_id), d.id).toBe(true);
+      expect(d.evidence.source_url).toBe(input.source.url);
+    }
     if (options.lifecycle !== "allowed") expect(parsed.lifecycle).toEqual([]);
     const facts = parsed.model_facts ?? [];
     expect(facts.length).toBeGreaterThan(0);
@@ -55,7 +61,8 @@ export async function recordedModelPages(
 export async function recordedModelPageFacts(
   provider: string,
   pattern: RegExp,
+  options: { deployments?: "of-its-model" } = {},
 ): Promise<Map<string, ModelFact[]>> {
-  const pages = await recordedModelPages(provider, pattern);
+  const pages = await recordedModelPages(provider, pattern, options);
   return new Map([...pages].map(([name, parsed]) => [name, parsed.model_facts ?? []]));
 }

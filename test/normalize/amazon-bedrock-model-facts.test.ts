@@ -16,8 +16,10 @@ async function factOf(name: string): Promise<ModelFact> {
 }
 
 describe("Amazon Bedrock model cards", () => {
-  it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence and no deployments", async () => {
-    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/);
+  it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence, and deployments only of its model", async () => {
+    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/, {
+      deployments: "of-its-model",
+    });
     expect(byCard.size).toBe(8);
     for (const facts of byCard.values()) {
       expect(facts).toHaveLength(1);
@@ -36,7 +38,9 @@ describe("Amazon Bedrock model cards", () => {
   });
 
   it("reads each card's Model launch date as released_at, the day as printed", async () => {
-    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/);
+    const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/, {
+      deployments: "of-its-model",
+    });
     const released = Object.fromEntries(
       [...byCard.values()].flatMap((facts) => facts.map((f) => [f.provider_model_id, f.released_at])),
     );
@@ -50,6 +54,55 @@ describe("Amazon Bedrock model cards", () => {
       "meta.llama3-3-70b-instruct-v1:0": "2024-12-06",
       "qwen.qwen3-235b-a22b-2507-v1:0": "2025-04-28",
     });
+  });
+
+  it("lists the bedrock-runtime row's Geo and Global inference IDs as the model's profile deployments, an availability list", async () => {
+    const profiles = async (name: string) => {
+      const out = ParseOutput.parse(card(await recordedInput("amazon-bedrock", name)));
+      expect(out.availability_list).toBe("per_model");
+      for (const d of out.deployments)
+        expect(d).toMatchObject({
+          api_surface: "bedrock-runtime",
+          mode: "standard",
+          display_name: expect.any(String),
+        });
+      return out.deployments.map((d) => d.id).sort();
+    };
+    // `us.…`<br />`eu.…`<br />`au.…`<br />`jp.…` and global.…, as the card prints them
+    expect(await profiles("model-card-claude-haiku-4-5")).toEqual(
+      ["au", "eu", "global", "jp", "us"].map(
+        (r) => `dep_amazon-bedrock_anthropic.claude-haiku-4-5-20251001-v1-0_bedrock-runtime_${r}`,
+      ),
+    );
+    // one plain geo id, Global "Not supported"
+    expect(await profiles("model-card-llama-3-3-70b-instruct")).toEqual([
+      "dep_amazon-bedrock_meta.llama3-3-70b-instruct-v1-0_bedrock-runtime_us",
+    ]);
+    // "Not supported" in both: no profile, and the mantle row's id is never read
+    expect(await profiles("model-card-qwen3-235b-a22b-2507")).toEqual([]);
+    expect(await profiles("model-card-jamba-1-5-large")).toEqual([]);
+  });
+
+  it("fails on a Geo inference ID that is not a known prefix and the card's own model id", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-llama-3-3-70b-instruct");
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) =>
+            c.replace("| us.meta.llama3-3-70b-instruct-v1:0 |", "| us.meta.llama3-2-90b-instruct-v1:0 |"),
+          ),
+        ),
+      'the Geo inference ID cell "us.meta.llama3-2-90b-instruct-v1:0" names no inference profile of meta.llama3-3-70b-instruct-v1:0',
+    );
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) =>
+            c.replace("| us.meta.llama3-3-70b-instruct-v1:0 |", "| mars.meta.llama3-3-70b-instruct-v1:0 |"),
+          ),
+        ),
+      'the Geo inference ID cell "mars.meta.llama3-3-70b-instruct-v1:0" names no inference profile',
+    );
   });
 
   it("a card without a launch date, or with N/A, states no released_at", async () => {

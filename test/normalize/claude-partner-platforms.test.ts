@@ -147,7 +147,7 @@ describe("Claude on Google Cloud (Vertex AI model ids)", () => {
 describe("Claude on Amazon Bedrock (Opus 4.6 and earlier)", () => {
   it("lists each Yes cell as the base id's deployment through that inference profile, an availability list", async () => {
     const out = ParseOutput.parse(bedrock(await bedrockInput()));
-    expect(out.availability_list).toBe(true);
+    expect(out.availability_list).toBe("per_model");
     const places = (id: string) =>
       out.deployments
         .filter((d) => d.provider_model_id === id)

@@ -224,3 +224,99 @@ describe("the gate's lifecycle side", () => {
     expect(community?.lifecycle.map((a) => a.target?.region)).toEqual(["global"]);
   });
 });
+
+describe("per-model availability lists", () => {
+  const CARD = "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-x.md";
+  const TABLE = "https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock-legacy.md";
+  const fact = (model: string, region: string, url: string, official: boolean): DeploymentFact => {
+    const identity = {
+      provider_id: "amazon-bedrock",
+      provider_model_id: model,
+      api_surface: "bedrock-runtime",
+      mode: "standard",
+      region,
+    };
+    return {
+      id: deploymentId(identity),
+      model_id: `lab/${model}`,
+      ...identity,
+      evidence: {
+        source_url: url,
+        source_type: official ? "official_docs" : "community_catalog",
+        observed_at: "2026-10-01T00:00:00Z",
+        verification_status: official ? "official_declared" : "community_reported",
+      },
+    };
+  };
+  const place = (region: string) => ({ api_surface: "bedrock-runtime", mode: "standard", region });
+  const source = (n: number, url: string, official: boolean, output: SourceFacts["output"]): SourceFacts => ({
+    source_id: `00000000-0000-4000-8000-00000000000${n}`,
+    provider_id: "amazon-bedrock",
+    source_type: official ? "official_docs" : "community_catalog",
+    source_url: url,
+    observed_at: "2026-10-01T00:00:00Z",
+    carried_forward: false,
+    output,
+  });
+  const community = (...facts: Array<[string, string]>) =>
+    source(9, "https://example.com/map.json", false, {
+      deployments: facts.map(([m, r]) => fact(m, r, "https://example.com/map.json", false)),
+      lifecycle: [],
+      skipped: [],
+    });
+
+  it("excludes a model only at the places its own list speaks for, never another model there", () => {
+    const sources = [
+      // a card: model a through us and eu; it speaks for every profile (us, eu, au, apac)
+      source(1, CARD, true, {
+        deployments: [fact("a", "us", CARD, true), fact("a", "eu", CARD, true)],
+        lifecycle: [],
+        availability_list: "per_model",
+        availability_covers: ["us", "eu", "au", "apac"].map(place),
+        skipped: [],
+      }),
+      // a table with us and eu columns only: model b through us
+      source(2, TABLE, true, {
+        deployments: [fact("b", "us", TABLE, true)],
+        lifecycle: [],
+        availability_list: "per_model",
+        availability_covers: ["us", "eu"].map(place),
+        skipped: [],
+      }),
+      community(["a", "apac"], ["a", "us"], ["b", "eu"], ["b", "au"], ["c", "apac"]),
+    ];
+    const gated = gateCommunityFacts(sources, isOfficial);
+    expect(gated.unlistedOfferings.map((u) => [u.deployment_id, u.excluded_by])).toEqual([
+      ["dep_amazon-bedrock_a_bedrock-runtime_apac", CARD],
+      ["dep_amazon-bedrock_b_bedrock-runtime_eu", TABLE],
+    ]);
+    // b through au: the card speaks for au, but only about a; the table has no au column.
+    // c: no list names it.
+    expect(gated.sources[2]?.output.deployments.map((d) => d.id).sort()).toEqual([
+      "dep_amazon-bedrock_a_bedrock-runtime_us",
+      "dep_amazon-bedrock_b_bedrock-runtime_au",
+      "dep_amazon-bedrock_c_bedrock-runtime_apac",
+    ]);
+  });
+
+  it("a place another list places the model in is not excluded by a list that leaves it out", () => {
+    const sources = [
+      source(1, CARD, true, {
+        deployments: [fact("a", "jp", CARD, true)],
+        lifecycle: [],
+        availability_list: "per_model",
+        availability_covers: ["us", "jp"].map(place),
+        skipped: [],
+      }),
+      source(2, TABLE, true, {
+        deployments: [fact("a", "us", TABLE, true)],
+        lifecycle: [],
+        availability_list: "per_model",
+        availability_covers: ["us", "jp"].map(place),
+        skipped: [],
+      }),
+      community(["a", "jp"], ["a", "us"]),
+    ];
+    expect(gateCommunityFacts(sources, isOfficial).unlistedOfferings).toEqual([]);
+  });
+});

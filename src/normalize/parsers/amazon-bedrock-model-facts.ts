@@ -14,14 +14,22 @@
  *   video_input; output Image -> image_output, Speech -> audio_output. A modality the table
  *   leaves out stays unknown.
  * - Facts apply to the Model ID of the Programmatic Access table's bedrock-runtime row, the id
- *   the catalog's Bedrock deployments carry. The bedrock-mantle id and the geo / global
- *   inference profile ids are other endpoints' names and are not read.
+ *   the catalog's Bedrock deployments carry. The bedrock-mantle row is another endpoint and is
+ *   not read.
+ * - The bedrock-runtime row's "Geo inference ID" cell (`us.<id>`<br />`eu.<id>` ...) and
+ *   "Global inference ID" cell (`global.<id>`) name the cross-Region inference profiles AWS
+ *   serves the model through: each is the model id's deployment through that profile
+ *   (`bedrock-runtime`, `standard`, region = the prefix, where the identity module places a
+ *   community key `us.<id>`). The cells list every profile of the model, so the card is an
+ *   availability list (src/release/listing-gate.ts): a community record of the model through a
+ *   profile the card leaves out is an unlisted offering. "Not supported" / "N/A" name none. A
+ *   profile id that is not a known prefix and the row's own model id fails the parse.
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import type { CapabilityEntry, CapabilityName, DeploymentFact, ModelFact } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
-import { BEDROCK } from "../identity/index.js";
+import { BEDROCK, BEDROCK_GEOGRAPHIES, bedrockDeployment } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser } from "../types.js";
 
@@ -56,6 +64,27 @@ function modalityCell(raw: string): { supported: boolean; modality: string } | n
     .toLowerCase();
   if (modality === "" || yes === no) return null;
   return { supported: yes, modality };
+}
+
+/**
+ * The inference profile prefixes an id cell names: `us.<id>`<br />`eu.<id>` -> [us, eu];
+ * "Not supported" / "N/A" / empty -> none; anything else is not read as a profile (null).
+ */
+function profilePrefixes(cell: string, modelId: string): string[] | null {
+  const ids = cell
+    .split(/<br\s*\/?>/i)
+    .map((part) => plainCell(part).replace(/`/g, "").trim())
+    .filter((part) => part !== "");
+  if (ids.length === 0 || (ids.length === 1 && /^(?:not supported|n\/a)$/i.test(ids[0] ?? ""))) return [];
+  const prefixes: string[] = [];
+  for (const profileId of ids) {
+    const dot = profileId.indexOf(".");
+    const prefix = profileId.slice(0, dot);
+    if (dot <= 0 || !BEDROCK_GEOGRAPHIES.includes(prefix) || profileId.slice(dot + 1) !== modelId)
+      return null;
+    prefixes.push(prefix);
+  }
+  return prefixes;
 }
 
 function headerIs(table: MarkdownTable, index: number, label: string): boolean {
@@ -104,6 +133,22 @@ export const parseBedrockModelCard: Parser = (input) => {
       `${title}: the Programmatic Access table gives no bedrock-runtime model ID (got "${id}")`,
     );
 
+  // the Geo / Global inference ID cells of the bedrock-runtime row: its inference profiles
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const deployments: DeploymentFact[] = [];
+  for (const label of ["Geo inference ID", "Global inference ID"]) {
+    const column = access?.headers.findIndex((h) => plainCell(h).toLowerCase() === label.toLowerCase()) ?? -1;
+    if (column < 0 || !runtime) continue;
+    const prefixes = profilePrefixes(runtime[column] ?? "", id);
+    if (prefixes === null)
+      throw parseFailure(
+        input.source,
+        `${title}: the ${label} cell "${runtime[column]}" names no inference profile of ${id}`,
+      );
+    for (const prefix of prefixes)
+      deployments.push({ ...bedrockDeployment(id, prefix), display_name: title, evidence });
+  }
+
   const launched = parseCalendarDate(plainCell(bullets.get("model launch date") ?? ""));
   const fact: ModelFact = {
     provider_id: PROVIDER_ID,
@@ -112,9 +157,22 @@ export const parseBedrockModelCard: Parser = (input) => {
     max_output_tokens: outputTokens,
     capabilities,
     ...(launched?.precision === "day" ? { released_at: launched.date } : {}),
-    evidence: evidenceFor(input.source, input.observedAt),
+    evidence,
   };
-  return { deployments: [], lifecycle: [], model_facts: [fact], skipped: [] };
+  // the two cells name every profile of the model: the card speaks for every geography
+  const covers = BEDROCK_GEOGRAPHIES.map((region) => ({
+    api_surface: BEDROCK.surfaces.runtime,
+    mode: BEDROCK.modes.standard,
+    region,
+  }));
+  return {
+    deployments,
+    lifecycle: [],
+    model_facts: [fact],
+    availability_list: "per_model",
+    availability_covers: covers,
+    skipped: [],
+  };
 };
 
 export const parsers: Record<string, Parser> = {

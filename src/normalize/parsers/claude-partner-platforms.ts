@@ -21,7 +21,7 @@
  * base model ID with a prefix from a column marked "Yes"": each Yes cell is the deployment of the
  * base id through that cross-Region inference profile (`bedrock-runtime`, `standard`, region =
  * the prefix: `us`, `eu`, `jp`, `apac`, `global`, where the identity module places a community
- * key `us.anthropic.…`). The table is an availability list (`availability_list`): a No cell
+ * key `us.anthropic.…`). The table is an availability list (`availability_list: "per_model"`): a No cell
  * excludes the profile, so a community record of Claude Sonnet 4.6 through `apac` is an unlisted
  * offering (src/release/listing-gate.ts); a prefix the table has no column for (`au`) is not
  * its to exclude. Lifecycle assertions target the base id on `bedrock-runtime` in every Region
@@ -204,10 +204,12 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
   if (profileCols.length === 0)
     throw parseFailure(source, "the model ID table has no inference profile columns");
   const deployments: DeploymentFact[] = [];
+  const covers: Array<{ api_surface: string; mode: string; region: string }> = [];
   for (const i of profileCols) {
     const prefix = plainCell(table.headers[i] ?? "");
     if (!PROFILE_PREFIX.test(prefix))
       throw parseFailure(source, `column "${table.headers[i]}" is not an inference profile prefix`);
+    covers.push({ api_surface: BEDROCK.surfaces.runtime, mode: BEDROCK.modes.standard, region: prefix });
     table.rows.forEach((cells, r) => {
       const cell = plainCell(cells[i] ?? "");
       if (!/^(?:Yes|No)$/.test(cell))
@@ -224,7 +226,8 @@ export const parseBedrockClaudeModelIds: Parser = (input) => {
   return {
     deployments,
     lifecycle: lifecycleOf(bedrockIdentity, rows, BEDROCK.surfaces.runtime, evidence, undefined),
-    availability_list: true,
+    availability_list: "per_model",
+    availability_covers: covers,
     skipped: [],
   };
 };
