@@ -73,6 +73,8 @@ interface OfficialListings {
   coveredPlaces: Set<string>;
   /** per-model list URL -> the provider|surface|mode|region places it gives some model. */
   coveredByList: Map<string, Set<string>>;
+  /** provider|surface|mode|region -> the URL of a provider's catalog of the models served there. */
+  catalogs: Map<string, string>;
   /** provider|provider_model_id -> the URL of an official page saying batch is unsupported. */
   noBatch: Map<string, string>;
   /** Deployment ids an official source places: the community may speak about them. */
@@ -88,13 +90,15 @@ function officialListings(
     listsByModel: new Map(),
     coveredPlaces: new Set(),
     coveredByList: new Map(),
+    catalogs: new Map(),
     noBatch: new Map(),
     officiallyPlaced: new Set(),
   };
   for (const source of sources) {
     if (!isOfficial(source)) continue;
     for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
-    if (source.output.availability_list)
+    // an archived copy is not the provider's list now (it names models since withdrawn)
+    if (source.output.availability_list && source.archived !== true)
       for (const d of source.output.deployments) {
         // a list row names a model at a version (Azure: `gpt-5.1-codex-mini` version
         // `2025-11-13`); a community record of the bare name is a record of that model, so the
@@ -110,7 +114,11 @@ function officialListings(
           lists.add(d.evidence.source_url);
           listings.listsByModel.set(key, lists);
         }
-        if (source.output.availability_list === "per_model") {
+        if (source.output.availability_list === "catalog") {
+          const known = listings.catalogs.get(columnKey(d));
+          if (known === undefined || compareCodePoints(d.evidence.source_url, known) < 0)
+            listings.catalogs.set(columnKey(d), d.evidence.source_url);
+        } else if (source.output.availability_list === "per_model") {
           const covered = listings.coveredByList.get(d.evidence.source_url) ?? new Set<string>();
           const declared = source.output.availability_covers;
           if (declared)
@@ -141,7 +149,12 @@ function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: stri
   if (noBatch !== undefined && isBatchMode(d.mode))
     return { list: noBatch, reason: "an official model page says the model does not support batch" };
   const places = listings.placesByModel.get(key);
-  if (places === undefined || places.has(placeKey(d))) return null;
+  if (places?.has(placeKey(d)) === true) return null;
+  // the provider's catalog of the models served at this place does not name this one there
+  const catalog = listings.catalogs.get(columnKey(d));
+  if (catalog !== undefined)
+    return { list: catalog, reason: "the provider's own list of the models it serves here does not name it" };
+  if (places === undefined) return null;
   // a list of places covers this place for every model; a per-model list only for its models
   const column = columnKey(d);
   const lists = [...(listings.listsByModel.get(key) ?? [])].sort(compareCodePoints);

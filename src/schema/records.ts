@@ -177,8 +177,11 @@ export const ParseOutput = z
      * - "per_model": a list of one model's places (a Bedrock model card's inference profiles,
      *   Anthropic's Claude-on-Bedrock table): for each model it names, it lists every place of
      *   `availability_covers` where the model is offered, and says nothing about other models.
+     * - "catalog": the provider's own list of the models it serves at the places it covers
+     *   (xAI's models page, DeepSeek's pricing page, Together AI's serverless models, Mistral's
+     *   model cards): a model it does not name is not offered there at all.
      */
-    availability_list: z.union([z.literal(true), z.literal("per_model")]).optional(),
+    availability_list: z.union([z.literal(true), z.literal("per_model"), z.literal("catalog")]).optional(),
     /**
      * The places a "per_model" list speaks for (a table's columns, the profiles a card's cell
      * can name), on the provider of its deployments; absent = the places it lists some model in.

@@ -132,6 +132,10 @@ describe("deepseek models and pricing, June 2026 reader rendering", () => {
 });
 
 describe("deepseek models and pricing, September 2026 reader rendering", () => {
+  it("the pricing page is DeepSeek's catalog of the models it serves (availability_list catalog)", () => {
+    expect(ParseOutput.parse(pricing(september)).availability_list).toBe("catalog");
+  });
+
   it("reads deepseek-flash and deepseek-v4-pro's limits and features, vision per model", () => {
     const out = ParseOutput.parse(pricing(september));
     expect(out.deployments.map((d) => d.id)).toEqual([

@@ -19,6 +19,10 @@ function editFile(content: string, file: string, change: (text: string) => strin
 }
 
 describe("mistral model cards", () => {
+  it("the model cards are Mistral's catalog of the models it serves (availability_list catalog)", async () => {
+    expect(ParseOutput.parse(parse(await input())).availability_list).toBe("catalog");
+  });
+
   it("reads all 65 cards of the capture: one deployment per API model name, 41 with token prices", async () => {
     const recorded = await input();
     expect(mistralCards(recorded)).toHaveLength(65);

@@ -9,6 +9,10 @@ const models = defined(parsers["together-ai-models"], "parser together-ai-models
 const input = await recordedInput("together-ai", "serverless-models");
 
 describe("together ai serverless models", () => {
+  it("the serverless models page is Together AI's catalog of the models it serves (availability_list catalog)", () => {
+    expect(ParseOutput.parse(models(input)).availability_list).toBe("catalog");
+  });
+
   it("lists every chat model with its context length and the deprecated ones", () => {
     const out = ParseOutput.parse(models(input));
     expect(out.deployments).toHaveLength(50);

@@ -12,6 +12,10 @@ const current = await recordedInput("xai", "models");
 const retired = await recordedInput("xai", "retirement-2026-05-15");
 
 describe("xai models and pricing", () => {
+  it("the models page is xAI's catalog of the models it serves (availability_list catalog)", () => {
+    expect(ParseOutput.parse(models(current)).availability_list).toBe("catalog");
+  });
+
   it("reads the 2026 Markdown page: limits, cached prices and capabilities of the Grok 4.20 and 4.1 Fast models", () => {
     const out = ParseOutput.parse(models(current));
     expect(out.deployments.map((d) => d.provider_model_id)).toEqual([

@@ -320,3 +320,95 @@ describe("per-model availability lists", () => {
     expect(gateCommunityFacts(sources, isOfficial).unlistedOfferings).toEqual([]);
   });
 });
+
+describe("a provider's catalog of its models", () => {
+  const MODELS = "https://docs.x.ai/developers/models.md";
+  const OLD_MODELS = "https://docs.x.ai/docs/models";
+  const fact = (model: string, url: string, official: boolean): DeploymentFact => {
+    const identity = {
+      provider_id: "xai",
+      provider_model_id: model,
+      api_surface: "api",
+      mode: "standard",
+      region: "global",
+    };
+    return {
+      id: deploymentId(identity),
+      model_id: `xai/${model}`,
+      ...identity,
+      evidence: {
+        source_url: url,
+        source_type: official ? "official_pricing" : "community_catalog",
+        observed_at: "2026-10-01T00:00:00Z",
+        verification_status: official ? "official_declared" : "community_reported",
+      },
+    };
+  };
+  const source = (
+    n: number,
+    url: string,
+    official: boolean,
+    output: SourceFacts["output"],
+    archived = false,
+  ): SourceFacts => ({
+    source_id: `00000000-0000-4000-8000-00000000000${n}`,
+    provider_id: "xai",
+    source_type: official ? "official_pricing" : "community_catalog",
+    source_url: url,
+    observed_at: "2026-10-01T00:00:00Z",
+    carried_forward: false,
+    ...(archived ? { archived: true as const } : {}),
+    output,
+  });
+
+  it("drops a community model the provider's current list does not name, whatever an archived copy listed", () => {
+    const sources = [
+      source(1, MODELS, true, {
+        deployments: [fact("grok-5", MODELS, true)],
+        lifecycle: [],
+        availability_list: "catalog",
+        skipped: [],
+      }),
+      // the 2025 copy listed grok-2: an old list is not the provider's list now
+      source(
+        2,
+        OLD_MODELS,
+        true,
+        {
+          deployments: [fact("grok-2", OLD_MODELS, true)],
+          lifecycle: [],
+          availability_list: "catalog",
+          skipped: [],
+        },
+        true,
+      ),
+      source(9, "https://example.com/map.json", false, {
+        deployments: ["grok-5", "grok-2", "grok-2-vision"].map((m) =>
+          fact(m, "https://example.com/map.json", false),
+        ),
+        lifecycle: [],
+        skipped: [],
+      }),
+    ];
+    const gated = gateCommunityFacts(sources, isOfficial);
+    expect(gated.unlistedOfferings.map((u) => [u.deployment_id, u.excluded_by])).toEqual([
+      // grok-2 is officially placed (by the archived copy): a community fact about it may still speak
+      ["dep_xai_grok-2-vision_api_global", MODELS],
+    ]);
+    expect(gated.sources[2]?.output.deployments.map((d) => d.provider_model_id)).toEqual([
+      "grok-5",
+      "grok-2",
+    ]);
+  });
+
+  it("without a catalog, a model no list names stays, marked community_reported", () => {
+    const sources = [
+      source(9, "https://example.com/map.json", false, {
+        deployments: [fact("grok-2-vision", "https://example.com/map.json", false)],
+        lifecycle: [],
+        skipped: [],
+      }),
+    ];
+    expect(gateCommunityFacts(sources, isOfficial).unlistedOfferings).toEqual([]);
+  });
+});

@@ -415,6 +415,7 @@ export const parseDeepseekPricing: Parser = (input) => {
   return {
     deployments: requireSome(input.source, deployments, "models"),
     lifecycle: footnoteLifecycle(input, evidence),
+    availability_list: "catalog",
     skipped: skipped.toArray(),
   };
 };

@@ -386,6 +386,7 @@ export const parseMistralModelCards: Parser = (input) => {
     lifecycle,
     ...(modelFacts.length > 0 ? { model_facts: modelFacts } : {}),
     ...(declared.length > 0 ? { aliases: declared } : {}),
+    availability_list: "catalog",
     skipped: skipped.toArray(),
   };
 };

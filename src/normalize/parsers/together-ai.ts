@@ -125,6 +125,7 @@ export const parseTogetherModels: Parser = (input) => {
   return {
     deployments: requireSome(input.source, deployments, "chat models"),
     lifecycle: [],
+    availability_list: "catalog",
     skipped: skipped.toArray(),
   };
 };

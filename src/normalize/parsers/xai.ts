@@ -156,6 +156,7 @@ export const parseXaiModels: Parser = (input) => {
       "token-priced models",
     ),
     lifecycle: [],
+    availability_list: "catalog",
     skipped: skipped.toArray(),
   };
 };
