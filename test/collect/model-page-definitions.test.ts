@@ -115,7 +115,7 @@ describe("model page source definitions", () => {
   });
 
   it("a page on another provider's host, an HTML URL or a foreign redirect host is caught", () => {
-    const base = pages.find((d) => d.parser === "amazon-bedrock-model-card" && !d.offline_capture);
+    const base = pages.find((d) => d.parser === "amazon-bedrock-model-card");
     expect(base).toBeDefined();
     if (!base) return;
     expect(modelPageProblems(base)).toEqual([]);

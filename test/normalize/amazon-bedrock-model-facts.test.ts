@@ -20,20 +20,91 @@ describe("Amazon Bedrock model cards", () => {
     const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/, {
       deployments: "of-its-model",
     });
-    expect(byCard.size).toBe(8);
+    expect(byCard.size).toBe(77);
     for (const facts of byCard.values()) {
       expect(facts).toHaveLength(1);
-      expect(facts[0]?.max_output_tokens).toBeGreaterThan(0);
+      // The two Voxtral speech cards print no "Max output tokens" bullet.
+      if (!facts[0]?.provider_model_id.startsWith("mistral.voxtral-"))
+        expect(facts[0]?.max_output_tokens).toBeGreaterThan(0);
     }
     expect([...byCard.values()].flatMap((f) => f.map((x) => x.provider_model_id)).sort()).toEqual([
       "ai21.jamba-1-5-large-v1:0",
+      "ai21.jamba-1-5-mini-v1:0",
       "amazon.nova-2-lite-v1:0",
+      "amazon.nova-lite-v1:0",
+      "amazon.nova-micro-v1:0",
+      "amazon.nova-premier-v1:0",
+      "amazon.nova-pro-v1:0",
+      "anthropic.claude-3-5-haiku-20241022-v1:0",
+      "anthropic.claude-3-haiku-20240307-v1:0",
       "anthropic.claude-fable-5",
       "anthropic.claude-haiku-4-5-20251001-v1:0",
+      "anthropic.claude-opus-4-1-20250805-v1:0",
+      "anthropic.claude-opus-4-5-20251101-v1:0",
+      "anthropic.claude-opus-4-6-v1",
       "anthropic.claude-opus-4-7",
+      "anthropic.claude-opus-4-8",
+      "anthropic.claude-opus-5",
+      "anthropic.claude-sonnet-4-20250514-v1:0",
+      "anthropic.claude-sonnet-4-5-20250929-v1:0",
       "anthropic.claude-sonnet-4-6",
+      "anthropic.claude-sonnet-5",
+      "deepseek.r1-v1:0",
+      "deepseek.v3-v1:0",
+      "deepseek.v3.2",
+      "google.gemma-3-12b-it",
+      "google.gemma-3-27b-it",
+      "google.gemma-3-4b-it",
+      "meta.llama3-1-405b-instruct-v1:0",
+      "meta.llama3-1-70b-instruct-v1:0",
+      "meta.llama3-1-8b-instruct-v1:0",
+      "meta.llama3-2-11b-instruct-v1:0",
+      "meta.llama3-2-1b-instruct-v1:0",
+      "meta.llama3-2-3b-instruct-v1:0",
+      "meta.llama3-2-90b-instruct-v1:0",
       "meta.llama3-3-70b-instruct-v1:0",
+      "meta.llama3-70b-instruct-v1:0",
+      "meta.llama3-8b-instruct-v1:0",
+      "meta.llama4-maverick-17b-instruct-v1:0",
+      "meta.llama4-scout-17b-instruct-v1:0",
+      "minimax.minimax-m2",
+      "minimax.minimax-m2.1",
+      "minimax.minimax-m2.5",
+      "mistral.devstral-2-123b",
+      "mistral.magistral-small-2509",
+      "mistral.ministral-3-14b-instruct",
+      "mistral.ministral-3-3b-instruct",
+      "mistral.ministral-3-8b-instruct",
+      "mistral.mistral-7b-instruct-v0:2",
+      "mistral.mistral-large-2402-v1:0",
+      "mistral.mistral-large-3-675b-instruct",
+      "mistral.mistral-small-2402-v1:0",
+      "mistral.mixtral-8x7b-instruct-v0:1",
+      "mistral.pixtral-large-2502-v1:0",
+      "mistral.voxtral-mini-3b-2507",
+      "mistral.voxtral-small-24b-2507",
+      "moonshot.kimi-k2-thinking",
+      "moonshotai.kimi-k2.5",
+      "nvidia.nemotron-nano-12b-v2",
+      "nvidia.nemotron-nano-3-30b",
+      "nvidia.nemotron-nano-9b-v2",
+      "nvidia.nemotron-super-3-120b",
+      "openai.gpt-oss-120b-1:0",
+      "openai.gpt-oss-20b-1:0",
+      "openai.gpt-oss-safeguard-120b",
+      "openai.gpt-oss-safeguard-20b",
       "qwen.qwen3-235b-a22b-2507-v1:0",
+      "qwen.qwen3-32b-v1:0",
+      "qwen.qwen3-coder-30b-a3b-v1:0",
+      "qwen.qwen3-coder-480b-a35b-v1:0",
+      "qwen.qwen3-coder-next",
+      "qwen.qwen3-next-80b-a3b",
+      "qwen.qwen3-vl-235b-a22b",
+      "writer.palmyra-x4-v1:0",
+      "writer.palmyra-x5-v1:0",
+      "zai.glm-4.7",
+      "zai.glm-4.7-flash",
+      "zai.glm-5",
     ]);
   });
 
@@ -46,13 +117,78 @@ describe("Amazon Bedrock model cards", () => {
     );
     expect(released).toEqual({
       "ai21.jamba-1-5-large-v1:0": "2024-08-22",
+      "ai21.jamba-1-5-mini-v1:0": "2024-08-22",
       "amazon.nova-2-lite-v1:0": "2025-12-02",
+      "amazon.nova-lite-v1:0": "2024-12-05",
+      "amazon.nova-micro-v1:0": "2024-12-05",
+      "amazon.nova-premier-v1:0": "2025-10-31",
+      "amazon.nova-pro-v1:0": "2024-12-05",
+      "anthropic.claude-3-5-haiku-20241022-v1:0": "2024-11-04",
+      "anthropic.claude-3-haiku-20240307-v1:0": "2024-03-13",
       "anthropic.claude-fable-5": "2026-06-09",
       "anthropic.claude-haiku-4-5-20251001-v1:0": "2025-10-16",
+      "anthropic.claude-opus-4-1-20250805-v1:0": "2025-08-05",
+      "anthropic.claude-opus-4-5-20251101-v1:0": "2025-11-24",
+      "anthropic.claude-opus-4-6-v1": "2026-02-05",
       "anthropic.claude-opus-4-7": "2026-04-16",
+      "anthropic.claude-opus-4-8": "2026-05-28",
+      "anthropic.claude-opus-5": "2026-07-24",
+      "anthropic.claude-sonnet-4-20250514-v1:0": "2025-05-23",
+      "anthropic.claude-sonnet-4-5-20250929-v1:0": "2025-09-30",
       "anthropic.claude-sonnet-4-6": "2026-02-17",
+      "anthropic.claude-sonnet-5": "2026-06-30",
+      "deepseek.r1-v1:0": "2025-01-20",
+      "deepseek.v3-v1:0": "2025-08-21",
+      "deepseek.v3.2": "2025-12-01",
+      "google.gemma-3-12b-it": "2025-03-12",
+      "google.gemma-3-27b-it": "2025-03-12",
+      "google.gemma-3-4b-it": "2025-03-12",
+      "meta.llama3-1-405b-instruct-v1:0": "2024-07-23",
+      "meta.llama3-1-70b-instruct-v1:0": "2024-07-23",
+      "meta.llama3-1-8b-instruct-v1:0": "2024-07-23",
+      "meta.llama3-2-11b-instruct-v1:0": "2024-09-25",
+      "meta.llama3-2-1b-instruct-v1:0": "2024-09-25",
+      "meta.llama3-2-3b-instruct-v1:0": "2024-09-25",
+      "meta.llama3-2-90b-instruct-v1:0": "2024-09-25",
       "meta.llama3-3-70b-instruct-v1:0": "2024-12-06",
+      "meta.llama3-70b-instruct-v1:0": "2024-04-18",
+      "meta.llama3-8b-instruct-v1:0": "2024-04-18",
+      "meta.llama4-maverick-17b-instruct-v1:0": "2025-04-05",
+      "meta.llama4-scout-17b-instruct-v1:0": "2025-04-05",
+      "minimax.minimax-m2": "2025-10-23",
+      "minimax.minimax-m2.1": "2025-12-23",
+      "minimax.minimax-m2.5": "2026-02-12",
+      "mistral.ministral-3-14b-instruct": "2025-12-02",
+      "mistral.ministral-3-3b-instruct": "2025-12-02",
+      "mistral.ministral-3-8b-instruct": "2025-12-02",
+      "mistral.mistral-7b-instruct-v0:2": "2023-09-28",
+      "mistral.mistral-large-2402-v1:0": "2024-02-26",
+      "mistral.mistral-large-3-675b-instruct": "2025-12-02",
+      "mistral.mistral-small-2402-v1:0": "2025-12-16",
+      "mistral.mixtral-8x7b-instruct-v0:1": "2023-12-10",
+      "mistral.pixtral-large-2502-v1:0": "2024-11-19",
+      "mistral.voxtral-small-24b-2507": "2025-10-30",
+      "moonshot.kimi-k2-thinking": "2025-11-06",
+      "moonshotai.kimi-k2.5": "2026-01-27",
+      "nvidia.nemotron-nano-12b-v2": "2025-10-28",
+      "nvidia.nemotron-nano-3-30b": "2025-12-15",
+      "nvidia.nemotron-nano-9b-v2": "2025-08-18",
+      "nvidia.nemotron-super-3-120b": "2026-03-11",
+      "openai.gpt-oss-120b-1:0": "2025-08-05",
+      "openai.gpt-oss-20b-1:0": "2025-08-05",
+      "openai.gpt-oss-safeguard-120b": "2025-10-29",
+      "openai.gpt-oss-safeguard-20b": "2025-10-29",
       "qwen.qwen3-235b-a22b-2507-v1:0": "2025-04-28",
+      "qwen.qwen3-32b-v1:0": "2025-04-29",
+      "qwen.qwen3-coder-30b-a3b-v1:0": "2025-07-31",
+      "qwen.qwen3-coder-480b-a35b-v1:0": "2025-07-23",
+      "qwen.qwen3-coder-next": "2026-02-04",
+      "qwen.qwen3-next-80b-a3b": "2025-09-11",
+      "qwen.qwen3-vl-235b-a22b": "2025-09-23",
+      "writer.palmyra-x5-v1:0": "2026-01-21",
+      "zai.glm-4.7": "2025-12-22",
+      "zai.glm-4.7-flash": "2026-01-19",
+      "zai.glm-5": "2026-02-11",
     });
   });
 
@@ -163,6 +299,29 @@ describe("Amazon Bedrock model cards", () => {
     expect(fact.provider_model_id).toBe("qwen.qwen3-235b-a22b-2507-v1:0");
     expect(fact.context_tokens).toBe(256_000);
     expect(fact.max_output_tokens).toBe(8_000);
+  });
+
+  it("Voxtral Mini (a speech-to-text card): no Max output tokens bullet leaves the output limit unknown; the ticked Speech input row makes audio input supported though the Audio row is crossed", async () => {
+    const fact = await factOf("model-card-voxtral-mini-3b-2507");
+    expect(fact.provider_model_id).toBe("mistral.voxtral-mini-3b-2507");
+    expect(fact.context_tokens).toBe(32_000);
+    expect(fact.max_output_tokens).toBeUndefined();
+    expect(fact.released_at).toBeUndefined(); // "Jul 2025": a month, not a day
+    expect(fact.capabilities?.audio_input).toEqual(supported);
+    expect(fact.capabilities?.audio_output).toEqual(unsupported);
+  });
+
+  it("a crossed Speech input row does not override a ticked Audio row", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-llama-3-3-70b-instruct");
+    const audioRow = /^\| !\[[^\]]*\]\([^)]*icon-no\.png\) Audio \|/m;
+    const ticked = edit(input, (c) =>
+      c.replace(
+        audioRow,
+        "| ![Green circle with white checkmark icon.](https://docs.aws.amazon.com/bedrock/latest/userguide/images/icons/icon-yes.png) Audio |",
+      ),
+    );
+    const out = ParseOutput.parse(card(ticked));
+    expect(out.model_facts?.[0]?.capabilities?.audio_input).toEqual(supported);
   });
 
   it("a card without a context window, a max output, a modalities table or a bedrock-runtime model ID fails to parse", async () => {

@@ -5,14 +5,17 @@
  * table and the Programmatic Access table. Model facts only; it creates no deployments.
  *
  * - context_tokens = "Context window", max_output_tokens = "Max output tokens", as printed
- *   ("200K tokens" -> 200,000, "1M tokens" -> 1,000,000, "128,000" -> 128,000).
+ *   ("200K tokens" -> 200,000, "1M tokens" -> 1,000,000, "128,000" -> 128,000). A card without
+ *   a "Max output tokens" bullet (the Voxtral speech cards) states no output limit: unknown; a
+ *   bullet that is there but gives no token count is a parse failure.
  * - released_at = "Model launch date" ("Oct 16, 2025" -> 2025-10-16), only a whole day; absent
  *   (or "N/A") = not stated.
  * - reasoning: the "Reasoning" bullet ("Supported ..." / "Not supported ..."); absent = unknown.
  * - Modalities table (two columns, or four where the page adds APIs and endpoints): each cell
- *   is a yes / no icon and a modality. Input Image -> vision, Audio -> audio_input, Video ->
- *   video_input; output Image -> image_output, Speech -> audio_output. A modality the table
- *   leaves out stays unknown.
+ *   is a yes / no icon and a modality. Input Image -> vision, Audio or Speech -> audio_input
+ *   (supported where either row is: the Voxtral speech-to-text cards tick Speech, not Audio),
+ *   Video -> video_input; output Image -> image_output, Speech -> audio_output. A modality the
+ *   table leaves out stays unknown.
  * - Facts apply to the Model ID of the Programmatic Access table's bedrock-runtime row, the id
  *   the catalog's Bedrock deployments carry. The bedrock-mantle row is another endpoint and is
  *   not read.
@@ -39,6 +42,7 @@ const MODEL_ID = /^[a-z0-9-]+\.[a-z0-9.:-]+$/;
 const INPUT: Readonly<Record<string, CapabilityName>> = {
   image: "vision",
   audio: "audio_input",
+  speech: "audio_input",
   video: "video_input",
 };
 const OUTPUT: Readonly<Record<string, CapabilityName>> = {
@@ -102,7 +106,7 @@ export const parseBedrockModelCard: Parser = (input) => {
     return value;
   };
   const contextTokens = limit("context window");
-  const outputTokens = limit("max output tokens");
+  const outputTokens = bullets.has("max output tokens") ? limit("max output tokens") : undefined;
 
   const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
   const reasoning = plainCell(bullets.get("reasoning") ?? "");
@@ -121,7 +125,9 @@ export const parseBedrockModelCard: Parser = (input) => {
     ] as const) {
       const cell = modalityCell(row[column] ?? "");
       const name = cell ? names[cell.modality] : undefined;
-      if (cell && name) capabilities[name] = declaredCapability(cell.supported ? "supported" : "unsupported");
+      // Two rows can name one capability (input Audio and Speech): a supported row wins.
+      if (cell && name && (cell.supported || capabilities[name] === undefined))
+        capabilities[name] = declaredCapability(cell.supported ? "supported" : "unsupported");
     }
 
   const access = tables.find((t) => headerIs(t, 0, "endpoint") && headerIs(t, 1, "model id"));
@@ -154,7 +160,7 @@ export const parseBedrockModelCard: Parser = (input) => {
     provider_id: PROVIDER_ID,
     provider_model_id: id,
     context_tokens: contextTokens,
-    max_output_tokens: outputTokens,
+    ...(outputTokens !== undefined ? { max_output_tokens: outputTokens } : {}),
     capabilities,
     ...(launched?.precision === "day" ? { released_at: launched.date } : {}),
     evidence,
