@@ -143,3 +143,11 @@ describe("the README and docs/", () => {
     expect(statSync(join(REPO, "config", "plans.production.json")).isFile()).toBe(true);
   });
 });
+
+describe("catalog --help", () => {
+  it("names every file `catalog export` writes", async () => {
+    const { EXPORT_FILES } = await import("../src/release/export.js");
+    const exportCommand = program().commands.find((c) => c.name() === "export");
+    for (const file of EXPORT_FILES) expect(exportCommand?.description()).toContain(file);
+  });
+});

@@ -7,7 +7,7 @@ export function registerExport(program: Command): void {
   program
     .command("export")
     .description(
-      "write a release (default: the latest) as catalog.json, deployments.csv, lifecycle.csv, deployments.parquet, lifecycle.parquet",
+      "write a release (default: the latest) as catalog.json, deployments.csv, lifecycle.csv, deployments.parquet, lifecycle.parquet, prices.csv, prices.parquet",
     )
     .requiredOption("--out <dir>", "directory to write the files into (created when missing)")
     .option("--release <id>", "release id or unique prefix (default: the latest)")
