@@ -92,18 +92,20 @@ describe("the committed release", () => {
   });
 
   it("datasets that disagree are reported and the value stays community_reported", () => {
-    const id = "dep_together-ai_mistralai-mixtral-8x7b-instruct-v0.1_api_global";
+    // Claude Haiku 4.5 through the `us` profile: LiteLLM $1.10,
+    // models.dev $1.00 per 1M input tokens; no official Bedrock price is recorded
+    const id = "dep_amazon-bedrock_anthropic.claude-haiku-4-5-20251001-v1-0_bedrock-runtime_us";
     expect(dep(id).provenance.rate_card).toMatchObject({
       verification_status: "community_reported",
       source_urls: [LITELLM_URL],
     });
-    expect(dep(id).rate_card?.input_micro_usd).toBe(600_000);
+    expect(dep(id).rate_card?.input_micro_usd).toBe(1_100_000);
     expect(release.report.community_disagreements).toContainEqual({
       resource_id: id,
-      provider_id: "together-ai",
+      provider_id: "amazon-bedrock",
       field: "rate_card.input_micro_usd",
-      kept: { source_id: LITELLM, value: 600_000, observed_at: "2026-07-24T18:23:43Z" },
-      other: { source_id: GENAI_PRICES, value: 900_000, observed_at: "2026-08-21T20:02:24Z" },
+      kept: { source_id: LITELLM, value: 1_100_000, observed_at: "2026-07-24T18:23:43Z" },
+      other: { source_id: MODELS_DEV, value: 1_000_000, observed_at: "2026-07-01T16:40:28Z" },
     });
   });
 

@@ -5,10 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploymentId } from "../../src/lib/ids.js";
+import { resolveDeclaredAliases } from "../../src/release/declared-aliases.js";
 import type { SourceFacts } from "../../src/release/facts.js";
 import { gateCommunityFacts, withoutZeroPrices } from "../../src/release/listing-gate.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
+import { foldModelIdentities } from "../../src/release/model-identity-fold.js";
 import type { BuildReport } from "../../src/release/types.js";
+import { resolveUnversionedNames } from "../../src/release/unversioned-names.js";
 import type {
   CatalogContent,
   Deployment,
@@ -78,7 +81,10 @@ describe("the listing gate", () => {
   });
 
   it("reports exactly the community facts the gate dropped, each absent from the catalog", () => {
-    const gated = gateCommunityFacts(release.facts.sources, isOfficial);
+    // the merge gates the facts after it has folded and resolved names (merge.ts mergeCatalog)
+    const folded = foldModelIdentities(release.facts.sources, isOfficial).sources;
+    const resolved = resolveDeclaredAliases(resolveUnversionedNames(folded, isOfficial), isOfficial);
+    const gated = gateCommunityFacts(resolved, isOfficial);
     expect(report.unlisted_offerings).toEqual(gated.unlistedOfferings);
     expect(gated.unlistedOfferings.length).toBeGreaterThan(0);
     const officialIds = new Set(

@@ -29,10 +29,15 @@ function deployment(id: string): Deployment {
 
 describe("status from official listings", () => {
   it("a community-placed deployment of a model an official current page lists is available, not unknown", () => {
-    // LiteLLM's eu.amazon.nova-2-lite-v1:0; the Bedrock model card of Nova 2 Lite (recorded) names the model
-    const nova = deployment("dep_amazon-bedrock_amazon.nova-2-lite-v1-0_bedrock-runtime_eu");
-    expect(nova.provenance.listing.verification_status).toBe("community_reported");
-    expect(nova.status).toBe("available");
+    // LiteLLM's us-east-1 MiniMax M2.1; the Bedrock model card of MiniMax M2.1 (recorded) names
+    // the model but no AWS Region
+    const minimax = deployment("dep_amazon-bedrock_minimax.minimax-m2.1_bedrock-runtime_us-east-1");
+    expect(minimax.provenance.listing.verification_status).toBe("community_reported");
+    expect(minimax.status).toBe("available");
+    // LiteLLM's gpt-4o-2024-11-20; the GPT-4o model page's Snapshots list names it
+    const snapshot = deployment("dep_openai_gpt-4o-2024-11-20_api_global");
+    expect(snapshot.provenance.listing.verification_status).toBe("community_reported");
+    expect(snapshot.status).toBe("available");
     // LiteLLM's batch price of gpt-4.1-2025-04-14; OpenAI's model page lists the snapshot
     expect(deployment("dep_openai_gpt-4.1-2025-04-14_api-batch_global").status).toBe("available");
   });
@@ -65,12 +70,12 @@ describe("status from official listings", () => {
 
 describe("aliases", () => {
   it("a community price of an alias no official source resolves is dropped as stale", () => {
-    // LiteLLM's xai/grok-3-latest kept the price of the model the alias named when it was written
-    const alias = deployment("dep_xai_grok-3-latest_api_global");
+    // LiteLLM's gemini/gemini-pro-latest kept the price of the model the alias named when it was written
+    const alias = deployment("dep_google_gemini-pro-latest_gemini-api_global");
     expect(alias.rate_card).toBeNull();
     expect(alias.provenance.rate_card).toBeNull();
     expect(report.stale_alias_prices).toContainEqual(
-      expect.objectContaining({ deployment_id: "dep_xai_grok-3-latest_api_global" }),
+      expect.objectContaining({ deployment_id: "dep_google_gemini-pro-latest_gemini-api_global" }),
     );
     for (const d of release.catalog.deployments)
       if (isMovingAlias(d.provider_model_id) && d.rate_card)

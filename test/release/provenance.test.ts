@@ -55,8 +55,9 @@ describe("provenance", () => {
   });
 
   it("a model-level fact applied to another provider's deployment is official_inferred; no rate card, no provenance", () => {
+    // Claude Opus 4 on Bedrock (no Bedrock card of it is recorded): Anthropic's overview
     const haiku = deployment(
-      "dep_amazon-bedrock_anthropic.claude-3-5-haiku-20241022-v1-0_bedrock-runtime_us-east-1",
+      "dep_amazon-bedrock_anthropic.claude-opus-4-20250514-v1-0_bedrock-runtime_us-east-1",
     );
     expect(haiku.provenance.context_tokens).toEqual({
       verification_status: "official_inferred",
