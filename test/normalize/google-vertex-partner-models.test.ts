@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parsers } from "../../src/normalize/parsers/google-vertex-partner-models.js";
+import { ParseOutput } from "../../src/schema/index.js";
+import { supported } from "../helpers/capabilities.js";
+import { recordedInput } from "../helpers/captures.js";
+import { defined } from "../helpers/defined.js";
+import { edit, expectParseFailure } from "../helpers/parsers.js";
+
+const page = defined(parsers["google-vertex-partner-models"], "parser google-vertex-partner-models");
+
+describe("Vertex AI Partner models overview", () => {
+  it("one official model fact per non-Anthropic row, for the id its Model card link names; vision only where the Modality says so", async () => {
+    const input = await recordedInput("google-vertex", "partner-models");
+    const out = ParseOutput.parse(page(input));
+    expect(out.deployments).toEqual([]);
+    const facts = new Map((out.model_facts ?? []).map((f) => [f.provider_model_id, f]));
+    expect([...facts.keys()].sort()).toEqual([
+      "codestral-2",
+      "jamba-1.5-large",
+      "jamba-1.5-mini",
+      "mistral-medium-3",
+      "mistral-ocr-2505",
+      "mistral-small-2503",
+      "xai/grok-4.1-fast-non-reasoning",
+      "xai/grok-4.1-fast-reasoning",
+      "xai/grok-4.20-non-reasoning",
+      "xai/grok-4.20-reasoning",
+      "xai/grok-4.3",
+    ]);
+    for (const fact of facts.values()) {
+      expect(fact.provider_id).toBe("google-vertex");
+      expect(fact.context_tokens).toBeUndefined();
+      expect(fact.evidence).toEqual({
+        source_url: input.source.url,
+        source_type: "official_docs",
+        observed_at: input.observedAt,
+        verification_status: "official_declared",
+      });
+    }
+    expect(facts.get("mistral-ocr-2505")?.capabilities).toEqual({ vision: supported });
+    expect(facts.get("mistral-small-2503")?.capabilities).toBeUndefined();
+  });
+
+  it("a (Preview) mark gives a vertex-ai deployment assertion with status preview, no dates", async () => {
+    const out = ParseOutput.parse(page(await recordedInput("google-vertex", "partner-models")));
+    expect(
+      out.lifecycle.map((a) => [a.target?.provider_model_id, a.target?.api_surface, a.status]).sort(),
+    ).toEqual([
+      ["jamba-1.5-large", "vertex-ai", "preview"],
+      ["jamba-1.5-mini", "vertex-ai", "preview"],
+      ["xai/grok-4.1-fast-non-reasoning", "vertex-ai", "preview"],
+      ["xai/grok-4.1-fast-reasoning", "vertex-ai", "preview"],
+      ["xai/grok-4.20-non-reasoning", "vertex-ai", "preview"],
+      ["xai/grok-4.20-reasoning", "vertex-ai", "preview"],
+      ["xai/grok-4.3", "vertex-ai", "preview"],
+    ]);
+    for (const a of out.lifecycle) {
+      expect(a.scope).toBe("deployment");
+      expect(a.model_id).toBeUndefined();
+      expect(a.deprecation).toBeUndefined();
+      expect(a.end_of_life).toBeUndefined();
+    }
+  });
+
+  it("no table, a row without its Model card link, an unknown modality or a model named twice fails to parse", async () => {
+    const input = await recordedInput("google-vertex", "partner-models");
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("## Partner models", "## Models"))),
+      'partner-models: no table under "## Partner models"',
+    );
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c.replace("/publishers/mistralai/model-garden/mistral-medium-3)", "/mistral-medium-3)"),
+          ),
+        ),
+      'partner-models: "Mistral Medium 3": not one Model card link (…/publishers/<publisher>/model-garden/<model>)',
+    );
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c.replace("| Mistral Medium 3 | Language |", "| Mistral Medium 3 | Language, Audio |"),
+          ),
+        ),
+      'partner-models: mistral-medium-3: unknown modality "audio"',
+    );
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) => c.replace("model-garden/mistral-ocr-2505)", "model-garden/mistral-medium-3)")),
+        ),
+      "partner-models: mistral-medium-3 is named twice",
+    );
+  });
+});
