@@ -23,6 +23,7 @@ import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
 import { parsers as googleVertexMaas } from "./parsers/google-vertex-maas.js";
 import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
+import { parsers as googleVertexOpenModelDeprecations } from "./parsers/google-vertex-open-model-deprecations.js";
 import { parsers as googleVertexPartnerModels } from "./parsers/google-vertex-partner-models.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as groqModelFacts } from "./parsers/groq-model-facts.js";
@@ -65,6 +66,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     googleVertexBilling,
     googleVertexMaas,
     googleVertexModelFacts,
+    googleVertexOpenModelDeprecations,
     googleVertexPartnerModels,
     googleVertex,
     google,
