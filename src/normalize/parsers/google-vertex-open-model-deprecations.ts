@@ -1,5 +1,7 @@
 /**
- * Vertex AI (Gemini Enterprise Agent Platform) "Open model deprecations"
+ * Vertex AI (Gemini Enterprise Agent Platform) deprecation pages of the models it serves as MaaS.
+ *
+ * `google-vertex-open-model-deprecations`: "Open model deprecations"
  * (docs.cloud.google.com/gemini-enterprise-agent-platform/models/deprecations/open-models), as the
  * docs' Markdown dump stores it: the table under "## Deprecation and retirement details" (Model ID
  * | Deprecation date | Retirement date | Self-deploy alternative), one row per open model served as
@@ -15,6 +17,16 @@
  * -> `minimaxai`, multilingual-e5-* -> `intfloat`, qwen* -> `qwen`, gemma-* -> `google`. A Model ID
  * of another family, a row without both dates, or no such table fail the parse (a new family or
  * layout is noticed, not guessed). No deployments and no model facts.
+ *
+ * `google-vertex-partner-model-deprecations`: "Partner model deprecations" (formerly "Model
+ * deprecations (MaaS)", …/models/deprecations/partner-models), as the docs' Markdown dump stores
+ * it: one "## <model>" section per deprecated partner model, whose notice says "<model> is
+ * **deprecated as of August 27, 2025** and will be **shut down on February 27, 2026**", and whose
+ * specifications give its Model ID (a "Model ID" label line then the id in code, or the HTML
+ * table's `<th>Model ID</th>` row). One `vertex-ai` deployment assertion per section for the
+ * Model ID as printed (Vertex addresses partner models, Claude and AI21's Jamba, by name:
+ * `jamba-1.5-large`), deprecation and end_of_life as printed, no status and no model_id (as
+ * above). A section without that notice or a Model ID, or no section, fails the parse.
  */
 import type { LifecycleAssertion } from "../../schema/index.js";
 import { evidenceFor, parseFailure, sourceMilestone } from "../helpers.js";
@@ -78,6 +90,40 @@ export const parseVertexOpenModelDeprecations: Parser = (input) => {
   return { deployments: [], lifecycle, skipped: [] };
 };
 
+const NOTICE =
+  /\*\*deprecated as of ([A-Z][a-z]+ \d{1,2}, \d{4})\*\* and will be \*\*shut down on ([A-Z][a-z]+ \d{1,2}, \d{4})\*\*/;
+const MODEL_ID_ROW =
+  /(?:^Model ID\s*\n\s*`|<th>Model ID<\/th>\s*<td><code>)([a-z0-9][a-z0-9.@-]*)(?:`|<\/code>)/m;
+
+export const parseVertexPartnerModelDeprecations: Parser = (input) => {
+  const { source, content } = input;
+  const sections = content.split(/^## /m).slice(1);
+  if (sections.length === 0) throw parseFailure(source, 'no "## <model>" section');
+  const evidence = evidenceFor(source, input.observedAt);
+  const lifecycle: LifecycleAssertion[] = [];
+  const seen = new Set<string>();
+  for (const section of sections) {
+    const heading = (section.split("\n")[0] ?? "").trim();
+    const notice = NOTICE.exec(section);
+    if (!notice) throw parseFailure(source, `"${heading}": no "deprecated as of … shut down on …" notice`);
+    const idRow = MODEL_ID_ROW.exec(section);
+    const id = idRow?.[1];
+    if (id === undefined) throw parseFailure(source, `"${heading}": no Model ID`);
+    if (seen.has(id)) throw parseFailure(source, `${id} is listed twice`);
+    seen.add(id);
+    lifecycle.push({
+      scope: "deployment",
+      provider_id: PROVIDER_ID,
+      target: { provider_model_id: id, api_surface: API_SURFACE },
+      deprecation: sourceMilestone(source, notice[1], [evidence], `${id} deprecation date`),
+      end_of_life: sourceMilestone(source, notice[2], [evidence], `${id} shutdown date`),
+      evidence,
+    });
+  }
+  return { deployments: [], lifecycle, skipped: [] };
+};
+
 export const parsers: Record<string, Parser> = {
   "google-vertex-open-model-deprecations": parseVertexOpenModelDeprecations,
+  "google-vertex-partner-model-deprecations": parseVertexPartnerModelDeprecations,
 };
