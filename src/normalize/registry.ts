@@ -33,6 +33,7 @@ import { parsers as modelsDev } from "./parsers/models-dev.js";
 import { parsers as openai } from "./parsers/openai.js";
 import { parsers as openaiModelFacts } from "./parsers/openai-model-facts.js";
 import { parsers as togetherAi } from "./parsers/together-ai.js";
+import { parsers as togetherAiDeprecations } from "./parsers/together-ai-deprecations.js";
 import { parsers as xai } from "./parsers/xai.js";
 import type { Parser } from "./types.js";
 
@@ -78,6 +79,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     openaiModelFacts,
     openai,
     togetherAi,
+    togetherAiDeprecations,
     xai,
   ),
 );
