@@ -23,6 +23,8 @@ import { parsers as googleVertex } from "./parsers/google-vertex.js";
 import { parsers as googleVertexBilling } from "./parsers/google-vertex-billing.js";
 import { parsers as googleVertexMaas } from "./parsers/google-vertex-maas.js";
 import { parsers as googleVertexModelFacts } from "./parsers/google-vertex-model-facts.js";
+import { parsers as googleVertexOpenModelDeprecations } from "./parsers/google-vertex-open-model-deprecations.js";
+import { parsers as googleVertexPartnerModels } from "./parsers/google-vertex-partner-models.js";
 import { parsers as groq } from "./parsers/groq.js";
 import { parsers as groqModelFacts } from "./parsers/groq-model-facts.js";
 import { parsers as litellm } from "./parsers/litellm.js";
@@ -31,6 +33,7 @@ import { parsers as modelsDev } from "./parsers/models-dev.js";
 import { parsers as openai } from "./parsers/openai.js";
 import { parsers as openaiModelFacts } from "./parsers/openai-model-facts.js";
 import { parsers as togetherAi } from "./parsers/together-ai.js";
+import { parsers as togetherAiDeprecations } from "./parsers/together-ai-deprecations.js";
 import { parsers as xai } from "./parsers/xai.js";
 import type { Parser } from "./types.js";
 
@@ -64,6 +67,8 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     googleVertexBilling,
     googleVertexMaas,
     googleVertexModelFacts,
+    googleVertexOpenModelDeprecations,
+    googleVertexPartnerModels,
     googleVertex,
     google,
     groqModelFacts,
@@ -74,6 +79,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
     openaiModelFacts,
     openai,
     togetherAi,
+    togetherAiDeprecations,
     xai,
   ),
 );
@@ -84,7 +90,7 @@ export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
  * retirement banner). A failed model page is reported and its facts are carried forward like any
  * source's, but it does not count toward the build's failed-sources threshold, which guards what
  * shapes the catalog: 200 of the 244 sources are model pages, and their failing together must not
- * stop a night's prices and dates (the 12 MaaS pages fail every live fetch: their URLs serve HTML).
+ * stop a night's prices and dates (the 13 MaaS pages fail every live fetch: their URLs serve HTML).
  */
 export const modelFactParsers: ReadonlySet<string> = new Set(
   [

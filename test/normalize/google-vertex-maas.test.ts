@@ -26,7 +26,7 @@ const day = (date: string) => ({ state: "scheduled", date, precision: "day", dat
 describe("Vertex AI MaaS model pages", () => {
   it("every recorded maas page yields official model facts of google-vertex, no deployments", async () => {
     const pages = await recordedModelPages("google-vertex", /^maas-/, { lifecycle: "allowed" });
-    expect(pages.size).toBe(12);
+    expect(pages.size).toBe(13);
     const ids: string[] = [];
     for (const [name, out] of pages) {
       expect((await loadDefinition("google-vertex", name)).parser).toBe("google-vertex-maas-page");
@@ -38,6 +38,7 @@ describe("Vertex AI MaaS model pages", () => {
       }
     }
     expect(ids.sort()).toEqual([
+      "codestral-2",
       "deepseek-ai/deepseek-v3.1-maas",
       "meta/llama-3.3-70b-instruct-maas",
       "meta/llama-4-maverick-17b-128e-instruct-maas",
@@ -62,6 +63,7 @@ describe("Vertex AI MaaS model pages", () => {
       ),
     );
     expect(released).toEqual({
+      "codestral-2": "2025-10-16",
       "deepseek-ai/deepseek-v3.1-maas": "2025-08-28",
       "meta/llama-3.3-70b-instruct-maas": "2025-04-29",
       "meta/llama-4-maverick-17b-128e-instruct-maas": "2025-04-29",
@@ -205,6 +207,13 @@ describe("Vertex AI MaaS model pages", () => {
       tool_calling: supported,
       structured_output: supported,
     });
+  });
+
+  it("Codestral 2 (publisher mistralai): the bare Model ID, as Vertex addresses Mistral's models; context only, two regions", async () => {
+    const fact = await factOf("maas-codestral-2", "codestral-2");
+    expect([fact.context_tokens, fact.max_output_tokens]).toEqual([128_000, undefined]);
+    expect(fact.capabilities).toEqual({ ...textOnly, video_input: unsupported });
+    expect(fact.released_at).toBe("2025-10-16");
   });
 
   it("Grok 4.1 Fast: one table per model, preview features conditional, no max output, the Deprecated banner", async () => {

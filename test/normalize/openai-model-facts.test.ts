@@ -29,7 +29,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(24);
+    expect(names.length).toBe(27);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -137,6 +137,23 @@ describe("OpenAI model pages", () => {
       () => page(edit(input, (c) => c.replace("The `gpt-5.6` alias", "The `GPT 5.6!` alias"))),
       'model-gpt-5-6-sol: gpt-5.6-sol: the alias "GPT 5.6!" is not a model id',
     );
+  });
+
+  it("GPT-5.5, GPT-5.4 nano and GPT-4o mini (recorded from stored copies): limits for the Model ID and its default snapshot", async () => {
+    const expected: [string, string, string, number, number][] = [
+      ["model-gpt-5-5", "gpt-5.5", "gpt-5.5-2026-04-23", 1_050_000, 128_000],
+      ["model-gpt-5-4-nano", "gpt-5.4-nano", "gpt-5.4-nano-2026-03-17", 400_000, 128_000],
+      ["model-gpt-4o-mini", "gpt-4o-mini", "gpt-4o-mini-2024-07-18", 128_000, 16_384],
+    ];
+    for (const [name, id, snapshot, context, output] of expected) {
+      const facts = await factsOf(name);
+      expect([...facts.keys()].sort()).toEqual([id, snapshot]);
+      for (const fact of facts.values()) {
+        expect([fact.context_tokens, fact.max_output_tokens]).toEqual([context, output]);
+        expect(fact.capabilities?.batch).toEqual(supported);
+        expect(fact.capabilities?.tool_calling).toEqual(supported);
+      }
+    }
   });
 
   it("GPT-4o: the other listed snapshots get a bare listing fact, no limits or capabilities (the details describe the default snapshot)", async () => {

@@ -20,7 +20,9 @@
  * deployments use, e.g. `qwen/qwen3-coder-480b-a35b-instruct-maas`): the publisher is the one
  * every Model Garden link of the page names (`…/publishers/<publisher>/model-garden/…`; the URL's
  * path names the lab differently, e.g. `maas/kimi` for `moonshotai`); no link, or links naming two
- * publishers, fail the parse.
+ * publishers, fail the parse. Mistral's and AI21's models (publishers `mistralai`, `ai21`) are
+ * addressed by name, so their id is the bare Model ID (`codestral-2`), as the Vertex identity
+ * reads them.
  * - context_tokens / max_output_tokens from the limits row of one region: `global` (or "global
  *   endpoint") when listed, else the only region listed; where several other regions are listed,
  *   the smallest value of each (what every region allows). A region without "Max output" (the
@@ -315,11 +317,19 @@ function itemStatus(source: Source, id: string, item: Item): CapabilityStatus {
   throw parseFailure(source, `${id}: "${item.text}" has no Supported / Not supported status`);
 }
 
+/** Publishers whose Vertex ids are the bare model name (identity/google-vertex.ts: Mistral, AI21's Jamba). */
+const BARE_PUBLISHERS: ReadonlySet<string> = new Set(["mistralai", "ai21"]);
+
+/** The catalog's Vertex id of a model its publisher's Model Garden path names. */
+export function vertexModelId(publisher: string, name: string): string {
+  return BARE_PUBLISHERS.has(publisher) ? name : `${publisher}/${name}`;
+}
+
 function readBlock(source: Source, content: string, publisher: string, rows: Row[]) {
   const idCell = rows[0]?.text.replace(/`/g, "").trim() ?? "";
   if (!/^[a-z0-9][a-z0-9.@-]*$/.test(idCell))
     throw parseFailure(source, `"${rows[0]?.text ?? ""}" is not a model id`);
-  const id = `${publisher}/${idCell}`;
+  const id = vertexModelId(publisher, idCell);
   const row = (...labels: string[]) => rows.find((r) => labels.includes(r.label));
 
   const limitsRow = row("Quotas", "Quota limits", "Limits");
@@ -430,7 +440,7 @@ function lifecycleOf(
   evidence: ReturnType<typeof evidenceFor>,
 ): LifecycleAssertion[] {
   const known = (raw: string): string => {
-    const id = raw.includes("/") ? raw : `${publisher}/${raw}`;
+    const id = raw.includes("/") ? raw : vertexModelId(publisher, raw);
     if (!ids.has(id)) throw parseFailure(source, `the banner names \`${raw}\`, not a Model ID of the page`);
     return id;
   };
