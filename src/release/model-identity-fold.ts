@@ -424,7 +424,12 @@ interface Rename {
 function renameSource(source: SourceFacts, renames: Map<string, Rename>): SourceFacts {
   const to = (provider: string, name: string) => renames.get(`${provider}|${name}`);
   let changed = false;
-  const own = new Set(source.output.deployments.map((d) => d.id));
+  // the ids of the facts this source states under names the fold keeps; a renamed fact whose id
+  // is among them is dropped (the source's own fact under the kept name speaks). A rename that
+  // changes only the case keeps the id, and that fact is then the one that speaks.
+  const own = new Set(
+    source.output.deployments.filter((d) => !to(d.provider_id, d.provider_model_id)).map((d) => d.id),
+  );
   const deployments: DeploymentFact[] = [];
   for (const d of source.output.deployments) {
     const r = to(d.provider_id, d.provider_model_id);

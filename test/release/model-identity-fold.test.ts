@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
+import { parserFor } from "../../src/normalize/index.js";
 import { parseGeminiDeprecations, parseGeminiPricing } from "../../src/normalize/parsers/google.js";
 import { parseOpenaiDeprecations, parseOpenaiPricing } from "../../src/normalize/parsers/openai.js";
 import type { ParserInput } from "../../src/normalize/types.js";
@@ -329,5 +330,31 @@ describe("what keeps two related names apart", () => {
     const community = { ...pricing, source_type: "community_catalog" as const };
     const { report } = foldModelIdentities([community, deprecations], isOfficial);
     expect(report.folds).toEqual([]);
+  });
+});
+
+describe("Together AI's serverless models page and deprecations page (real captures)", () => {
+  test("a fold that changes only the case keeps the deployment: Marin 8B Instruct, retired on the deprecations page's day", async () => {
+    const m = await recordedInput("together-ai", "serverless-models");
+    const d = await recordedInput("together-ai", "deprecations");
+    const models = sourceFacts(m, parserFor(m.source)(m));
+    const removals = sourceFacts(d, parserFor(d.source)(d));
+    const { report, sources } = foldModelIdentities([models, removals], isOfficial);
+    expect(
+      report.folds
+        .filter((f) => /marin/i.test(f.kept.provider_model_id))
+        .map((f) => [f.folded.provider_model_id, f.kept.provider_model_id]),
+    ).toEqual([["marin-community/marin-8b-instruct", "marin-community/Marin-8B-Instruct"]]);
+    const id = "dep_together-ai_marin-community-marin-8b-instruct_api_global";
+    expect(sources[0]?.output.deployments.filter((x) => x.id === id)).toHaveLength(1);
+    const merged = mergeCatalog({
+      now: NOW,
+      facts: { format: 1, sources: [models, removals] },
+      states: [],
+      previousLifecycle: [],
+    });
+    const marin = merged.deployments.find((x) => x.id === id);
+    expect(marin?.lifecycle.end_of_life).toMatchObject({ date: "2026-02-25", date_type: "on" });
+    expect(marin?.status).toBe("retired");
   });
 });
