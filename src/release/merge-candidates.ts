@@ -117,6 +117,7 @@ export function gatherCandidates(sources: readonly SourceFacts[]): Candidates {
     });
   }
   for (const ranked of factsById.values()) ranked.sort(compareFacts);
+  applyToOnlyVersion(sources, deploymentAssertions);
   return {
     factsById,
     deploymentAssertions,
@@ -124,6 +125,61 @@ export function gatherCandidates(sources: readonly SourceFacts[]): Candidates {
     providerAssertions,
     modelFacts: indexModelFacts(sources, isOfficial),
   };
+}
+
+/**
+ * An official deployment-scope assertion that names a model without the `@<version>` its
+ * provider deploys it at (Vertex AI's partner model deprecations page: "Model ID
+ * `claude-3-haiku`", deployed as `claude-3-haiku@20240307`) also speaks for that version, where
+ * the build's deployment facts name exactly one `<name>@<version>` at the provider; there it is
+ * `official_inferred` (the page does not name that id). Where they name two or more versions
+ * (`mistral-large@2407`, `mistral-large@2411-001`), it applies to none: a version is never
+ * guessed. Adds to `deploymentAssertions` in place.
+ */
+function applyToOnlyVersion(
+  sources: readonly SourceFacts[],
+  deploymentAssertions: Map<string, RankedAssertion[]>,
+): void {
+  const versions = new Map<string, Set<string>>();
+  for (const source of sources)
+    for (const d of source.output.deployments) {
+      const at = d.provider_model_id.indexOf("@");
+      if (at <= 0) continue;
+      const key = `${d.provider_id}|${d.provider_model_id.slice(0, at)}`;
+      const set = versions.get(key) ?? new Set<string>();
+      set.add(d.provider_model_id);
+      versions.set(key, set);
+    }
+  for (const [key, list] of [...deploymentAssertions]) {
+    const only = versions.get(key);
+    if (only?.size !== 1) continue;
+    const [versioned] = [...only];
+    if (versioned === undefined) continue;
+    const provider = key.slice(0, key.indexOf("|"));
+    for (const ranked of list) {
+      const { assertion } = ranked;
+      if (!ranked.official || !assertion.target) continue;
+      const inferred = <T extends { evidence: LifecycleAssertion["evidence"] }>(x: T): T => ({
+        ...x,
+        evidence: { ...x.evidence, verification_status: "official_inferred" },
+      });
+      const milestone = (m: LifecycleAssertion["deprecation"]) =>
+        m && {
+          ...m,
+          evidence: m.evidence.map((e) => ({ ...e, verification_status: "official_inferred" as const })),
+        };
+      push(deploymentAssertions, `${provider}|${versioned}`, {
+        ...ranked,
+        verification: "official_inferred",
+        assertion: {
+          ...inferred(assertion),
+          target: { ...assertion.target, provider_model_id: versioned },
+          ...(assertion.deprecation ? { deprecation: milestone(assertion.deprecation) } : {}),
+          ...(assertion.end_of_life ? { end_of_life: milestone(assertion.end_of_life) } : {}),
+        },
+      });
+    }
+  }
 }
 
 export interface CatalogIdentities {
