@@ -107,48 +107,55 @@ describe("official limits and capabilities of non-retired deployments", () => {
     // Models page, xAI's 2026 models page (the Grok 4.20 0309 models), Cohere's models page:
     // DeepSeek 5 / 5 / 5 of 10, Together 65 / 0 / 52 of 73 (no Together page states a max
     // output), Groq 7 / 7 / 6 of 7 (the capabilities from 13 of its per-model pages: none was
-    // found for Llama Prompt Guard 2 86M; 0 before them), xAI 3 / 0 / 3 of 29, Cohere 20 of 21.
+    // found for Llama Prompt Guard 2 86M; 0 before them), xAI 3 / 0 / 3 of 3 (of 29 before xAI's
+    // models page became its catalog, docs/provenance.md: LiteLLM's grok-2, grok-beta and others
+    // it does not name are gone), Cohere 20 of 21. Together 30 / 0 / 25 of 32 since its
+    // deprecations page (2026) retired 41 deployments and its serverless page became its catalog
+    // (65 / 0 / 52 of 73 before).
     expect(byProvider.get("deepseek")?.context).toBeGreaterThanOrEqual(5);
     expect(byProvider.get("deepseek")?.capability).toBeGreaterThanOrEqual(5);
-    expect(byProvider.get("together-ai")?.context).toBeGreaterThanOrEqual(65);
-    expect(byProvider.get("together-ai")?.capability).toBeGreaterThanOrEqual(52);
+    expect(byProvider.get("together-ai")?.context).toBeGreaterThanOrEqual(30);
+    expect(byProvider.get("together-ai")?.capability).toBeGreaterThanOrEqual(25);
     expect(byProvider.get("groq")?.context).toBeGreaterThanOrEqual(7);
     expect(byProvider.get("groq")?.maxOutput).toBeGreaterThanOrEqual(7);
     expect(byProvider.get("groq")?.capability).toBeGreaterThanOrEqual(6);
     expect(byProvider.get("xai")?.context).toBeGreaterThanOrEqual(3);
     expect(byProvider.get("cohere")?.context).toBeGreaterThanOrEqual(20);
-    // OpenAI model pages (24 recorded, the four audio models' among them: each gives its model
-    // id and default snapshot): 69 of 146 non-retired OpenAI deployments (71 of 148 before the
+    // OpenAI model pages (27 recorded, the four audio models' among them: each gives its model
+    // id and default snapshot): 88 / 88 / 116 of 144 non-retired OpenAI deployments (69 of 146
+    // before the GPT-5.5, GPT-5.4 nano and GPT-4o mini pages; 71 of 148 before the
     // listing gate dropped LiteLLM's batch deployments of two models whose pages say batch is
     // not supported, docs/provenance.md; 53 of 152 before the
     // GPT-5 Pro, GPT-5.5 Pro, GPT-5.6 Sol and o3-pro pages; GPT-5.6 Sol's declared `gpt-5.6`
     // alias folded LiteLLM's four gpt-5.6 deployments into its own).
-    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(69);
-    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(69);
-    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(69);
+    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(88);
+    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(88);
+    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(116);
   });
 
   it("Bedrock and Vertex AI deployments get official limits from their model cards and pages and from the Claude overview's platform ids", () => {
-    // Amazon Bedrock: 8 model cards (Claude Haiku 4.5, Sonnet 4.6, Opus 4.7, Fable 5, Nova 2
-    // Lite, Llama 3.3 70B, Qwen3 235B, Jamba 1.5 Large), the Claude overview's AWS Bedrock ids and
-    // the Claude model pages' Model IDs tables (official_inferred): 109 of 262 non-retired
-    // deployments, most of them placed by LiteLLM (122 of 332 before LiteLLM's unqualified keys
+    // Amazon Bedrock: 77 model cards (every card the user guide's endpoint availability page
+    // links), the Claude overview's AWS Bedrock ids and the Claude model pages' Model IDs tables
+    // (official_inferred): 230 of 260 non-retired deployments, most of them placed by LiteLLM
+    // (109 of 262 with 8 cards: Claude Haiku 4.5, Sonnet 4.6, Opus 4.7, Fable 5, Nova 2 Lite,
+    // Llama 3.3 70B, Qwen3 235B, Jamba 1.5 Large; 122 of 332 before LiteLLM's unqualified keys
     // stopped being placed in us-east-1 by convention, docs/provenance.md; 116 before the 2024 Claude overview gave
     // Claude 3 Opus and Sonnet their limits, 6 deployments; 101 before the Opus 4.5 / 4.6 / 4.8 pages gave
     // their Bedrock ids, 15 deployments; 106 of 337 before Anthropic's partner-platform table
     // retired 5: Claude Sonnet 3.7 and Opus 4 under LiteLLM's us / eu profile keys).
-    expect(byProvider.get("amazon-bedrock")?.context).toBeGreaterThanOrEqual(109);
-    expect(byProvider.get("amazon-bedrock")?.maxOutput).toBeGreaterThanOrEqual(109);
-    expect(byProvider.get("amazon-bedrock")?.capability).toBeGreaterThanOrEqual(109);
+    expect(byProvider.get("amazon-bedrock")?.context).toBeGreaterThanOrEqual(230);
+    expect(byProvider.get("amazon-bedrock")?.maxOutput).toBeGreaterThanOrEqual(230);
+    expect(byProvider.get("amazon-bedrock")?.capability).toBeGreaterThanOrEqual(230);
     // Vertex AI: 9 Gemini model pages, the 3.7 Flash developer's guide (limits of 3.7 and 3.6
     // Flash), 12 MaaS pages of partner and open models, the Claude overview's and the Claude
-    // model pages' Google Cloud ids: 44 / 43 / 39 of 116 (42 / 41 / 37 before the 2024 Claude
+    // model pages' Google Cloud ids: 40 / 38 / 35 of 99 since the open and partner model
+    // deprecations pages retired 17 more (44 / 43 / 39 of 116 before; 42 / 41 / 37 before the 2024 Claude
     // overview's Claude 3 Opus and Sonnet; 37 / 36 / 32 of 123 before the MaaS
     // pages, which also retired 7 of those deployments; 32 / 31 / 27 before the model pages'
     // ids; 27 / 26 / 27 before the guide; Gemini Embedding 2 has no maximum output).
-    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(44);
-    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(43);
-    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(39);
+    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(40);
+    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(38);
+    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(35);
   });
 
   it("at least 58% of non-retired deployments have an official context window and 46% an official max output", () => {

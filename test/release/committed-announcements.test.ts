@@ -55,10 +55,12 @@ describe("the committed release's announcement dates from dated copies", () => {
     );
   });
 
-  it("dates 11 deployment lifecycles, none after a scheduled milestone", async () => {
+  it("dates 10 deployment lifecycles, none after a scheduled milestone", async () => {
     const { catalog } = await committedRelease();
     const dated = catalog.lifecycle.filter(datedByCopy);
-    expect(dated.length).toBe(11);
+    // 11 before Vertex AI's partner model deprecations page (recorded) dated Claude 3.7 Sonnet's
+    // deprecation on Vertex itself
+    expect(dated.length).toBe(10);
     expect(new Set(dated.map((r) => r.resource_type))).toEqual(new Set(["deployment"]));
     for (const record of dated)
       for (const milestone of [record.lifecycle.deprecation, record.lifecycle.end_of_life])

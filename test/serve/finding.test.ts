@@ -107,10 +107,11 @@ describe("finding deployments on the committed release", () => {
       )
       .sort((a, b) => ((a.summary?.released_at as string) > (b.summary?.released_at as string) ? -1 : 1));
     expect(latest.id).toBe(dated[0]?.resource_id);
-    // the Bedrock model card of Claude Sonnet 4.6: "Model launch date: Feb 17, 2026"
+    // the Bedrock model card of Claude Sonnet 5: "Model launch date: June 30, 2026" (Sonnet 4.6,
+    // Feb 17, 2026, came first while no page stating Sonnet 5's day was recorded)
     expect(latest).toMatchObject({
-      id: "anthropic/claude-sonnet-4-6",
-      summary: { released_at: "2026-02-17" },
+      id: "anthropic/claude-sonnet-5",
+      summary: { released_at: "2026-06-30" },
     });
   });
 
