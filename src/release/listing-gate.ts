@@ -5,21 +5,23 @@
  * 1. Only an official source may place a deployment where the provider publishes an official
  *    availability list. A community deployment fact is dropped, and reported as an unlisted
  *    offering with the list that excludes it, when
- *    - an official availability list (a parse output marked `availability_list`) names its
- *      provider model (or a version of it, for a record of the bare name), no list places the
- *      model there, and the place is covered: by a list of places (`true`: Azure's
- *      deployment-type and region tables), which covers every place it lists some model in for
- *      every model; or by a per-model list (`"per_model"`: a Bedrock model card's inference
- *      profiles, Anthropic's Claude-on-Bedrock table) that names this model and lists some
- *      model in this api_surface, mode and region. A place no list has a column for (Azure
- *      Government's regions, the `au` profile in Anthropic's table) is not theirs to exclude; or
+ *    - an official catalog (a parse output marked `availability_list: "catalog"`, or `true` as
+ *      releases before it wrote: Azure's deployment-type and region tables, xAI's models page,
+ *      DeepSeek's pricing page, Together AI's serverless models, Mistral's model cards) covers
+ *      its place (lists some model in this api_surface, mode and region) and no list places the
+ *      model there: a catalog lists every model offered at the places it covers. A place no
+ *      catalog has a column for (Azure Government's regions) is not theirs to exclude; or
+ *    - a per-model list (`"per_model"`: a Bedrock model card's inference profiles and Regional
+ *      Availability, Anthropic's Claude-on-Bedrock table) names its provider model (or a version
+ *      of it, for a record of the bare name), speaks for its place (`availability_covers`) and
+ *      no list places the model there; or
  *    - an official model fact says the model does not support batch (`capabilities.batch`
  *      unsupported, e.g. an OpenAI model page's endpoints) and the fact is a batch-mode
  *      deployment.
  *    A deployment an official source places is never vetoed (the community fact is then one
- *    more candidate, ranked below the official ones). A model that no availability list names
- *    at all is not vetoed (the lists cover the models
- *    they list; a community record of another model stays, marked community_reported).
+ *    more candidate, ranked below the official ones). Where no catalog covers the place, a model
+ *    that no list names is not vetoed (a per-model list speaks only for its models; a community
+ *    record of another model stays, marked community_reported).
  * 2. A community zero price is unknown: a zero token price of a community rate card becomes null,
  *    and a card whose input price is zero is dropped (the deployment stays, unpriced), because a
  *    community dataset writes 0 where it does not know. Only an official source may say a use is
@@ -69,8 +71,6 @@ interface OfficialListings {
   placesByModel: Map<string, Set<string>>;
   /** provider|provider_model_id -> the URLs of the lists that name it. */
   listsByModel: Map<string, Set<string>>;
-  /** provider|surface|mode|region places a list of places gives some model: the places they cover. */
-  coveredPlaces: Set<string>;
   /** per-model list URL -> the provider|surface|mode|region places it gives some model. */
   coveredByList: Map<string, Set<string>>;
   /** provider|surface|mode|region -> the URL of a provider's catalog of the models served there. */
@@ -88,7 +88,6 @@ function officialListings(
   const listings: OfficialListings = {
     placesByModel: new Map(),
     listsByModel: new Map(),
-    coveredPlaces: new Set(),
     coveredByList: new Map(),
     catalogs: new Map(),
     noBatch: new Map(),
@@ -114,7 +113,8 @@ function officialListings(
           lists.add(d.evidence.source_url);
           listings.listsByModel.set(key, lists);
         }
-        if (source.output.availability_list === "catalog") {
+        // `true`: what releases before the catalog kind wrote for Azure's tables, read the same
+        if (source.output.availability_list === "catalog" || source.output.availability_list === true) {
           const known = listings.catalogs.get(columnKey(d));
           if (known === undefined || compareCodePoints(d.evidence.source_url, known) < 0)
             listings.catalogs.set(columnKey(d), d.evidence.source_url);
@@ -125,7 +125,7 @@ function officialListings(
             for (const place of declared) covered.add(columnKey({ ...place, provider_id: d.provider_id }));
           else covered.add(columnKey(d));
           listings.coveredByList.set(d.evidence.source_url, covered);
-        } else listings.coveredPlaces.add(columnKey(d));
+        }
       }
     for (const fact of source.output.model_facts ?? [])
       if (fact.capabilities?.batch?.status === "unsupported")
@@ -150,17 +150,22 @@ function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: stri
     return { list: noBatch, reason: "an official model page says the model does not support batch" };
   const places = listings.placesByModel.get(key);
   if (places?.has(placeKey(d)) === true) return null;
-  // the provider's catalog of the models served at this place does not name this one there
-  const catalog = listings.catalogs.get(columnKey(d));
-  if (catalog !== undefined)
-    return { list: catalog, reason: "the provider's own list of the models it serves here does not name it" };
-  if (places === undefined) return null;
-  // a list of places covers this place for every model; a per-model list only for its models
   const column = columnKey(d);
-  const lists = [...(listings.listsByModel.get(key) ?? [])].sort(compareCodePoints);
-  const list = listings.coveredPlaces.has(column)
-    ? lists[0]
-    : lists.find((url) => listings.coveredByList.get(url)?.has(column) === true);
+  // a catalog lists every model offered at the places it covers
+  const catalog = listings.catalogs.get(column);
+  if (catalog !== undefined)
+    return {
+      list: catalog,
+      reason:
+        places === undefined
+          ? "the provider's own list of the models it serves here does not name the model"
+          : "the official availability list names the model but not in this mode and region",
+    };
+  if (places === undefined) return null;
+  // a per-model list speaks for the places it declares, for the models it names
+  const list = [...(listings.listsByModel.get(key) ?? [])]
+    .sort(compareCodePoints)
+    .find((url) => listings.coveredByList.get(url)?.has(column) === true);
   return list === undefined
     ? null
     : { list, reason: "the official availability list names the model but not in this mode and region" };

@@ -171,15 +171,15 @@ export const ParseOutput = z
     /**
      * These deployments are an official availability list (docs/provenance.md "The listing
      * gate"); absent = not a list.
-     * - true: a list of places (Azure's deployment-type and region tables): every place it
-     *   covers lists every model offered there, so a model another list names is offered at a
-     *   covered place only where some list places it.
-     * - "per_model": a list of one model's places (a Bedrock model card's inference profiles,
-     *   Anthropic's Claude-on-Bedrock table): for each model it names, it lists every place of
-     *   `availability_covers` where the model is offered, and says nothing about other models.
-     * - "catalog": the provider's own list of the models it serves at the places it covers
-     *   (xAI's models page, DeepSeek's pricing page, Together AI's serverless models, Mistral's
-     *   model cards): a model it does not name is not offered there at all.
+     * - "catalog": the provider's own list of what it serves at the places it covers (Azure's
+     *   deployment-type and region tables, xAI's models page, DeepSeek's pricing page, Together
+     *   AI's serverless models, Mistral's model cards): a model it does not place at a place it
+     *   covers is not offered there. `true` is what releases before the catalog kind wrote for
+     *   Azure's tables; it is read the same.
+     * - "per_model": a list of one model's places (a Bedrock model card's inference profiles and
+     *   Regional Availability, Anthropic's Claude-on-Bedrock table): for each model it names, it
+     *   lists every place of `availability_covers` where the model is offered, and says nothing
+     *   about other models.
      */
     availability_list: z.union([z.literal(true), z.literal("per_model"), z.literal("catalog")]).optional(),
     /**

@@ -74,6 +74,43 @@ describe("the listing gate", () => {
     );
   });
 
+  it("creates no deployment of a model a provider's catalog does not name at a place it covers", () => {
+    // LiteLLM's azure/us/o1-preview (Data Zone US): Azure retired o1-preview in 2025 and its
+    // tables name it nowhere; xAI's models page names no grok-2 (docs/fact-check.md)
+    for (const id of [
+      "dep_azure_o1-preview-2024-09-12_azure-openai-data-zone-standard_us",
+      "dep_xai_grok-2_api_global",
+    ]) {
+      expect(byId.has(id), id).toBe(false);
+      expect(report.unlisted_offerings).toContainEqual(
+        expect.objectContaining({
+          deployment_id: id,
+          reason: "the provider's own list of the models it serves here does not name the model",
+        }),
+      );
+    }
+  });
+
+  it("every deployment at a place a current official catalog covers is placed there by an official source", () => {
+    const columns = new Set<string>();
+    const placed = new Set<string>();
+    for (const s of release.facts.sources.filter(isOfficial)) {
+      for (const d of s.output.deployments) placed.add(d.id);
+      const kind = s.output.availability_list;
+      if ((kind === "catalog" || kind === true) && s.archived !== true)
+        for (const d of s.output.deployments)
+          columns.add(`${d.provider_id}|${d.api_surface}|${d.mode}|${d.region}`);
+    }
+    expect(columns.size).toBeGreaterThan(0);
+    let checked = 0;
+    for (const d of catalog.deployments)
+      if (columns.has(`${d.provider_id}|${d.api_surface}|${d.mode}|${d.region}`)) {
+        checked++;
+        expect(placed.has(d.id), d.id).toBe(true);
+      }
+    expect(checked).toBeGreaterThan(300);
+  });
+
   it("leaves a place the list has no column for (Azure Government) to the community, marked as such", () => {
     const gov = byId.get("dep_azure_gpt-4.1-2025-04-14_azure-openai_usgovvirginia");
     expect(gov?.provenance.listing.verification_status).toBe("community_reported");

@@ -54,6 +54,51 @@ const GEOGRAPHIES = Object.freeze({
 /** Every inference profile geography prefix (without its dot). */
 export const BEDROCK_GEOGRAPHIES: readonly string[] = Object.freeze(Object.values(GEOGRAPHIES));
 
+/**
+ * The AWS Region codes (commercial and GovCloud) as AWS spells them: a naming vocabulary, like
+ * the geographies above, not a statement of where any model is offered. A Bedrock model card's
+ * Regional Availability table speaks for all of them (a Region it leaves out offers the model in
+ * no form); a Region missing here is simply one no card is taken to speak for.
+ */
+export const AWS_REGIONS: readonly string[] = Object.freeze([
+  "af-south-1",
+  "ap-east-1",
+  "ap-east-2",
+  "ap-northeast-1",
+  "ap-northeast-2",
+  "ap-northeast-3",
+  "ap-south-1",
+  "ap-south-2",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "ap-southeast-3",
+  "ap-southeast-4",
+  "ap-southeast-5",
+  "ap-southeast-6",
+  "ap-southeast-7",
+  "ca-central-1",
+  "ca-west-1",
+  "eu-central-1",
+  "eu-central-2",
+  "eu-north-1",
+  "eu-south-1",
+  "eu-south-2",
+  "eu-west-1",
+  "eu-west-2",
+  "eu-west-3",
+  "il-central-1",
+  "me-central-1",
+  "me-south-1",
+  "mx-central-1",
+  "sa-east-1",
+  "us-east-1",
+  "us-east-2",
+  "us-gov-east-1",
+  "us-gov-west-1",
+  "us-west-1",
+  "us-west-2",
+]);
+
 const GEOGRAPHY = new RegExp(`^(?:${BEDROCK_GEOGRAPHIES.join("|")})\\.(?=[a-z0-9-]+\\.)`);
 
 function providerModelId(name: string): string {

@@ -27,6 +27,7 @@ import { OPENAI, openaiIdentity } from "./openai.js";
 import type { ProviderIdentity } from "./types.js";
 
 export {
+  AWS_REGIONS,
   BEDROCK,
   BEDROCK_GEOGRAPHIES,
   type BedrockMode,

@@ -27,14 +27,30 @@
  *   availability list (src/release/listing-gate.ts): a community record of the model through a
  *   profile the card leaves out is an unlisted offering. "Not supported" / "N/A" name none. A
  *   profile id that is not a known prefix and the row's own model id fails the parse.
+ * - The "## Regional Availability" table (Region | In-Region | Geo | Global), where the capture
+ *   keeps it: each Region whose In-Region cell is a yes icon is the model id's in-Region
+ *   deployment there (`bedrock-runtime`, `standard`, region = the Region code before its name in
+ *   brackets); "Legacy (EOL: 2026-11-26)" is one too, with a lifecycle assertion for that Region:
+ *   status `legacy`, end of life on that day. A no icon places nothing. The Geo and Global cells
+ *   say which Regions send requests into the profiles, which the ID cells above already name. The
+ *   table lists every Region that offers the model in some form, so the card speaks for every AWS
+ *   Region (AWS_REGIONS): a community record of the model in a Region the table leaves out, or
+ *   marks no, is an unlisted offering. A Region cell or In-Region cell of another shape fails the
+ *   parse.
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, DeploymentFact, ModelFact } from "../../schema/index.js";
+import type {
+  CapabilityEntry,
+  CapabilityName,
+  DeploymentFact,
+  LifecycleAssertion,
+  ModelFact,
+} from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
-import { BEDROCK, BEDROCK_GEOGRAPHIES, bedrockDeployment } from "../identity/index.js";
+import { AWS_REGIONS, BEDROCK, BEDROCK_GEOGRAPHIES, bedrockDeployment } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
-import type { Parser } from "../types.js";
+import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "amazon-bedrock";
 const MODEL_ID = /^[a-z0-9-]+\.[a-z0-9.:-]+$/;
@@ -58,16 +74,22 @@ function detailBullets(content: string): Map<string, string> {
   return bullets;
 }
 
-/** A modalities cell: its yes / no icon and the modality after it; null for an empty cell. */
-function modalityCell(raw: string): { supported: boolean; modality: string } | null {
+/** A cell's yes / no icon: true, false, or null when it has neither or both. */
+function iconOf(raw: string): boolean | null {
   const yes = /icon-yes\.png\)/.test(raw);
   const no = /icon-no\.png\)/.test(raw);
+  return yes === no ? null : yes;
+}
+
+/** A modalities cell: its yes / no icon and the modality after it; null for an empty cell. */
+function modalityCell(raw: string): { supported: boolean; modality: string } | null {
+  const supported = iconOf(raw);
   const modality = raw
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
     .trim()
     .toLowerCase();
-  if (modality === "" || yes === no) return null;
-  return { supported: yes, modality };
+  if (modality === "" || supported === null) return null;
+  return { supported, modality };
 }
 
 /**
@@ -89,6 +111,38 @@ function profilePrefixes(cell: string, modelId: string): string[] | null {
     prefixes.push(prefix);
   }
   return prefixes;
+}
+
+const REGION_CELL = /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)(?:\s+\(.+\))?$/;
+const LEGACY_CELL = /^Legacy \(EOL: (\d{4}-\d{2}-\d{2})\)$/;
+
+/** The Regional Availability table's in-Region places: Region -> null (offered) or its EOL day (Legacy). */
+function inRegionPlaces(
+  input: ParserInput,
+  title: string,
+  tables: MarkdownTable[],
+): Map<string, string | null> | null {
+  const table = tables.find(
+    (t) => headerIs(t, 0, "region") && headerIs(t, 1, "in-region") && headerIs(t, 2, "geo"),
+  );
+  if (!table) return null;
+  const places = new Map<string, string | null>();
+  for (const row of table.rows) {
+    const region = REGION_CELL.exec(plainCell(row[0] ?? ""))?.[1];
+    if (region === undefined)
+      throw parseFailure(input.source, `${title}: Regional Availability row "${row[0]}" names no AWS Region`);
+    const cell = row[1] ?? "";
+    const icon = iconOf(cell);
+    const legacy = LEGACY_CELL.exec(plainCell(cell));
+    if (legacy) places.set(region, group(legacy, 1));
+    else if (icon === true) places.set(region, null);
+    else if (icon === null)
+      throw parseFailure(
+        input.source,
+        `${title}: the In-Region cell of ${region} is neither a yes / no icon nor "Legacy (EOL: <day>)"`,
+      );
+  }
+  return places;
 }
 
 function headerIs(table: MarkdownTable, index: number, label: string): boolean {
@@ -155,6 +209,28 @@ export const parseBedrockModelCard: Parser = (input) => {
       deployments.push({ ...bedrockDeployment(id, prefix), display_name: title, evidence });
   }
 
+  // the Regional Availability table: in-Region deployments (and a Legacy Region's end of life)
+  const lifecycle: LifecycleAssertion[] = [];
+  const regions = inRegionPlaces(input, title, tables);
+  for (const [region, endOfLife] of regions ?? []) {
+    deployments.push({ ...bedrockDeployment(id, region), display_name: title, evidence });
+    if (endOfLife !== null)
+      lifecycle.push({
+        scope: "deployment",
+        provider_id: PROVIDER_ID,
+        target: { provider_model_id: id, region, api_surface: BEDROCK.surfaces.runtime },
+        status: "legacy",
+        end_of_life: {
+          state: "scheduled",
+          date: endOfLife,
+          precision: "day",
+          date_type: "on",
+          evidence: [evidence],
+        },
+        evidence,
+      });
+  }
+
   const launched = parseCalendarDate(plainCell(bullets.get("model launch date") ?? ""));
   const fact: ModelFact = {
     provider_id: PROVIDER_ID,
@@ -165,15 +241,16 @@ export const parseBedrockModelCard: Parser = (input) => {
     ...(launched?.precision === "day" ? { released_at: launched.date } : {}),
     evidence,
   };
-  // the two cells name every profile of the model: the card speaks for every geography
-  const covers = BEDROCK_GEOGRAPHIES.map((region) => ({
+  // the two cells name every profile of the model: the card speaks for every geography, and
+  // with its Regional Availability table for every AWS Region too
+  const covers = [...BEDROCK_GEOGRAPHIES, ...(regions ? AWS_REGIONS : [])].map((region) => ({
     api_surface: BEDROCK.surfaces.runtime,
     mode: BEDROCK.modes.standard,
     region,
   }));
   return {
     deployments,
-    lifecycle: [],
+    lifecycle,
     model_facts: [fact],
     availability_list: "per_model",
     availability_covers: covers,

@@ -579,8 +579,8 @@ function parseModels(input: ParserInput): ParseOutput {
   }
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // the deployment-type and region tables are Azure's availability list (docs/provenance.md)
-  return { deployments: list, lifecycle: [], availability_list: true, skipped: skipped.toArray() };
+  // the deployment-type and region tables are Azure's catalog of where each model is offered (docs/provenance.md)
+  return { deployments: list, lifecycle: [], availability_list: "catalog", skipped: skipped.toArray() };
 }
 
 export const parsers: Record<string, Parser> = {
