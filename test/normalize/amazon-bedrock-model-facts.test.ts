@@ -352,3 +352,72 @@ describe("Amazon Bedrock model cards", () => {
     );
   });
 });
+
+describe("Amazon Bedrock model cards: Regional Availability", () => {
+  const parse = async (name: string) => ParseOutput.parse(card(await recordedInput("amazon-bedrock", name)));
+  const inRegion = (out: ParseOutput) =>
+    out.deployments
+      .filter((d) => !/^(?:us|eu|apac|jp|au|ca|us-gov|global)$/.test(d.region))
+      .map((d) => d.region)
+      .sort();
+
+  it("places the model in each Region whose In-Region cell is a yes, and speaks for every AWS Region", async () => {
+    // Llama 3 8B Instruct's table: six Regions, each In-Region yes, no Geo or Global
+    const out = await parse("model-card-llama-3-8b-instruct");
+    expect(inRegion(out)).toEqual([
+      "ap-south-1",
+      "ca-central-1",
+      "eu-west-2",
+      "us-east-1",
+      "us-gov-west-1",
+      "us-west-2",
+    ]);
+    for (const d of out.deployments)
+      expect(d).toMatchObject({
+        provider_model_id: "meta.llama3-8b-instruct-v1:0",
+        api_surface: "bedrock-runtime",
+        mode: "standard",
+      });
+    const covered = new Set(out.availability_covers?.map((c) => c.region));
+    expect(covered.has("sa-east-1")).toBe(true); // listed nowhere in the table: not offered there
+    expect(covered.has("us")).toBe(true);
+    expect(out.lifecycle).toEqual([]);
+  });
+
+  it('a "Legacy (EOL: <day>)" In-Region cell places the model there, legacy, with that end of life', async () => {
+    const out = await parse("model-card-jamba-1-5-large");
+    expect(inRegion(out)).toEqual(["us-east-1"]);
+    expect(out.lifecycle).toEqual([
+      expect.objectContaining({
+        scope: "deployment",
+        target: {
+          provider_model_id: "ai21.jamba-1-5-large-v1:0",
+          region: "us-east-1",
+          api_surface: "bedrock-runtime",
+        },
+        status: "legacy",
+        end_of_life: expect.objectContaining({ state: "scheduled", date: "2026-11-26", date_type: "on" }),
+      }),
+    ]);
+  });
+
+  it("fails on a Region cell that names no AWS Region or an In-Region cell of another shape", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-llama-3-8b-instruct");
+    expectParseFailure(
+      () => card(edit(input, (c) => c.replace("| us-east-1 (N. Virginia) |", "| N. Virginia |"))),
+      'Regional Availability row "N. Virginia" names no AWS Region',
+    );
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) =>
+            c.replace(
+              /\| us-east-1 \(N\. Virginia\) \| !\[[^\]]*\]\([^)]*\) \|/,
+              "| us-east-1 (N. Virginia) | Coming soon |",
+            ),
+          ),
+        ),
+      'the In-Region cell of us-east-1 is neither a yes / no icon nor "Legacy (EOL: <day>)"',
+    );
+  });
+});

@@ -91,6 +91,24 @@ describe("the listing gate", () => {
     }
   });
 
+  it("creates no Bedrock deployment in a Region the model's card does not list", () => {
+    // LiteLLM's bedrock/sa-east-1/meta.llama3-8b-instruct-v1:0; the Llama 3 8B Instruct card's
+    // Regional Availability lists six Regions, not sa-east-1 (docs/fact-check.md)
+    const id = "dep_amazon-bedrock_meta.llama3-8b-instruct-v1-0_bedrock-runtime_sa-east-1";
+    expect(byId.has(id)).toBe(false);
+    expect(report.unlisted_offerings).toContainEqual(
+      expect.objectContaining({
+        deployment_id: id,
+        excluded_by:
+          "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-meta-llama-3-8b-instruct.md",
+      }),
+    );
+    expect(
+      byId.get("dep_amazon-bedrock_meta.llama3-8b-instruct-v1-0_bedrock-runtime_us-east-1")?.provenance
+        .listing.verification_status,
+    ).toBe("official_declared");
+  });
+
   it("every deployment at a place a current official catalog covers is placed there by an official source", () => {
     const columns = new Set<string>();
     const placed = new Set<string>();
