@@ -202,7 +202,10 @@ describe("Amazon Bedrock model cards", () => {
           mode: "standard",
           display_name: expect.any(String),
         });
-      return out.deployments.map((d) => d.id).sort();
+      return out.deployments
+        .filter((d) => /^(?:us|eu|apac|jp|au|ca|us-gov|global)$/.test(d.region))
+        .map((d) => d.id)
+        .sort();
     };
     // `us.…`<br />`eu.…`<br />`au.…`<br />`jp.…` and global.…, as the card prints them
     expect(await profiles("model-card-claude-haiku-4-5")).toEqual(
@@ -385,7 +388,15 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
   });
 
   it('a "Legacy (EOL: <day>)" In-Region cell places the model there, legacy, with that end of life', async () => {
-    const out = await parse("model-card-jamba-1-5-large");
+    // Jamba 1.5 Large's card marks us-east-1 In-Region with a yes icon; Bedrock's "Regional
+    // availability by models" page prints that cell "Legacy (EOL: 2026-11-26)" (a stored copy in
+    // c2hans/aws-docs, models-region-compatibility.md); the card in that wording:
+    const input = await recordedInput("amazon-bedrock", "model-card-jamba-1-5-large");
+    const legacy = edit(input, (c) =>
+      c.replace(/^(\| us-east-1 \(N\. Virginia\) \| )!\[[^\]]*\]\([^)]*\)/m, "$1Legacy (EOL: 2026-11-26)"),
+    );
+    expect(legacy.content).not.toBe(input.content);
+    const out = ParseOutput.parse(card(legacy));
     expect(inRegion(out)).toEqual(["us-east-1"]);
     expect(out.lifecycle).toEqual([
       expect.objectContaining({
@@ -399,6 +410,14 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
         end_of_life: expect.objectContaining({ state: "scheduled", date: "2026-11-26", date_type: "on" }),
       }),
     ]);
+    // as recorded: in-Region, no lifecycle of its own (Bedrock's lifecycle pages date it)
+    expect(inRegion(await parse("model-card-jamba-1-5-large"))).toEqual(["us-east-1"]);
+  });
+
+  it("reads the bedrock-runtime table where the section has one per endpoint (Opus 4.7: no In-Region on bedrock-runtime)", async () => {
+    const out = await parse("model-card-claude-opus-4-7");
+    expect(inRegion(out)).toEqual([]);
+    expect(new Set(out.availability_covers?.map((c) => c.region)).has("us-east-1")).toBe(true);
   });
 
   it("fails on a Region cell that names no AWS Region or an In-Region cell of another shape", async () => {

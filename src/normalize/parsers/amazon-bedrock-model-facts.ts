@@ -116,16 +116,38 @@ function profilePrefixes(cell: string, modelId: string): string[] | null {
 const REGION_CELL = /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)(?:\s+\(.+\))?$/;
 const LEGACY_CELL = /^Legacy \(EOL: (\d{4}-\d{2}-\d{2})\)$/;
 
+/**
+ * The "## Regional Availability" section's text for the bedrock-runtime endpoint: the whole
+ * section, or where it says "Availability differs by endpoint", the part under "**Availability
+ * using the `bedrock-runtime` endpoint**" (a `bedrock-mantle` table may follow); null without
+ * the section.
+ */
+function runtimeAvailability(content: string): string | null {
+  const start = content.search(/^## Regional Availability\s*$/m);
+  if (start < 0) return null;
+  const rest = content.slice(start).replace(/^## Regional Availability\s*$/m, "");
+  const end = rest.search(/^## /m);
+  const section = end < 0 ? rest : rest.slice(0, end);
+  const labels = [...section.matchAll(/^\*\*Availability using the `([a-z-]+)` endpoint\*\*\s*$/gm)];
+  if (labels.length === 0) return section;
+  const at = labels.findIndex((m) => m[1] === BEDROCK.surfaces.runtime);
+  if (at < 0) return "";
+  const from = (labels[at]?.index ?? 0) + (labels[at]?.[0].length ?? 0);
+  return section.slice(from, labels[at + 1]?.index ?? section.length);
+}
+
 /** The Regional Availability table's in-Region places: Region -> null (offered) or its EOL day (Legacy). */
-function inRegionPlaces(
-  input: ParserInput,
-  title: string,
-  tables: MarkdownTable[],
-): Map<string, string | null> | null {
-  const table = tables.find(
+function inRegionPlaces(input: ParserInput, title: string): Map<string, string | null> | null {
+  const section = runtimeAvailability(input.content);
+  if (section === null) return null;
+  const table = markdownTables(section).find(
     (t) => headerIs(t, 0, "region") && headerIs(t, 1, "in-region") && headerIs(t, 2, "geo"),
   );
-  if (!table) return null;
+  if (!table)
+    throw parseFailure(
+      input.source,
+      `${title}: the Regional Availability section has no bedrock-runtime table`,
+    );
   const places = new Map<string, string | null>();
   for (const row of table.rows) {
     const region = REGION_CELL.exec(plainCell(row[0] ?? ""))?.[1];
@@ -211,7 +233,7 @@ export const parseBedrockModelCard: Parser = (input) => {
 
   // the Regional Availability table: in-Region deployments (and a Legacy Region's end of life)
   const lifecycle: LifecycleAssertion[] = [];
-  const regions = inRegionPlaces(input, title, tables);
+  const regions = inRegionPlaces(input, title);
   for (const [region, endOfLife] of regions ?? []) {
     deployments.push({ ...bedrockDeployment(id, region), display_name: title, evidence });
     if (endOfLife !== null)
