@@ -9,6 +9,7 @@ import { resolveDeclaredAliases } from "../../src/release/declared-aliases.js";
 import type { SourceFacts } from "../../src/release/facts.js";
 import { gateCommunityFacts, withoutZeroPrices } from "../../src/release/listing-gate.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
+import { unversionedName } from "../../src/release/model-facts.js";
 import { foldModelIdentities } from "../../src/release/model-identity-fold.js";
 import type { BuildReport } from "../../src/release/types.js";
 import { resolveUnversionedNames } from "../../src/release/unversioned-names.js";
@@ -113,7 +114,12 @@ describe("the listing gate", () => {
     const columns = new Set<string>();
     const placed = new Set<string>();
     for (const s of release.facts.sources.filter(isOfficial)) {
-      for (const d of s.output.deployments) placed.add(d.id);
+      for (const d of s.output.deployments) {
+        placed.add(d.id);
+        // a record of the bare name is a record of the model a version of it is (listing-gate.ts)
+        const bare = unversionedName(d.provider_model_id);
+        if (bare !== undefined) placed.add(deploymentId({ ...d, provider_model_id: bare }));
+      }
       const kind = s.output.availability_list;
       if ((kind === "catalog" || kind === true) && s.archived !== true)
         for (const d of s.output.deployments)
