@@ -40,7 +40,7 @@ import { needsPreviousFacts, planRelease, type ReleasePlan, type ReleasePlanInpu
 
 import { type PreviousRelease, readPreviousRelease } from "./previous-release.js";
 import { withCheckResults } from "./report.js";
-import { writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
+import { writeCanonicalJsonTo, writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
 import {
   deploymentLifecyclesEmbedded,
   deploymentsParquetQuery,
@@ -113,8 +113,8 @@ interface StagedRelease {
   /** With no previous release, the diff's added deployments: every one (deploymentRefs). */
   firstAdded: DeploymentRef[] | null;
   fingerprint: string;
-  /** prices.json's bytes (canonical JSON). */
-  prices: Uint8Array;
+  /** prices.json's sha256 (its staged object went to `keep`). */
+  pricesSha256: string;
 }
 
 /**
@@ -155,7 +155,7 @@ async function stageRelease(
   await catalogSide.loaded;
   await loadStagedTables(db, { prefix: "", tables: catalogSide.tables });
   // the price history is content too: a new dated capture changes the release
-  return { ...catalogSide, fingerprint: sha256Hex(`${fingerprint}\n${sha256Hex(catalogSide.prices)}`) };
+  return { ...catalogSide, fingerprint: sha256Hex(`${fingerprint}\n${catalogSide.pricesSha256}`) };
 }
 
 /**
@@ -222,9 +222,12 @@ async function stageCatalog(
       writeText(canonicalJson(serveIndexFor(catalog, layout.finish())), sink),
     ),
   );
+  // a deployment's intervals per piece
+  const prices = stageObject(snapshotsDir, (sink) => writeCanonicalJsonTo(plan.prices, sink, 2));
+  keep(prices);
   return {
     facts: plan.facts,
-    prices: encoder.encode(canonicalJson(plan.prices)),
+    pricesSha256: prices.sha256,
     report: plan.report,
     counts: plan.counts,
     schema,
@@ -325,12 +328,17 @@ export async function runRelease(input: ReleaseInput): Promise<ReleaseOutcome> {
     if (previous?.fingerprint != null && previous.fingerprint === fingerprint)
       return outcome("unchanged", previousReleaseId, diff);
 
-    const [catalogFile, serveIndexFile, factsFile] = staged as [StagedObject, StagedObject, StagedObject];
+    const [catalogFile, serveIndexFile, pricesFile, factsFile] = staged as [
+      StagedObject,
+      StagedObject,
+      StagedObject,
+      StagedObject,
+    ];
     const files: Record<string, FileBytes | StagedObject> = {
       [CATALOG_FILE]: catalogFile,
       [SERVE_INDEX_FILE]: serveIndexFile,
       [FACTS_FILE]: factsFile,
-      [PRICES_FILE]: release.prices,
+      [PRICES_FILE]: pricesFile,
       ...analysed.parquet,
       [DIFF_JSON]: encoder.encode(canonicalJson(diff)),
       [DIFF_MARKDOWN]: encoder.encode(markdownDiff),
