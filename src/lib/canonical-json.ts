@@ -74,17 +74,20 @@ function canonicalValue(value: unknown): unknown {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
       let sorted = true;
-      for (let i = 1; i < keys.length; i++)
-        if (!((keys[i - 1] as string) < (keys[i] as string))) {
+      let previous: string | null = null;
+      for (const key of keys) {
+        if (previous !== null && !(previous < key)) {
           sorted = false;
           break;
         }
+        previous = key;
+      }
       if (!sorted) {
         // a key-sorted copy, its members' canonical values put in in key order
         const order = sortedOrder(keys);
         const copy: Record<string, unknown> = {};
         for (const n of order) {
-          const key = keys[n] as string;
+          const key = keys[n] ?? "";
           copy[key] = canonicalValue(record[key]);
         }
         return copy;
@@ -95,14 +98,14 @@ function canonicalValue(value: unknown): unknown {
       // the first such member.
       let copy: Record<string, unknown> | null = null;
       for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
+        const key = keys[i] ?? "";
         const member = record[key];
         const canonical = canonicalValue(member);
         if (canonical !== member && copy === null) {
           // "__proto__" would set the copy's prototype instead of a member: the exact path
           if (keys.includes("__proto__")) throw INTEGER_LIKE_KEY;
           copy = {};
-          for (let j = 0; j < i; j++) copy[keys[j] as string] = record[keys[j] as string];
+          for (const earlier of keys.slice(0, i)) copy[earlier] = record[earlier];
         }
         if (copy !== null) copy[key] = canonical;
       }
@@ -122,7 +125,7 @@ function canonicalValue(value: unknown): unknown {
  * would set a copy's prototype instead of a member).
  */
 function sortedOrder(keys: readonly string[]): readonly number[] {
-  const first = keys[0] as string;
+  const first = keys[0] ?? "";
   const known = ORDERS.get(first);
   if (known !== undefined) for (const shape of known) if (sameKeys(shape.keys, keys)) return shape.order;
   for (const key of keys) if (ARRAY_INDEX.test(key) || key === "__proto__") throw INTEGER_LIKE_KEY;
