@@ -74,34 +74,42 @@ function canonicalValue(value: unknown): unknown {
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
       let sorted = true;
-      // members' canonical values, allocated at the first member that is not its own
-      let done: unknown[] | null = null;
       let previous: string | null = null;
-      let i = 0;
       for (const key of keys) {
-        if (previous !== null && !(previous < key)) sorted = false;
-        previous = key;
-        const member = record[key];
-        const canonical = canonicalValue(member);
-        if (canonical !== member && done === null) {
-          done = keys.slice(0, i).map((k) => record[k]);
-          done.length = keys.length;
+        if (previous !== null && !(previous < key)) {
+          sorted = false;
+          break;
         }
-        if (done !== null) done[i] = canonical;
-        i++;
+        previous = key;
+      }
+      if (!sorted) {
+        // a key-sorted copy, its members' canonical values put in in key order
+        const order = sortedOrder(keys);
+        const copy: Record<string, unknown> = {};
+        for (const n of order) {
+          const key = keys[n] ?? "";
+          copy[key] = canonicalValue(record[key]);
+        }
+        return copy;
       }
       // In order already: Object.keys lists the keys in the order JSON.stringify emits them
       // (integer-like keys first, numerically), so that order being code-point order is enough.
-      if (sorted && done === null) return value;
-      const order = sorted ? keys.map((_, n) => n) : sortedOrder(keys);
-      const copy: Record<string, unknown> = {};
-      for (const n of order) {
-        const key = keys[n] ?? "";
-        // "__proto__" would set the copy's prototype instead of a member: the exact path
-        if (key === "__proto__") throw INTEGER_LIKE_KEY;
-        copy[key] = done === null ? record[key] : done[n];
+      // The value itself, unless a member is not its own canonical value: then a copy, made at
+      // the first such member.
+      let copy: Record<string, unknown> | null = null;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] ?? "";
+        const member = record[key];
+        const canonical = canonicalValue(member);
+        if (canonical !== member && copy === null) {
+          // "__proto__" would set the copy's prototype instead of a member: the exact path
+          if (keys.includes("__proto__")) throw INTEGER_LIKE_KEY;
+          copy = {};
+          for (const earlier of keys.slice(0, i)) copy[earlier] = record[earlier];
+        }
+        if (copy !== null) copy[key] = canonical;
       }
-      return copy;
+      return copy ?? value;
     }
     default:
       return value;
@@ -110,23 +118,38 @@ function canonicalValue(value: unknown): unknown {
 
 /**
  * The code-point order of an object's keys, as positions in `keys`. Records of one shape share
- * their key list, so the order is computed once per distinct list (a bounded memo). Throws
+ * their key list, so the order is computed once per distinct list and found again by comparing
+ * the lists (their strings are the same strings, so each comparison is cheap; a key string
+ * joined per object to look it up cost more than the sort it saved). Bounded. Throws
  * INTEGER_LIKE_KEY for a key that native serialization would reorder, or "__proto__" (which
  * would set a copy's prototype instead of a member).
  */
 function sortedOrder(keys: readonly string[]): readonly number[] {
-  const shape = keys.join("\u0000");
-  let order = ORDERS.get(shape);
-  if (order === undefined) {
-    for (const key of keys) if (ARRAY_INDEX.test(key) || key === "__proto__") throw INTEGER_LIKE_KEY;
-    order = keys.map((_, i) => i).sort((a, b) => compareCodePoints(keys[a] ?? "", keys[b] ?? ""));
-    if (ORDERS.size >= MAX_ORDERS) ORDERS.clear();
-    ORDERS.set(shape, order);
+  const first = keys[0] ?? "";
+  const known = ORDERS.get(first);
+  if (known !== undefined) for (const shape of known) if (sameKeys(shape.keys, keys)) return shape.order;
+  for (const key of keys) if (ARRAY_INDEX.test(key) || key === "__proto__") throw INTEGER_LIKE_KEY;
+  const order = keys.map((_, i) => i).sort((a, b) => compareCodePoints(keys[a] ?? "", keys[b] ?? ""));
+  if (orderCount >= MAX_ORDERS) {
+    ORDERS.clear();
+    orderCount = 0;
   }
+  const shapes = ORDERS.get(first) ?? [];
+  shapes.push({ keys, order });
+  ORDERS.set(first, shapes);
+  orderCount++;
   return order;
 }
 
-const ORDERS = new Map<string, readonly number[]>();
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Key lists by their first key. */
+const ORDERS = new Map<string, Array<{ keys: readonly string[]; order: readonly number[] }>>();
+let orderCount = 0;
 const MAX_ORDERS = 4096;
 
 /** The reference implementation: recursive, exact for any key. */

@@ -325,7 +325,7 @@ export class ReleaseDatabase {
         }
         const out: Record<string, Uint8Array> = {};
         for (const name of names) {
-          out[name] = new Uint8Array(await readFile(file(name)));
+          out[name] = await readFile(file(name));
           await rm(file(name), { force: true });
         }
         return out;

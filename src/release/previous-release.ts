@@ -12,7 +12,7 @@
 import { CatalogError } from "../lib/errors.js";
 import { SHA256_HEX } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
-import { catalogParts } from "../snapshot/catalog-parts.js";
+import { catalogParts, catalogPartsBySpans, EVENTS_MARKER } from "../snapshot/catalog-parts.js";
 import {
   CATALOG_FILE,
   DEPLOYMENTS_PARQUET,
@@ -22,6 +22,7 @@ import {
   readLatest,
   readManifest,
   readReleaseFile,
+  readReleaseFileFrom,
 } from "./artifact.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import { FACTS_FILE, type FactsFile } from "./facts.js";
@@ -68,23 +69,37 @@ async function readFactsFile(snapshotsDir: string, manifest: ReleaseManifest): P
   return parsed;
 }
 
-/** The path of one of a release's files, verified against its hash first. */
+/** The path of one of a release's files, verified against its hash first (read a chunk at a time, not kept). */
 async function verifiedPath(snapshotsDir: string, manifest: ReleaseManifest, name: string): Promise<string> {
   const file = manifest.files[name];
   if (!file) throw new Error(`it has no ${name}`);
-  await readReleaseFile(snapshotsDir, manifest, name);
+  await readReleaseFileFrom(snapshotsDir, manifest, name);
   return objectPath(snapshotsDir, file.sha256);
+}
+
+/**
+ * The events, lifecycle records and source states of a release's catalog.json, which is
+ * hash-checked a chunk at a time, keeping only its bytes from the events on (the deployments,
+ * most of the file, are neither kept nor parsed); a catalog not in the canonical shape is read
+ * and parsed whole.
+ */
+async function catalogWithoutDeployments(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+): Promise<PreviousRelease["catalog"]> {
+  const names = ["events", "lifecycle", "sources"] as const;
+  const tail = await readReleaseFileFrom(snapshotsDir, manifest, CATALOG_FILE, EVENTS_MARKER);
+  return (
+    (tail && catalogPartsBySpans(tail, names)) ??
+    catalogParts(await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE), names)
+  );
 }
 
 /** A published release, read as the previous release of a build. */
 export async function readRelease(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
   try {
-    const catalog = catalogParts(await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE), [
-      "events",
-      "lifecycle",
-      "sources",
-    ]);
+    const catalog = await catalogWithoutDeployments(snapshotsDir, manifest);
     const deploymentsParquet = await verifiedPath(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
     const lifecycleParquet = await verifiedPath(snapshotsDir, manifest, LIFECYCLE_PARQUET);
     let factsRead: Promise<FactsFile | null> | null = null;

@@ -86,7 +86,13 @@ interface Segment {
   from: string;
   to: string | null;
   shown: ShownPrice;
-  key: string;
+  /** priceKey of the rate card, made when first compared (keyOf): most segments never are. */
+  key: string | null;
+}
+
+function keyOf(segment: Segment): string {
+  segment.key ??= priceKey(segment.shown.rate_card);
+  return segment.key;
 }
 
 const day = (instant: string) => instant.slice(0, 10);
@@ -113,7 +119,10 @@ function sourceSegments(timeline: readonly PriceObservation[], keep: (id: string
     const today = day(observation.observed_at);
     for (const [id, segment] of open) {
       const shown = observation.prices.get(id);
-      if (!shown || priceKey(shown.rate_card) !== segment.key) {
+      const same =
+        shown !== undefined &&
+        (shown.rate_card === segment.shown.rate_card || priceKey(shown.rate_card) === keyOf(segment));
+      if (!same) {
         segment.to = today;
         open.delete(id);
       }
@@ -127,7 +136,7 @@ function sourceSegments(timeline: readonly PriceObservation[], keep: (id: string
         from: today,
         to: null,
         shown,
-        key: priceKey(shown.rate_card),
+        key: null,
       };
       open.set(id, segment);
       segments.push(segment);
@@ -145,6 +154,19 @@ function better(a: Segment, b: Segment): Segment {
 
 /** One deployment's intervals from its segments, oldest first. */
 function intervalsOf(segments: readonly Segment[]): PriceInterval[] {
+  // one segment (a deployment one observation priced, the usual case): one interval, as below
+  if (segments.length === 1) {
+    const { from, to, shown } = segments[0] as Segment;
+    return [
+      {
+        valid_from: from,
+        valid_to: to,
+        rate_card: shown.rate_card,
+        verification_status: shown.verification_status,
+        source_url: shown.rate_card.source_url,
+      },
+    ];
+  }
   const bounds = [...new Set(segments.flatMap((s) => (s.to === null ? [s.from] : [s.from, s.to])))].sort();
   const intervals: PriceInterval[] = [];
   let lastKey: string | null = null;
@@ -158,7 +180,7 @@ function intervalsOf(segments: readonly Segment[]): PriceInterval[] {
       lastKey = null;
       return;
     }
-    const key = `${winner.key}|${winner.shown.verification_status}`;
+    const key = `${keyOf(winner)}|${winner.shown.verification_status}`;
     if (previous && lastKey === key && previous.valid_to === from) {
       previous.valid_to = to;
       return;

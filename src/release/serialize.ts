@@ -135,6 +135,18 @@ export function writeText(text: string, sink: Sink): void {
 }
 
 /**
+ * `canonicalJson(value)` to `sink` a mebibyte at a time, written piece by piece down to `depth`
+ * levels (writeCanonicalJson), so neither a key-sorted copy nor a string nor a buffer of the
+ * whole value is made: prices.json (about 60 MB at 100,000 deployments, one string, its copy
+ * and its bytes before) is written at depth 2, a deployment's intervals per piece.
+ */
+export function writeCanonicalJsonTo(value: unknown, sink: Sink, depth: number): void {
+  const out = new ChunkWriter(sink);
+  writeCanonicalJson(value, (piece) => out.write(piece), depth);
+  out.end();
+}
+
+/**
  * A source's facts can be the whole of a 100,000-deployment map: written piece by piece, down
  * to its output's lists, whose records are one piece each.
  */

@@ -23,7 +23,7 @@ type PartName = keyof CatalogParts;
 export function catalogBoundaries(data: Buffer): Record<PartName, [number, number]> | null {
   const SOURCES = '],"sources":[';
   const LIFECYCLE = '],"lifecycle":[';
-  const EVENTS = '],"events":[';
+  const EVENTS = EVENTS_MARKER;
   const sources = data.lastIndexOf(SOURCES);
   const lifecycle = sources < 0 ? -1 : data.lastIndexOf(LIFECYCLE, sources);
   const events = lifecycle < 0 ? -1 : data.lastIndexOf(EVENTS, lifecycle);
@@ -42,18 +42,35 @@ export function catalogBoundaries(data: Buffer): Record<PartName, [number, numbe
  * from its own slice; a catalog not in the canonical shape is parsed whole.
  */
 export function catalogParts<N extends PartName>(data: Buffer, names: readonly N[]): Pick<CatalogParts, N> {
-  const spans = catalogBoundaries(data);
-  if (spans) {
-    try {
-      const parts = {} as Record<PartName, unknown>;
-      for (const name of names) parts[name] = JSON.parse(data.subarray(...spans[name]).toString("utf8"));
-      if (names.every((name) => Array.isArray(parts[name]))) return parts as Pick<CatalogParts, N>;
-    } catch {
-      // not the canonical shape: parse the whole catalog below
-    }
-  }
+  const parts = catalogPartsBySpans(data, names);
+  if (parts) return parts;
+  // not the canonical shape: the whole catalog parsed
   const whole = JSON.parse(data.toString("utf8")) as Partial<CatalogParts>;
   for (const name of names)
     if (!Array.isArray(whole[name])) throw new Error(`catalog.json has no ${name} array`);
   return whole as Pick<CatalogParts, N>;
 }
+
+/**
+ * The named parts found by their boundaries (catalogBoundaries), each parsed from its own slice,
+ * or null where the bytes are not in the canonical shape. `data` may be catalog.json from its
+ * `],"events":[` on (readReleaseFileFrom with EVENTS_MARKER): the boundaries are searched from
+ * the end.
+ */
+export function catalogPartsBySpans<N extends PartName>(
+  data: Buffer,
+  names: readonly N[],
+): Pick<CatalogParts, N> | null {
+  const spans = catalogBoundaries(data);
+  if (!spans) return null;
+  try {
+    const parts = {} as Record<PartName, unknown>;
+    for (const name of names) parts[name] = JSON.parse(data.subarray(...spans[name]).toString("utf8"));
+    return names.every((name) => Array.isArray(parts[name])) ? (parts as Pick<CatalogParts, N>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where catalog.json's events begin: the parts after the deployments are read from it on. */
+export const EVENTS_MARKER = '],"events":[';

@@ -38,6 +38,7 @@ export {
   ObjectWriter,
   objectPath,
   readReleaseFile,
+  readReleaseFileFrom,
   type StagedObject,
   storeStaged,
   tempName,
