@@ -37,9 +37,9 @@ import {
 // community zeros: docs/provenance.md) and two official names of one model were folded
 // (docs/model-identity.md); models.dev and genai-prices only fill (docs/corroboration.md). Then,
 // from 1,617 / 1,088 / 906 / 208: the providers' own catalogs (Azure, xAI, DeepSeek, Together
-// AI, Mistral) and the Bedrock cards' and Anthropic's per-model lists removed 98 community-only
-// offerings, while the 77 Bedrock model cards' Regional Availability tables placed 451 in-Region
-// deployments and Vertex AI's and Together AI's deprecation pages dated more ends of life.
+// AI, Mistral) and the Bedrock cards' and Anthropic's per-model lists removed 107 community-only
+// offerings, while the 77 Bedrock model cards placed 460 official deployments (their Regional Availability:
+// in-Region; their inference profiles) and Vertex AI's and Together AI's deprecation pages dated more ends of life.
 const RECORDED = {
   providers: 12,
   deployments: 1970,
