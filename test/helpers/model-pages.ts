@@ -57,11 +57,11 @@ export async function recordedModelPages(
   return out;
 }
 
-/** The model facts of recordedModelPages (no lifecycle assertions allowed), by source name. */
+/** The model facts of recordedModelPages (lifecycle assertions only where allowed), by source name. */
 export async function recordedModelPageFacts(
   provider: string,
   pattern: RegExp,
-  options: { deployments?: "of-its-model" } = {},
+  options: { deployments?: "of-its-model"; lifecycle?: "allowed" } = {},
 ): Promise<Map<string, ModelFact[]>> {
   const pages = await recordedModelPages(provider, pattern, options);
   return new Map([...pages].map(([name, parsed]) => [name, parsed.model_facts ?? []]));

@@ -19,6 +19,7 @@ describe("Amazon Bedrock model cards", () => {
   it("every recorded model card yields one model fact of provider amazon-bedrock with official evidence, and deployments only of its model", async () => {
     const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/, {
       deployments: "of-its-model",
+      lifecycle: "allowed",
     });
     expect(byCard.size).toBe(77);
     for (const facts of byCard.values()) {
@@ -111,6 +112,7 @@ describe("Amazon Bedrock model cards", () => {
   it("reads each card's Model launch date as released_at, the day as printed", async () => {
     const byCard = await recordedModelPageFacts("amazon-bedrock", /^model-card-/, {
       deployments: "of-its-model",
+      lifecycle: "allowed",
     });
     const released = Object.fromEntries(
       [...byCard.values()].flatMap((facts) => facts.map((f) => [f.provider_model_id, f.released_at])),
@@ -384,7 +386,10 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
     const covered = new Set(out.availability_covers?.map((c) => c.region));
     expect(covered.has("sa-east-1")).toBe(true); // listed nowhere in the table: not offered there
     expect(covered.has("us")).toBe(true);
-    expect(out.lifecycle).toEqual([]);
+    // the card's "Model lifecycle: Legacy" line speaks for every Region: no per-Region assertion
+    expect(out.lifecycle.map((a) => a.target)).toEqual([
+      { provider_model_id: "meta.llama3-8b-instruct-v1:0", api_surface: "bedrock-runtime" },
+    ]);
   });
 
   it('a "Legacy (EOL: <day>)" In-Region cell places the model there, legacy, with that end of life', async () => {
@@ -398,6 +403,7 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
     expect(legacy.content).not.toBe(input.content);
     const out = ParseOutput.parse(card(legacy));
     expect(inRegion(out)).toEqual(["us-east-1"]);
+    // the Region's own assertion, then the card's model-wide Legacy line (EOL November 26, 2026)
     expect(out.lifecycle).toEqual([
       expect.objectContaining({
         scope: "deployment",
@@ -409,8 +415,13 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
         status: "legacy",
         end_of_life: expect.objectContaining({ state: "scheduled", date: "2026-11-26", date_type: "on" }),
       }),
+      expect.objectContaining({
+        target: { provider_model_id: "ai21.jamba-1-5-large-v1:0", api_surface: "bedrock-runtime" },
+        status: "legacy",
+        end_of_life: expect.objectContaining({ date: "2026-11-26", date_type: "on" }),
+      }),
     ]);
-    // as recorded: in-Region, no lifecycle of its own (Bedrock's lifecycle pages date it)
+    // as recorded: in-Region (a yes icon)
     expect(inRegion(await parse("model-card-jamba-1-5-large"))).toEqual(["us-east-1"]);
   });
 
@@ -438,5 +449,38 @@ describe("Amazon Bedrock model cards: Regional Availability", () => {
         ),
       'the In-Region cell of us-east-1 is neither a yes / no icon nor "Legacy (EOL: <day>)"',
     );
+  });
+});
+
+describe("Amazon Bedrock model cards: the Legacy line", () => {
+  const parse = async (name: string) => ParseOutput.parse(card(await recordedInput("amazon-bedrock", name)));
+
+  it('"Model lifecycle: Legacy" with a Model EOL date: legacy, end of life on that day, for the model on bedrock-runtime', async () => {
+    // NVIDIA Nemotron Nano 9B v2: "Model lifecycle: Legacy", "Model EOL date: March 30, 2027"
+    const out = await parse("model-card-nvidia-nemotron-nano-9b-v2");
+    expect(out.lifecycle).toEqual([
+      expect.objectContaining({
+        scope: "deployment",
+        target: { provider_model_id: "nvidia.nemotron-nano-9b-v2", api_surface: "bedrock-runtime" },
+        status: "legacy",
+        end_of_life: expect.objectContaining({ state: "scheduled", date: "2027-03-30", date_type: "on" }),
+      }),
+    ]);
+  });
+
+  it("states nothing model-wide for an Active card, a Legacy card of certain Regions, or an EOL date that is no day", async () => {
+    // Claude Haiku 4.5: Active, "No sooner than 10/1/2026"; Claude 3 Haiku: "Legacy (certain regions)"
+    expect((await parse("model-card-claude-haiku-4-5")).lifecycle).toEqual([]);
+    expect((await parse("model-card-claude-3-haiku")).lifecycle).toEqual([]);
+    // Llama 3.1 405B: "Model EOL date: Legacy: July 7, 2026"
+    const llama = await parse("model-card-llama-3-1-405b-instruct");
+    expect(llama.lifecycle).toEqual([]);
+    expect(llama.skipped).toEqual([
+      {
+        reason: "a Legacy card whose Model EOL date is not a day",
+        count: 1,
+        examples: ['Llama 3.1 405B Instruct: "Legacy: July 7, 2026"'],
+      },
+    ]);
   });
 });

@@ -37,6 +37,12 @@
  *   Region (AWS_REGIONS): a community record of the model in a Region the table leaves out, or
  *   marks no, is an unlisted offering. A Region cell or In-Region cell of another shape fails the
  *   parse.
+ * - "Model lifecycle: Legacy" with "Model EOL date: March 30, 2027": a lifecycle assertion for
+ *   the model id on bedrock-runtime (every Region and mode): status `legacy`, end of life on that
+ *   day. Bedrock's per-Region lifecycle pages are more specific and win where both speak.
+ *   "Legacy (certain regions)" names no Regions and states nothing model-wide; an "Active" card's
+ *   "No sooner than" floor is not read (the card's Regions already say where it is offered); a
+ *   Legacy card whose EOL date is not a day ("Legacy: July 7, 2026") is skipped by reason.
  */
 import { group } from "../../lib/regex.js";
 import type {
@@ -47,7 +53,7 @@ import type {
   ModelFact,
 } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
-import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { declaredCapability, evidenceFor, parseFailure, SkipLog, tokenCount } from "../helpers.js";
 import { AWS_REGIONS, BEDROCK, BEDROCK_GEOGRAPHIES, bedrockDeployment } from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
@@ -253,6 +259,29 @@ export const parseBedrockModelCard: Parser = (input) => {
       });
   }
 
+  // "Model lifecycle: Legacy" with a "Model EOL date" day: the model's end of life on Bedrock
+  const skipped = new SkipLog();
+  if (plainCell(bullets.get("model lifecycle") ?? "") === "Legacy") {
+    const text = plainCell(bullets.get("model eol date") ?? "");
+    const eol = parseCalendarDate(text);
+    if (eol?.precision === "day")
+      lifecycle.push({
+        scope: "deployment",
+        provider_id: PROVIDER_ID,
+        target: { provider_model_id: id, api_surface: BEDROCK.surfaces.runtime },
+        status: "legacy",
+        end_of_life: {
+          state: "scheduled",
+          date: eol.date,
+          precision: "day",
+          date_type: "on",
+          evidence: [evidence],
+        },
+        evidence,
+      });
+    else skipped.add("a Legacy card whose Model EOL date is not a day", `${title}: "${text}"`);
+  }
+
   const launched = parseCalendarDate(plainCell(bullets.get("model launch date") ?? ""));
   const fact: ModelFact = {
     provider_id: PROVIDER_ID,
@@ -276,7 +305,7 @@ export const parseBedrockModelCard: Parser = (input) => {
     model_facts: [fact],
     availability_list: "per_model",
     availability_covers: covers,
-    skipped: [],
+    skipped: skipped.toArray(),
   };
 };
 
