@@ -32,19 +32,20 @@ import {
  * The catalog's size in the committed release when these were last raised: a build that loses a
  * tenth of any of them fails. Raise them as the catalog grows (never lower them to pass).
  */
-// The committed release's counts (rel_9bc5f7996689…). They fell from 1,784 / 1,280 / 967 / 221
+// The committed release's counts (rel_d8480a057892…). They fell from 1,784 / 1,280 / 967 / 221
 // when community records stopped inventing offerings (the listing gate, no invented regions, no
 // community zeros: docs/provenance.md) and two official names of one model were folded
 // (docs/model-identity.md); models.dev and genai-prices only fill (docs/corroboration.md). Then,
 // from 1,617 / 1,088 / 906 / 208: the providers' own catalogs (Azure, xAI, DeepSeek, Together
 // AI, Mistral) and the Bedrock cards' and Anthropic's per-model lists removed 107 community-only
 // offerings, while the 77 Bedrock model cards placed 460 official deployments (their Regional Availability:
-// in-Region; their inference profiles) and Vertex AI's and Together AI's deprecation pages dated more ends of life.
+// in-Region; their inference profiles), and the cards' Legacy lines and Vertex AI's and Together AI's
+// deprecation pages dated more ends of life.
 const RECORDED = {
   providers: 12,
   deployments: 1970,
   priced: 994,
-  scheduled_end_of_life: 948,
+  scheduled_end_of_life: 1209,
   conflicts: 355,
 };
 const ninetyPercentOf = (n: number) => Math.ceil(n * 0.9);

@@ -29,13 +29,18 @@ function deployment(id: string): Deployment {
 
 describe("status from official listings", () => {
   it("a community-placed deployment of a model an official current page lists is available, not unknown", () => {
-    // LiteLLM's batch price of Llama 4 Maverick through the `us` profile; the model's Bedrock
-    // card (recorded) names the model, and says nothing of batch
+    // LiteLLM's vertex_ai/codestral-2; Vertex AI's Codestral 2 MaaS page (recorded) names the model
+    const codestral = deployment("dep_google-vertex_codestral-2_vertex-ai_global");
+    expect(codestral.provenance.listing.verification_status).toBe("community_reported");
+    expect(codestral.status).toBe("available");
+    // LiteLLM's batch price of Llama 4 Maverick through the `us` profile: its Bedrock card names
+    // the model and says "Model lifecycle: Legacy", EOL March 30, 2027, for every Region and mode
     const batch = deployment(
       "dep_amazon-bedrock_meta.llama4-maverick-17b-instruct-v1-0_bedrock-runtime-batch_us",
     );
     expect(batch.provenance.listing.verification_status).toBe("community_reported");
-    expect(batch.status).toBe("available");
+    expect(batch.status).toBe("legacy");
+    expect(batch.lifecycle.end_of_life).toMatchObject({ date: "2027-03-30", date_type: "on" });
     // LiteLLM's gpt-4o-2024-11-20; the GPT-4o model page's Snapshots list names it
     const snapshot = deployment("dep_openai_gpt-4o-2024-11-20_api_global");
     expect(snapshot.provenance.listing.verification_status).toBe("community_reported");
@@ -70,7 +75,7 @@ describe("status from official listings", () => {
     const live = release.catalog.deployments.filter((d) => d.status !== "retired");
     const unknown = live.filter((d) => d.status === "unknown");
     expect(unknown.length).toBe(95);
-    expect(live.length).toBe(1468);
+    expect(live.length).toBe(1460);
     expect(unknown.length / live.length).toBeLessThanOrEqual(0.1);
     // unknown only where nothing official lists the model: every one is placed by community data
     for (const d of unknown) expect(d.provenance.listing.verification_status, d.id).toMatch(/^community_/);
