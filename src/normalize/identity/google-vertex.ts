@@ -29,6 +29,28 @@ const PUBLISHER_LAB: Readonly<Record<string, string>> = Object.freeze({
   mistralai: "mistral",
 });
 
+/**
+ * The Model Garden publisher of an open model that a page names by its bare MaaS Model ID
+ * (`deepseek-r1-0528-maas` -> `deepseek-ai`), by the model's family, as the Open models and MaaS
+ * pages' Model Garden links name it; undefined for a family not listed here (a new family is
+ * noticed, not guessed).
+ */
+export function vertexPublisherOf(maasModelId: string): string | undefined {
+  return MAAS_PUBLISHERS.find(([family]) => family.test(maasModelId))?.[1];
+}
+
+const MAAS_PUBLISHERS: ReadonlyArray<readonly [RegExp, string]> = Object.freeze([
+  [/^deepseek-/, "deepseek-ai"],
+  [/^glm-/, "zai-org"],
+  [/^gpt-oss-/, "openai"],
+  [/^kimi-/, "moonshotai"],
+  [/^llama-/, "meta"],
+  [/^minimax-/, "minimaxai"],
+  [/^multilingual-e5-/, "intfloat"],
+  [/^qwen\d/, "qwen"],
+  [/^gemma-/, "google"],
+] as const);
+
 /** Lab of a Vertex model named without a publisher path. */
 function labByName(name: string): string {
   if (/^claude/.test(name)) return "anthropic";

@@ -64,7 +64,13 @@ export {
   placedDeployment,
 } from "./deployment.js";
 export { GOOGLE, GOOGLE_STANDARD, googleDeployment, googleIdentity, googleModelId } from "./google.js";
-export { VERTEX, vertexClaudeModelId, vertexDeployment, vertexIdentity } from "./google-vertex.js";
+export {
+  VERTEX,
+  vertexClaudeModelId,
+  vertexDeployment,
+  vertexIdentity,
+  vertexPublisherOf,
+} from "./google-vertex.js";
 export { groqModelId, publisherLab, splitPublisher, togetherModelId } from "./hosted-models.js";
 export {
   COHERE,

@@ -11,12 +11,10 @@
  * printed (day precision, `on`), no declared status (the release stage derives it from the dates)
  * and no model_id: the row retires Vertex's endpoint, not the lab's model, which other providers
  * may still serve (as the MaaS pages' banners are read). The table names the bare Model ID
- * (`deepseek-r1-0528-maas`); the catalog's Vertex id adds the Model Garden publisher, which the
- * Open models and MaaS pages' model card links name for each family: deepseek-* -> `deepseek-ai`,
- * glm-* -> `zai-org`, gpt-oss-* -> `openai`, kimi-* -> `moonshotai`, llama-* -> `meta`, minimax-*
- * -> `minimaxai`, multilingual-e5-* -> `intfloat`, qwen* -> `qwen`, gemma-* -> `google`. A Model ID
- * of another family, a row without both dates, or no such table fail the parse (a new family or
- * layout is noticed, not guessed). No deployments and no model facts.
+ * (`deepseek-r1-0528-maas`); the catalog's Vertex id adds the Model Garden publisher of its
+ * family (the Vertex identity module's `vertexPublisherOf`). A Model ID of another family, a row
+ * without both dates, or no such table fail the parse (a new family or layout is noticed, not
+ * guessed). No deployments and no model facts.
  *
  * `google-vertex-partner-model-deprecations`: "Partner model deprecations" (formerly "Model
  * deprecations (MaaS)", …/models/deprecations/partner-models), as the docs' Markdown dump stores
@@ -30,25 +28,12 @@
  */
 import type { LifecycleAssertion } from "../../schema/index.js";
 import { evidenceFor, parseFailure, sourceMilestone } from "../helpers.js";
-import { VERTEX } from "../identity/index.js";
+import { VERTEX, vertexPublisherOf } from "../identity/index.js";
 import { markdownTables, plainCell, requireColumn } from "../markdown.js";
 import type { Parser } from "../types.js";
 
 const PROVIDER_ID = "google-vertex";
 const API_SURFACE = VERTEX.surfaces.vertexAi;
-
-/** Model ID family -> Model Garden publisher (see above). */
-const PUBLISHERS: ReadonlyArray<[RegExp, string]> = [
-  [/^deepseek-/, "deepseek-ai"],
-  [/^glm-/, "zai-org"],
-  [/^gpt-oss-/, "openai"],
-  [/^kimi-/, "moonshotai"],
-  [/^llama-/, "meta"],
-  [/^minimax-/, "minimaxai"],
-  [/^multilingual-e5-/, "intfloat"],
-  [/^qwen\d/, "qwen"],
-  [/^gemma-/, "google"],
-];
 
 export const parseVertexOpenModelDeprecations: Parser = (input) => {
   const { source, content } = input;
@@ -67,7 +52,7 @@ export const parseVertexOpenModelDeprecations: Parser = (input) => {
   for (const row of table.rows) {
     const modelId = plainCell(row[idColumn] ?? "");
     if (!/^[a-z0-9][a-z0-9.-]*$/.test(modelId)) throw parseFailure(source, `"${modelId}" is not a model id`);
-    const publisher = PUBLISHERS.find(([re]) => re.test(modelId))?.[1];
+    const publisher = vertexPublisherOf(modelId);
     if (publisher === undefined)
       throw parseFailure(source, `${modelId}: no known Model Garden publisher for this model family`);
     const id = `${publisher}/${modelId}`;
