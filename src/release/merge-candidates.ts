@@ -5,9 +5,9 @@
  * Pure functions of the facts.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
-import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
+import type { DeploymentFact, Evidence, LifecycleAssertion, LifecycleMilestone } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { indexModelFacts, type ModelFactIndex, unversionedName } from "./model-facts.js";
+import { indexModelFacts, type ModelFactIndex, unversionedName, versionsByName } from "./model-facts.js";
 import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.js";
 
 /** A deployment fact with what ranks it (precedence.ts; a fact has no scope: specificity 0). */
@@ -140,46 +140,42 @@ function applyToOnlyVersion(
   sources: readonly SourceFacts[],
   deploymentAssertions: Map<string, RankedAssertion[]>,
 ): void {
-  const versions = new Map<string, Set<string>>();
-  for (const source of sources)
-    for (const d of source.output.deployments) {
-      const at = d.provider_model_id.indexOf("@");
-      if (at <= 0) continue;
-      const key = `${d.provider_id}|${d.provider_model_id.slice(0, at)}`;
-      const set = versions.get(key) ?? new Set<string>();
-      set.add(d.provider_model_id);
-      versions.set(key, set);
-    }
+  const versions = versionsByName(sources, () => true, atVersionName);
   for (const [key, list] of [...deploymentAssertions]) {
     const only = versions.get(key);
-    if (only?.size !== 1) continue;
-    const [versioned] = [...only];
-    if (versioned === undefined) continue;
+    const [versioned] = only ?? [];
+    if (only?.size !== 1 || versioned === undefined) continue;
     const provider = key.slice(0, key.indexOf("|"));
     for (const ranked of list) {
       const { assertion } = ranked;
       if (!ranked.official || !assertion.target) continue;
-      const inferred = <T extends { evidence: LifecycleAssertion["evidence"] }>(x: T): T => ({
-        ...x,
-        evidence: { ...x.evidence, verification_status: "official_inferred" },
-      });
-      const milestone = (m: LifecycleAssertion["deprecation"]) =>
-        m && {
-          ...m,
-          evidence: m.evidence.map((e) => ({ ...e, verification_status: "official_inferred" as const })),
-        };
       push(deploymentAssertions, `${provider}|${versioned}`, {
         ...ranked,
         verification: "official_inferred",
         assertion: {
-          ...inferred(assertion),
+          ...assertion,
+          evidence: inferred(assertion.evidence),
           target: { ...assertion.target, provider_model_id: versioned },
-          ...(assertion.deprecation ? { deprecation: milestone(assertion.deprecation) } : {}),
-          ...(assertion.end_of_life ? { end_of_life: milestone(assertion.end_of_life) } : {}),
+          ...(assertion.deprecation ? { deprecation: inferredMilestone(assertion.deprecation) } : {}),
+          ...(assertion.end_of_life ? { end_of_life: inferredMilestone(assertion.end_of_life) } : {}),
         },
       });
     }
   }
+}
+
+/** `claude-3-haiku@20240307` -> `claude-3-haiku`; undefined for an id without an `@` version. */
+function atVersionName(providerModelId: string): string | undefined {
+  const at = providerModelId.indexOf("@");
+  return at > 0 ? providerModelId.slice(0, at) : undefined;
+}
+
+function inferred(evidence: Evidence): Evidence {
+  return { ...evidence, verification_status: "official_inferred" };
+}
+
+function inferredMilestone(milestone: LifecycleMilestone): LifecycleMilestone {
+  return { ...milestone, evidence: milestone.evidence.map(inferred) };
 }
 
 export interface CatalogIdentities {

@@ -103,7 +103,7 @@ export function indexModelFacts(
     });
   }
   if (unstated.length === 0) return index;
-  const versions = officialVersions(sources, isOfficial);
+  const versions = versionsByName(sources, isOfficial, unversionedName);
   for (const candidate of unstated) {
     const { provider_id, provider_model_id } = candidate.fact;
     const ids = versions.get(modelFactKey(provider_id, provider_model_id));
@@ -114,16 +114,21 @@ export function indexModelFacts(
   return index;
 }
 
-/** provider|unversioned name -> the versioned provider model ids official deployment facts name. */
-function officialVersions(
+/**
+ * provider|name -> the provider model ids the deployment facts of the included sources name
+ * under that name (`nameOf` of their id; an id it gives no name is left out): the versions of a
+ * model a page names without its version.
+ */
+export function versionsByName(
   sources: readonly SourceFacts[],
-  isOfficial: (source: SourceFacts) => boolean,
+  include: (source: SourceFacts) => boolean,
+  nameOf: (providerModelId: string) => string | undefined,
 ): Map<string, Set<string>> {
   const versions = new Map<string, Set<string>>();
   for (const source of sources) {
-    if (!isOfficial(source)) continue;
+    if (!include(source)) continue;
     for (const d of source.output.deployments) {
-      const name = unversionedName(d.provider_model_id);
+      const name = nameOf(d.provider_model_id);
       if (name === undefined) continue;
       const key = modelFactKey(d.provider_id, name);
       const ids = versions.get(key) ?? new Set<string>();
