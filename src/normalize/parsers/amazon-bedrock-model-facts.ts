@@ -237,26 +237,27 @@ export const parseBedrockModelCard: Parser = (input) => {
       deployments.push({ ...bedrockDeployment(id, prefix), display_name: title, evidence });
   }
 
-  // the Regional Availability table: in-Region deployments (and a Legacy Region's end of life)
+  // the model legacy until its end of life on that day, in one Region or (no Region) in all
   const lifecycle: LifecycleAssertion[] = [];
+  const legacyUntil = (date: string, region?: string) =>
+    lifecycle.push({
+      scope: "deployment",
+      provider_id: PROVIDER_ID,
+      target: {
+        provider_model_id: id,
+        ...(region !== undefined ? { region } : {}),
+        api_surface: BEDROCK.surfaces.runtime,
+      },
+      status: "legacy",
+      end_of_life: { state: "scheduled", date, precision: "day", date_type: "on", evidence: [evidence] },
+      evidence,
+    });
+
+  // the Regional Availability table: in-Region deployments (and a Legacy Region's end of life)
   const regions = inRegionPlaces(input, title);
   for (const [region, endOfLife] of regions ?? []) {
     deployments.push({ ...bedrockDeployment(id, region), display_name: title, evidence });
-    if (endOfLife !== null)
-      lifecycle.push({
-        scope: "deployment",
-        provider_id: PROVIDER_ID,
-        target: { provider_model_id: id, region, api_surface: BEDROCK.surfaces.runtime },
-        status: "legacy",
-        end_of_life: {
-          state: "scheduled",
-          date: endOfLife,
-          precision: "day",
-          date_type: "on",
-          evidence: [evidence],
-        },
-        evidence,
-      });
+    if (endOfLife !== null) legacyUntil(endOfLife, region);
   }
 
   // "Model lifecycle: Legacy" with a "Model EOL date" day: the model's end of life on Bedrock
@@ -264,21 +265,7 @@ export const parseBedrockModelCard: Parser = (input) => {
   if (plainCell(bullets.get("model lifecycle") ?? "") === "Legacy") {
     const text = plainCell(bullets.get("model eol date") ?? "");
     const eol = parseCalendarDate(text);
-    if (eol?.precision === "day")
-      lifecycle.push({
-        scope: "deployment",
-        provider_id: PROVIDER_ID,
-        target: { provider_model_id: id, api_surface: BEDROCK.surfaces.runtime },
-        status: "legacy",
-        end_of_life: {
-          state: "scheduled",
-          date: eol.date,
-          precision: "day",
-          date_type: "on",
-          evidence: [evidence],
-        },
-        evidence,
-      });
+    if (eol?.precision === "day") legacyUntil(eol.date);
     else skipped.add("a Legacy card whose Model EOL date is not a day", `${title}: "${text}"`);
   }
 
