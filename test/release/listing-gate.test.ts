@@ -292,39 +292,65 @@ describe("the gate's lifecycle side", () => {
   });
 });
 
-describe("per-model availability lists", () => {
-  const CARD = "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-x.md";
-  const TABLE = "https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock-legacy.md";
-  const fact = (model: string, region: string, url: string, official: boolean): DeploymentFact => {
-    const identity = {
-      provider_id: "amazon-bedrock",
-      provider_model_id: model,
-      api_surface: "bedrock-runtime",
-      mode: "standard",
-      region,
-    };
-    return {
-      id: deploymentId(identity),
-      model_id: `lab/${model}`,
-      ...identity,
-      evidence: {
-        source_url: url,
-        source_type: official ? "official_docs" : "community_catalog",
-        observed_at: "2026-10-01T00:00:00Z",
-        verification_status: official ? "official_declared" : "community_reported",
-      },
-    };
+/** A deployment fact of a fixture source: official (a page of `sourceType`) or community. */
+function gateFact(
+  place: Pick<DeploymentFact, "provider_id" | "provider_model_id" | "api_surface" | "mode" | "region">,
+  url: string,
+  official: boolean,
+  sourceType: "official_docs" | "official_pricing" = "official_docs",
+): DeploymentFact {
+  return {
+    id: deploymentId(place),
+    model_id: `lab/${place.provider_model_id}`,
+    ...place,
+    evidence: {
+      source_url: url,
+      source_type: official ? sourceType : "community_catalog",
+      observed_at: "2026-10-01T00:00:00Z",
+      verification_status: official ? "official_declared" : "community_reported",
+    },
   };
-  const place = (region: string) => ({ api_surface: "bedrock-runtime", mode: "standard", region });
-  const source = (n: number, url: string, official: boolean, output: SourceFacts["output"]): SourceFacts => ({
+}
+
+/** A fixture source of `provider` whose facts come from `url`. */
+function gateSource(
+  n: number,
+  provider: string,
+  url: string,
+  official: boolean,
+  output: SourceFacts["output"],
+  options: { sourceType?: "official_docs" | "official_pricing"; archived?: true } = {},
+): SourceFacts {
+  return {
     source_id: `00000000-0000-4000-8000-00000000000${n}`,
-    provider_id: "amazon-bedrock",
-    source_type: official ? "official_docs" : "community_catalog",
+    provider_id: provider,
+    source_type: official ? (options.sourceType ?? "official_docs") : "community_catalog",
     source_url: url,
     observed_at: "2026-10-01T00:00:00Z",
     carried_forward: false,
+    ...(options.archived ? { archived: true as const } : {}),
     output,
-  });
+  };
+}
+
+describe("per-model availability lists", () => {
+  const CARD = "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-x.md";
+  const TABLE = "https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock-legacy.md";
+  const fact = (model: string, region: string, url: string, official: boolean) =>
+    gateFact(
+      {
+        provider_id: "amazon-bedrock",
+        provider_model_id: model,
+        api_surface: "bedrock-runtime",
+        mode: "standard",
+        region,
+      },
+      url,
+      official,
+    );
+  const place = (region: string) => ({ api_surface: "bedrock-runtime", mode: "standard", region });
+  const source = (n: number, url: string, official: boolean, output: SourceFacts["output"]) =>
+    gateSource(n, "amazon-bedrock", url, official, output);
   const community = (...facts: Array<[string, string]>) =>
     source(9, "https://example.com/map.json", false, {
       deployments: facts.map(([m, r]) => fact(m, r, "https://example.com/map.json", false)),
@@ -391,42 +417,30 @@ describe("per-model availability lists", () => {
 describe("a provider's catalog of its models", () => {
   const MODELS = "https://docs.x.ai/developers/models.md";
   const OLD_MODELS = "https://docs.x.ai/docs/models";
-  const fact = (model: string, url: string, official: boolean): DeploymentFact => {
-    const identity = {
-      provider_id: "xai",
-      provider_model_id: model,
-      api_surface: "api",
-      mode: "standard",
-      region: "global",
-    };
-    return {
-      id: deploymentId(identity),
-      model_id: `xai/${model}`,
-      ...identity,
-      evidence: {
-        source_url: url,
-        source_type: official ? "official_pricing" : "community_catalog",
-        observed_at: "2026-10-01T00:00:00Z",
-        verification_status: official ? "official_declared" : "community_reported",
+  const fact = (model: string, url: string, official: boolean) =>
+    gateFact(
+      {
+        provider_id: "xai",
+        provider_model_id: model,
+        api_surface: "api",
+        mode: "standard",
+        region: "global",
       },
-    };
-  };
+      url,
+      official,
+      "official_pricing",
+    );
   const source = (
     n: number,
     url: string,
     official: boolean,
     output: SourceFacts["output"],
     archived = false,
-  ): SourceFacts => ({
-    source_id: `00000000-0000-4000-8000-00000000000${n}`,
-    provider_id: "xai",
-    source_type: official ? "official_pricing" : "community_catalog",
-    source_url: url,
-    observed_at: "2026-10-01T00:00:00Z",
-    carried_forward: false,
-    ...(archived ? { archived: true as const } : {}),
-    output,
-  });
+  ) =>
+    gateSource(n, "xai", url, official, output, {
+      sourceType: "official_pricing",
+      ...(archived ? { archived: true } : {}),
+    });
 
   it("drops a community model the provider's current list does not name, whatever an archived copy listed", () => {
     const sources = [
