@@ -17,9 +17,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fixedClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
+import { checkParseOutput } from "../src/normalize/index.js";
 import { runBuild } from "../src/pipeline/build.js";
 import { diffReleases, runRelease } from "../src/release/index.js";
-import { ParseOutput } from "../src/schema/index.js";
 import { litellmSource } from "./synthetic.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
@@ -47,7 +47,10 @@ if (mode === "offline") {
   });
   extra = { status: summary.status, deployments: summary.outcome.report.totals.deployments };
 } else if (mode === "synthetic") {
-  const output = ParseOutput.parse(JSON.parse((await readInput(a as string)).text));
+  const checked = checkParseOutput(JSON.parse((await readInput(a as string)).text));
+  if (!checked.success)
+    throw new Error(`synthetic input fails the schema: ${checked.error.issues[0]?.message}`);
+  const output = checked.data;
   const source = await litellmSource();
   const now = c ?? "2026-11-23T00:00:00Z";
   const outcome = await runRelease({

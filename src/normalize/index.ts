@@ -4,13 +4,19 @@
  * source (CatalogError "parse_failed"), never an empty success.
  */
 import { CatalogError } from "../lib/errors.js";
-import { ParseOutput, type SourceDefinition } from "../schema/index.js";
+import { compileCheck, ParseOutput, type SourceDefinition } from "../schema/index.js";
 import { parserRegistry } from "./registry.js";
 import type { Parser, ParserInput } from "./types.js";
 
 export { applyCorrections } from "./corrections.js";
 export { modelFactParsers, parserRegistry } from "./registry.js";
 export type { Parser, ParserInput } from "./types.js";
+
+/**
+ * A parser's output against ParseOutput: the value itself when it passes (no copy), zod's issues
+ * when not (src/schema/compiled-check.ts).
+ */
+export const checkParseOutput = compileCheck(ParseOutput);
 
 export function parserFor(
   source: SourceDefinition,
@@ -42,7 +48,7 @@ export function normalizeSource(
       { cause: error },
     );
   }
-  const parsed = ParseOutput.safeParse(raw);
+  const parsed = checkParseOutput(raw);
   if (!parsed.success) {
     const first = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new CatalogError(

@@ -127,8 +127,8 @@ export const Provenance = z
   .meta({ id: "Provenance" });
 export type Provenance = z.infer<typeof Provenance>;
 
-export const Deployment = z
-  .strictObject({
+export const Deployment = withProblems(
+  z.strictObject({
     id: DeploymentId,
     model_id: ModelId,
     provider_id: ProviderId,
@@ -144,22 +144,30 @@ export const Deployment = z
     rate_card: RateCard.nullable(),
     evidence_urls: z.array(Url),
     provenance: Provenance,
-  })
-  .refine((d) => d.status === d.lifecycle.status, {
-    message: "status must equal lifecycle.status",
-    path: ["status"],
-  })
-  .refine((d) => (d.rate_card === null) === (d.provenance.rate_card === null), {
-    message: "provenance.rate_card must be null exactly where rate_card is null",
-    path: ["provenance", "rate_card"],
-  })
-  .refine((d) => (d.context_tokens === null) === (d.provenance.context_tokens === null), {
-    message: "provenance.context_tokens must be null exactly where context_tokens is null",
-    path: ["provenance", "context_tokens"],
-  })
-  .refine((d) => (d.max_output_tokens === null) === (d.provenance.max_output_tokens === null), {
-    message: "provenance.max_output_tokens must be null exactly where max_output_tokens is null",
-    path: ["provenance", "max_output_tokens"],
-  })
-  .meta({ id: "Deployment" });
+  }),
+  (d) => {
+    let found: Problem[] | undefined;
+    if (d.status !== d.lifecycle.status)
+      found = addProblem(found, ["status"], "status must equal lifecycle.status");
+    if ((d.rate_card === null) !== (d.provenance.rate_card === null))
+      found = addProblem(
+        found,
+        ["provenance", "rate_card"],
+        "provenance.rate_card must be null exactly where rate_card is null",
+      );
+    if ((d.context_tokens === null) !== (d.provenance.context_tokens === null))
+      found = addProblem(
+        found,
+        ["provenance", "context_tokens"],
+        "provenance.context_tokens must be null exactly where context_tokens is null",
+      );
+    if ((d.max_output_tokens === null) !== (d.provenance.max_output_tokens === null))
+      found = addProblem(
+        found,
+        ["provenance", "max_output_tokens"],
+        "provenance.max_output_tokens must be null exactly where max_output_tokens is null",
+      );
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "Deployment" });
 export type Deployment = z.infer<typeof Deployment>;

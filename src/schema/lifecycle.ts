@@ -68,17 +68,18 @@ export const UNKNOWN_MILESTONE: LifecycleMilestone = Object.freeze({
 export const CoverageStatus = z.enum(["monitored", "partial", "unmonitored"]);
 export type CoverageStatus = z.infer<typeof CoverageStatus>;
 
-export const LifecycleCoverage = z
-  .strictObject({
+export const LifecycleCoverage = withProblems(
+  z.strictObject({
     status: CoverageStatus,
     last_checked_at: IsoDateTime.nullable(),
     source_count: z.int().nonnegative(),
     source_ids: z.array(z.uuid()),
-  })
-  .refine((c) => c.source_count === c.source_ids.length, {
-    message: "source_count must equal source_ids.length",
-  })
-  .meta({ id: "LifecycleCoverage" });
+  }),
+  (c) =>
+    c.source_count === c.source_ids.length
+      ? NO_PROBLEMS
+      : [{ path: [], message: "source_count must equal source_ids.length" }],
+).meta({ id: "LifecycleCoverage" });
 export type LifecycleCoverage = z.infer<typeof LifecycleCoverage>;
 
 export const Lifecycle = z

@@ -136,20 +136,20 @@ export type ModelFact = z.infer<typeof ModelFact>;
  * deployment; where an official source declares it, the release merge resolves community facts
  * named by the alias to the aliased deployment (src/release/declared-aliases.ts).
  */
-export const ProviderAlias = z
-  .strictObject({
+export const ProviderAlias = withProblems(
+  z.strictObject({
     provider_id: ProviderId,
     /** The name the provider also accepts (`mistral-large-latest`). */
     alias: z.string().min(1),
     /** The provider model id it stands for (`mistral-large-2512`). */
     provider_model_id: z.string().min(1),
     evidence: Evidence,
-  })
-  .refine((a) => a.alias !== a.provider_model_id, {
-    path: ["alias"],
-    message: "an alias names another provider model id",
-  })
-  .meta({ id: "ProviderAlias" });
+  }),
+  (a) =>
+    a.alias !== a.provider_model_id
+      ? NO_PROBLEMS
+      : [{ path: ["alias"], message: "an alias names another provider model id" }],
+).meta({ id: "ProviderAlias" });
 export type ProviderAlias = z.infer<typeof ProviderAlias>;
 
 export const SkipCount = z.strictObject({
