@@ -77,7 +77,10 @@ interface OfficialListings {
   catalogs: Map<string, string>;
   /** provider|provider_model_id -> the URL of an official page saying batch is unsupported. */
   noBatch: Map<string, string>;
-  /** Deployment ids an official source places: the community may speak about them. */
+  /**
+   * Deployment ids an official source places (an availability list, or another official source
+   * where no list excludes the place): the community may speak about them.
+   */
   officiallyPlaced: Set<string>;
 }
 
@@ -93,9 +96,14 @@ function officialListings(
     noBatch: new Map(),
     officiallyPlaced: new Set(),
   };
+  const officialStatements: DeploymentFact[] = [];
   for (const source of sources) {
     if (!isOfficial(source)) continue;
-    for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
+    // an availability list places what it lists; any other official source (a lifecycle page's
+    // Regions, a price list's SKUs) places a deployment only where no list excludes it (below)
+    if (source.output.availability_list)
+      for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
+    else officialStatements.push(...source.output.deployments);
     // an archived copy is not the provider's list now (it names models since withdrawn)
     if (source.output.availability_list && source.archived !== true)
       for (const d of source.output.deployments) {
@@ -131,6 +139,8 @@ function officialListings(
       if (fact.capabilities?.batch?.status === "unsupported")
         listings.noBatch.set(modelKey(fact.provider_id, fact.provider_model_id), fact.evidence.source_url);
   }
+  for (const d of officialStatements)
+    if (excludedBy(d, listings, true) === null) listings.officiallyPlaced.add(d.id);
   return listings;
 }
 
@@ -139,14 +149,23 @@ function isBatchMode(mode: string): boolean {
   return mode === "batch" || mode.endsWith("-batch");
 }
 
-/** The official list that excludes a community deployment fact, or null when none does. */
-function excludedBy(d: DeploymentFact, listings: OfficialListings): { list: string; reason: string } | null {
-  // an official source places it (OpenAI's pricing page prices gpt-5.4-pro in batch while its
-  // model page says batch is unsupported): official sources settle that between themselves
+/**
+ * The official list that excludes a deployment fact, or null when none does. `official`: the
+ * fact is an official source's that is no availability list (its place is the scope of what it
+ * says, as a Bedrock lifecycle row's Regions are "the Regions covered by a model's announced EOL
+ * date"): only an availability list excludes it, and only where no list places the model.
+ */
+function excludedBy(
+  d: DeploymentFact,
+  listings: OfficialListings,
+  official = false,
+): { list: string; reason: string } | null {
   if (listings.officiallyPlaced.has(d.id)) return null;
   const key = modelKey(d.provider_id, d.provider_model_id);
   const noBatch = listings.noBatch.get(key);
-  if (noBatch !== undefined && isBatchMode(d.mode))
+  // OpenAI's pricing page prices gpt-5.4-pro in batch while its model page says batch is
+  // unsupported: official sources settle that between themselves
+  if (!official && noBatch !== undefined && isBatchMode(d.mode))
     return { list: noBatch, reason: "an official model page says the model does not support batch" };
   const places = listings.placesByModel.get(key);
   if (places?.has(placeKey(d)) === true) return null;
@@ -245,6 +264,36 @@ function withoutVetoedTargets(source: SourceFacts, kept: readonly DeploymentFact
   });
 }
 
+/**
+ * The official sources of `vetoed` without the deployment-scope assertions that targeted a
+ * place the gate removed from them and now target no deployment fact of any source: such an
+ * assertion would otherwise become a fact about the whole model (withoutVetoedTargets).
+ */
+function withoutOrphanAssertions(
+  gated: SourceFacts[],
+  vetoed: ReadonlySet<string>,
+  original: readonly SourceFacts[],
+): SourceFacts[] {
+  if (vetoed.size === 0) return gated;
+  const kept = new Map<string, DeploymentFact[]>();
+  for (const source of gated)
+    for (const d of source.output.deployments) push(kept, modelKey(d.provider_id, d.provider_model_id), d);
+  return gated.map((source, i) => {
+    if (!vetoed.has(source.source_id)) return source;
+    const before = original[i] as SourceFacts;
+    const lifecycle = source.output.lifecycle.filter((a) => {
+      if (a.scope !== "deployment" || !a.target) return true;
+      const key = modelKey(a.provider_id, a.target.provider_model_id);
+      const about = (d: DeploymentFact) => d.provider_id === a.provider_id && targets(a.target, d);
+      const lost = before.output.deployments.some((d) => about(d) && !source.output.deployments.includes(d));
+      return !lost || (kept.get(key) ?? []).some(about);
+    });
+    return lifecycle.length === source.output.lifecycle.length
+      ? source
+      : { ...source, output: { ...source.output, lifecycle } };
+  });
+}
+
 /** The listing gate and the community zero rule over every source's facts (module comment). */
 export function gateCommunityFacts(
   sources: readonly SourceFacts[],
@@ -254,8 +303,9 @@ export function gateCommunityFacts(
   const unlistedOfferings: UnlistedOffering[] = [];
   const communityZeroPrices: CommunityZeroPrice[] = [];
   const staleAliasPrices: StaleAliasPrice[] = [];
+  const vetoedOfficial = new Set<string>();
   const gated = sources.map((source): SourceFacts => {
-    if (isOfficial(source)) return source;
+    if (isOfficial(source)) return source.output.availability_list ? source : gateOfficial(source);
     let changed = false;
     const deployments: DeploymentFact[] = [];
     for (const d of source.output.deployments) {
@@ -303,10 +353,33 @@ export function gateCommunityFacts(
       output: { ...source.output, deployments, lifecycle: withoutVetoedTargets(source, deployments) },
     };
   });
+  /**
+   * An official source that is no availability list: only its places a list excludes go. Its
+   * lifecycle assertions stay (a lifecycle row about a Region speaks for the model's other
+   * deployments there, a batch or global-endpoint price's); those left about no deployment at
+   * all go at the end (withoutOrphanAssertions).
+   */
+  function gateOfficial(source: SourceFacts): SourceFacts {
+    const deployments = source.output.deployments.filter((d) => {
+      const excluded = excludedBy(d, listings, true);
+      if (excluded)
+        unlistedOfferings.push({
+          source_id: source.source_id,
+          provider_id: d.provider_id,
+          deployment_id: d.id,
+          excluded_by: excluded.list,
+          reason: `an official page names this place as the scope of what it says, and ${excluded.reason.replace(/^the /, "the model's ")}`,
+        });
+      return !excluded;
+    });
+    if (deployments.length === source.output.deployments.length) return source;
+    vetoedOfficial.add(source.source_id);
+    return { ...source, output: { ...source.output, deployments } };
+  }
   const byDeployment = (a: { deployment_id: string; source_id: string }, b: typeof a) =>
     compareCodePoints(a.deployment_id, b.deployment_id) || compareCodePoints(a.source_id, b.source_id);
   return {
-    sources: gated,
+    sources: withoutOrphanAssertions(gated, vetoedOfficial, sources),
     unlistedOfferings: unlistedOfferings.sort(byDeployment),
     communityZeroPrices: communityZeroPrices.sort(byDeployment),
     staleAliasPrices: staleAliasPrices.sort(byDeployment),

@@ -88,6 +88,7 @@ import {
 } from "./model-facts.js";
 import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-fold.js";
 import { corroborate } from "./precedence.js";
+import { withProfileStatements } from "./profile-lifecycle.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
 import type {
@@ -566,9 +567,14 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // then community facts that name an Azure model without its version, resolved to the one
   // version the official sources place (unversioned-names.ts), and community facts named by an
   // alias the provider's official source declares, resolved to the model it stands for
-  // (declared-aliases.ts).
+  // (declared-aliases.ts). Then Region-scoped official lifecycle statements that cover every
+  // Region sending requests into a cross-Region profile are stated for the profile too
+  // (profile-lifecycle.ts).
   const folded = foldModelIdentities(input.facts.sources, isOfficial);
-  const resolved = resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial);
+  const resolved = withProfileStatements(
+    resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial),
+    isOfficial,
+  );
   // Step 0b: the listing gate: community facts an official availability list excludes create
   // nothing, and community zero prices are unknown (listing-gate.ts).
   const gate = gateCommunityFacts(resolved, isOfficial);

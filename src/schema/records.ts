@@ -31,6 +31,12 @@ export const DeploymentFact = z
      * status is derived from it, the milestones and the build's clock in src/release/status.ts.
      */
     status: LifecycleStatus.optional(),
+    /**
+     * For a cross-Region inference profile: the Regions the source says send requests into it
+     * (a Bedrock model card's Geo or Global column). A Region-scoped lifecycle statement about
+     * every one of them speaks for the profile too (src/release/merge-candidates.ts).
+     */
+    source_regions: z.array(IdPart).min(1).optional(),
     evidence: Evidence,
   })
   .meta({ id: "DeploymentFact" });

@@ -224,6 +224,31 @@ describe("Amazon Bedrock model cards", () => {
     expect(await profiles("model-card-jamba-1-5-large")).toEqual([]);
   });
 
+  it("gives each profile the Regions its Geo or Global column sends into it (Geo: the profile's partition)", async () => {
+    const out = ParseOutput.parse(
+      card(await recordedInput("amazon-bedrock", "model-card-claude-sonnet-4-5")),
+    );
+    const sources = (region: string) =>
+      out.deployments.find((d) => d.id.endsWith(`_bedrock-runtime_${region}`))?.source_regions ?? [];
+    // 33 Regions tick Global; 20 tick Geo, two of them GovCloud, which no commercial profile serves
+    expect(sources("global")).toHaveLength(33);
+    expect(sources("global")).toContain("me-central-1");
+    expect(sources("us")).toHaveLength(18);
+    expect(sources("us")).toEqual(sources("eu"));
+    expect(sources("us")).toEqual(
+      expect.arrayContaining(["us-east-1", "eu-west-1", "ap-northeast-1", "ca-central-1"]),
+    );
+    expect(sources("us").some((r) => r.startsWith("us-gov-"))).toBe(false);
+    expect(sources("us")).not.toContain("ap-northeast-2");
+    // an In-Region deployment carries none, and a card without the table gives none
+    for (const d of out.deployments)
+      if (!/_(?:us|eu|jp|au|global)$/.test(d.id)) expect(d.source_regions).toBeUndefined();
+    const noTable = ParseOutput.parse(
+      card(await recordedInput("amazon-bedrock", "model-card-jamba-1-5-large")),
+    );
+    expect(noTable.deployments.every((d) => d.source_regions === undefined)).toBe(true);
+  });
+
   it("fails on a Geo inference ID that is not a known prefix and the card's own model id", async () => {
     const input = await recordedInput("amazon-bedrock", "model-card-llama-3-3-70b-instruct");
     expectParseFailure(

@@ -50,13 +50,17 @@ describe("one identity per model", () => {
     expect(bedrock.length).toBeGreaterThan(200);
     const split = bedrock.filter((d) => bedrockIdentity.canonicalModelId(d.provider_model_id) !== d.model_id);
     expect(split.map((d) => `${d.provider_model_id}: ${d.model_id}`)).toEqual([]);
-    // One record per model: the official lifecycle page and the community prices meet in one deployment.
-    const llama = byId("dep_amazon-bedrock_meta.llama3-2-11b-instruct-v1-0_bedrock-runtime_us-east-1");
+    // One record per model: the model card's profile and the lifecycle page's EOL (stated for
+    // the profile, whose every source Region it covers) meet in one deployment. The card offers
+    // no In-Region endpoint, so the lifecycle page's us-east-1 is no deployment of its own.
+    const llama = byId("dep_amazon-bedrock_meta.llama3-2-11b-instruct-v1-0_bedrock-runtime_us");
     expect(llama?.model_id).toBe("meta/llama-3.2-11b-instruct");
     expect(llama?.evidence_urls.some((u) => u.includes("docs.aws.amazon.com"))).toBe(true);
-    // LiteLLM prices it only under its unqualified key, which names no region: no price is
-    // placed in us-east-1 by convention (docs/provenance.md)
-    expect(llama?.rate_card).toBeNull();
+    expect(llama?.lifecycle.end_of_life.date).toBe("2026-07-07");
+    // nor does LiteLLM's unqualified key place a price in us-east-1 by convention (docs/provenance.md)
+    expect(
+      byId("dep_amazon-bedrock_meta.llama3-2-11b-instruct-v1-0_bedrock-runtime_us-east-1"),
+    ).toBeUndefined();
     expect(catalog.deployments.some((d) => d.model_id === "meta/llama3-2-11b-instruct")).toBe(false);
     expect(catalog.deployments.some((d) => d.model_id === "cohere/command-r-v1-0")).toBe(false);
   });

@@ -141,28 +141,79 @@ describe("the listing gate", () => {
     expect(report.unlisted_offerings?.some((u) => u.deployment_id.includes("usgov"))).toBe(false);
   });
 
-  it("reports exactly the community facts the gate dropped, each absent from the catalog", () => {
+  it("reports exactly the facts the gate dropped, each absent from the catalog", () => {
     // the merge gates the facts after it has folded and resolved names (merge.ts mergeCatalog)
     const folded = foldModelIdentities(release.facts.sources, isOfficial).sources;
     const resolved = resolveDeclaredAliases(resolveUnversionedNames(folded, isOfficial), isOfficial);
     const gated = gateCommunityFacts(resolved, isOfficial);
     expect(report.unlisted_offerings).toEqual(gated.unlistedOfferings);
     expect(gated.unlistedOfferings.length).toBeGreaterThan(0);
-    const officialIds = new Set(
-      release.facts.sources.filter(isOfficial).flatMap((s) => s.output.deployments.map((d) => d.id)),
+    const listed = new Set(
+      release.facts.sources
+        .filter((s) => isOfficial(s) && s.output.availability_list)
+        .flatMap((s) => s.output.deployments.map((d) => d.id)),
     );
     for (const u of gated.unlistedOfferings) {
-      // an official source never places what the gate dropped, so no deployment exists
-      expect(officialIds.has(u.deployment_id), u.deployment_id).toBe(false);
+      // an availability list never places what the gate dropped, so no deployment exists
+      expect(listed.has(u.deployment_id), u.deployment_id).toBe(false);
       expect(byId.has(u.deployment_id), u.deployment_id).toBe(false);
     }
   });
 
-  it("never drops an official fact", () => {
+  it("never drops an availability list's fact, and another official source's only where a list excludes it", () => {
     const gated = gateCommunityFacts(release.facts.sources, isOfficial);
+    const dropped = new Set(gated.unlistedOfferings.map((u) => `${u.source_id}|${u.deployment_id}`));
     release.facts.sources.forEach((source, i) => {
-      if (isOfficial(source)) expect(gated.sources[i]).toBe(source);
+      if (!isOfficial(source)) return;
+      if (source.output.availability_list) {
+        expect(gated.sources[i]).toBe(source);
+        return;
+      }
+      const kept = new Set(gated.sources[i]?.output.deployments.map((d) => d.id));
+      for (const d of source.output.deployments)
+        expect(kept.has(d.id) || dropped.has(`${source.source_id}|${d.id}`), d.id).toBe(true);
     });
+  });
+
+  it("places no In-Region deployment where the model's Bedrock card marks In-Region unsupported, whatever source names the Region", () => {
+    // Bedrock's lifecycle pages list "the Regions covered by a model's announced EOL date", and
+    // its price lists price requests made from a Region; neither is an In-Region endpoint. Every
+    // card of the build, every place it covers, every deployment there: an availability list
+    // places it (the card, or Anthropic's Claude-on-Bedrock table, a per-model list too).
+    const cards = release.facts.sources.filter(
+      (s) => s.output.availability_list === "per_model" && s.source_url.includes("/model-card-"),
+    );
+    const listed = new Set(
+      release.facts.sources
+        .filter((s) => isOfficial(s) && s.output.availability_list && !s.archived)
+        .flatMap((s) => s.output.deployments.map((d) => d.id)),
+    );
+    expect(cards.length).toBeGreaterThan(70);
+    let checked = 0;
+    let vetoed = 0;
+    for (const card of cards) {
+      const covered = new Set((card.output.availability_covers ?? []).map((p) => p.region));
+      const model = card.output.model_facts?.[0]?.provider_model_id;
+      for (const d of catalog.deployments) {
+        if (d.provider_id !== "amazon-bedrock" || d.provider_model_id !== model) continue;
+        if (d.api_surface !== "bedrock-runtime" || d.mode !== "standard" || !covered.has(d.region)) continue;
+        checked++;
+        expect(listed.has(d.id), d.id).toBe(true);
+      }
+      for (const u of report.unlisted_offerings ?? [])
+        if (u.excluded_by === card.source_url && !u.source_id.startsWith(card.source_id)) vetoed++;
+    }
+    expect(checked).toBeGreaterThan(500);
+    // the official statements the cards vetoed: Claude Sonnet 4.5's 31 Regions of the legacy
+    // lifecycle page among them (a blind check found them served: docs/fact-check.md)
+    const sonnet45 = (report.unlisted_offerings ?? []).filter(
+      (u) =>
+        u.deployment_id.startsWith(
+          "dep_amazon-bedrock_anthropic.claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_",
+        ) && u.reason.startsWith("an official page"),
+    );
+    expect(sonnet45.length).toBeGreaterThanOrEqual(31);
+    expect(vetoed).toBeGreaterThan(80);
   });
 });
 

@@ -54,6 +54,11 @@ const GEOGRAPHIES = Object.freeze({
 /** Every inference profile geography prefix (without its dot). */
 export const BEDROCK_GEOGRAPHIES: readonly string[] = Object.freeze(Object.values(GEOGRAPHIES));
 
+/** Whether an AWS Region is in the GovCloud (US) partition, whose requests go to `us-gov` profiles. */
+export function isGovCloudRegion(region: string): boolean {
+  return region.startsWith("us-gov-");
+}
+
 /**
  * The AWS Region codes (commercial and GovCloud) as AWS spells them: a naming vocabulary, like
  * the geographies above, not a statement of where any model is offered. A Bedrock model card's

@@ -33,6 +33,7 @@ export {
   type BedrockMode,
   bedrockDeployment,
   bedrockIdentity,
+  isGovCloudRegion,
 } from "./amazon-bedrock.js";
 export {
   ANTHROPIC,

@@ -32,7 +32,8 @@
  *   deployment there (`bedrock-runtime`, `standard`, region = the Region code before its name in
  *   brackets); "Legacy (EOL: 2026-11-26)" is one too, with a lifecycle assertion for that Region:
  *   status `legacy`, end of life on that day. A no icon places nothing. The Geo and Global cells
- *   say which Regions send requests into the profiles, which the ID cells above already name. The
+ *   say which Regions send requests into the profiles the ID cells above name: each profile's
+ *   fact carries them as `source_regions` (profileSourceRegions). The
  *   table lists every Region that offers the model in some form, so the card speaks for every AWS
  *   Region (AWS_REGIONS): a community record of the model in a Region the table leaves out, or
  *   marks no, is an unlisted offering. A Region cell or In-Region cell of another shape fails the
@@ -54,7 +55,13 @@ import type {
 } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, SkipLog, tokenCount } from "../helpers.js";
-import { AWS_REGIONS, BEDROCK, BEDROCK_GEOGRAPHIES, bedrockDeployment } from "../identity/index.js";
+import {
+  AWS_REGIONS,
+  BEDROCK,
+  BEDROCK_GEOGRAPHIES,
+  bedrockDeployment,
+  isGovCloudRegion,
+} from "../identity/index.js";
 import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -142,8 +149,17 @@ function runtimeAvailability(content: string): string | null {
   return section.slice(from, labels[at + 1]?.index ?? section.length);
 }
 
-/** The Regional Availability table's in-Region places: Region -> null (offered) or its EOL day (Legacy). */
-function inRegionPlaces(input: ParserInput, title: string): Map<string, string | null> | null {
+/**
+ * The Regional Availability table: its in-Region places (Region -> null when offered, or its EOL
+ * day when Legacy) and the Regions whose Geo and whose Global cell is a yes icon.
+ */
+interface RegionalAvailability {
+  inRegion: Map<string, string | null>;
+  geo: string[];
+  global: string[];
+}
+
+function regionalAvailability(input: ParserInput, title: string): RegionalAvailability | null {
   const section = runtimeAvailability(input.content);
   if (section === null) return null;
   const table = markdownTables(section).find(
@@ -155,6 +171,8 @@ function inRegionPlaces(input: ParserInput, title: string): Map<string, string |
       `${title}: the Regional Availability section has no bedrock-runtime table`,
     );
   const places = new Map<string, string | null>();
+  const geo: string[] = [];
+  const global: string[] = [];
   for (const row of table.rows) {
     const region = REGION_CELL.exec(plainCell(row[0] ?? ""))?.[1];
     if (region === undefined)
@@ -169,8 +187,22 @@ function inRegionPlaces(input: ParserInput, title: string): Map<string, string |
         input.source,
         `${title}: the In-Region cell of ${region} is neither a yes / no icon nor "Legacy (EOL: <day>)"`,
       );
+    if (iconOf(row[2] ?? "") === true) geo.push(region);
+    if (iconOf(row[3] ?? "") === true) global.push(region);
   }
-  return places;
+  return { inRegion: places, geo, global };
+}
+
+/**
+ * The Regions that send requests into a profile: the Global column's for `global`; for a Geo
+ * profile, the Geo column's of its partition (GovCloud for `us-gov`, the commercial Regions for
+ * the others). The card does not say which geography each Region's Geo cell sends to, so every
+ * Geo profile of the partition gets them all: more Regions than its own, never fewer.
+ */
+function profileSourceRegions(availability: RegionalAvailability, prefix: string): string[] {
+  if (prefix === BEDROCK.regions.global) return availability.global;
+  const govCloud = prefix === BEDROCK.regions.usGov;
+  return availability.geo.filter((region) => isGovCloudRegion(region) === govCloud);
 }
 
 function headerIs(table: MarkdownTable, index: number, label: string): boolean {
@@ -221,9 +253,11 @@ export const parseBedrockModelCard: Parser = (input) => {
       `${title}: the Programmatic Access table gives no bedrock-runtime model ID (got "${id}")`,
     );
 
-  // the Geo / Global inference ID cells of the bedrock-runtime row: its inference profiles
+  // the Geo / Global inference ID cells of the bedrock-runtime row: its inference profiles,
+  // each with the Regions the table's Geo or Global column sends into it
   const evidence = evidenceFor(input.source, input.observedAt);
   const deployments: DeploymentFact[] = [];
+  const availability = regionalAvailability(input, title);
   for (const label of ["Geo inference ID", "Global inference ID"]) {
     const column = access?.headers.findIndex((h) => plainCell(h).toLowerCase() === label.toLowerCase()) ?? -1;
     if (column < 0 || !runtime) continue;
@@ -233,8 +267,15 @@ export const parseBedrockModelCard: Parser = (input) => {
         input.source,
         `${title}: the ${label} cell "${runtime[column]}" names no inference profile of ${id}`,
       );
-    for (const prefix of prefixes)
-      deployments.push({ ...bedrockDeployment(id, prefix), display_name: title, evidence });
+    for (const prefix of prefixes) {
+      const sources = availability ? profileSourceRegions(availability, prefix) : [];
+      deployments.push({
+        ...bedrockDeployment(id, prefix),
+        display_name: title,
+        ...(sources.length > 0 ? { source_regions: sources } : {}),
+        evidence,
+      });
+    }
   }
 
   // the model legacy until its end of life on that day, in one Region or (no Region) in all
@@ -254,7 +295,7 @@ export const parseBedrockModelCard: Parser = (input) => {
     });
 
   // the Regional Availability table: in-Region deployments (and a Legacy Region's end of life)
-  const regions = inRegionPlaces(input, title);
+  const regions = availability?.inRegion;
   for (const [region, endOfLife] of regions ?? []) {
     deployments.push({ ...bedrockDeployment(id, region), display_name: title, evidence });
     if (endOfLife !== null) legacyUntil(endOfLife, region);

@@ -1,0 +1,143 @@
+/**
+ * Cross-Region inference profiles dated by the Region-scoped lifecycle statements that cover
+ * every Region sending requests into them (src/release/profile-lifecycle.ts): on the committed
+ * release (the offline build of the recorded captures) and on small facts built from its shapes.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SourceFacts } from "../../src/release/facts.js";
+import { isOfficial } from "../../src/release/merge-candidates.js";
+import { withProfileStatements } from "../../src/release/profile-lifecycle.js";
+import type { Deployment, DeploymentFact, LifecycleAssertion } from "../../src/schema/index.js";
+import { type CommittedRelease, committedRelease } from "../helpers/committed-release.js";
+
+const LIFECYCLE = "https://docs.aws.amazon.com/bedrock/latest/userguide/model-lifecycle";
+const SONNET_4 = "dep_amazon-bedrock_anthropic.claude-sonnet-4-20250514-v1-0_bedrock-runtime_";
+const SONNET_45 = "dep_amazon-bedrock_anthropic.claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_";
+
+let release: CommittedRelease;
+let byId: Map<string, Deployment>;
+
+beforeAll(async () => {
+  release = await committedRelease();
+  byId = new Map(release.catalog.deployments.map((d) => [d.id, d]));
+});
+
+function datedByLifecyclePage(d: Deployment | undefined): boolean {
+  return (d?.lifecycle.end_of_life.evidence ?? []).some(
+    (e) => e.source_url.startsWith(LIFECYCLE) && e.verification_status === "official_inferred",
+  );
+}
+
+describe("profiles dated by Region-scoped lifecycle statements", () => {
+  it("retires Claude Sonnet 4's profiles with its EOL in every Region they serve, and puts Sonnet 4.5's geo profiles in Legacy", () => {
+    for (const geo of ["us", "eu", "apac", "global"]) {
+      const d = byId.get(`${SONNET_4}${geo}`);
+      expect(d?.status, geo).toBe("retired");
+      expect(d?.lifecycle.end_of_life.date, geo).toBe("2026-10-14");
+      expect(datedByLifecyclePage(d), geo).toBe(true);
+    }
+    for (const geo of ["us", "eu", "jp", "au"]) {
+      const d = byId.get(`${SONNET_45}${geo}`);
+      expect(d?.status, geo).toBe("legacy");
+      expect(d?.lifecycle.deprecation.date, geo).toBe("2026-10-08");
+      expect(d?.lifecycle.end_of_life.date, geo).toBe("2027-04-08");
+    }
+    // the legacy page leaves out me-central-1 and me-south-1, which send requests into Sonnet
+    // 4.5's global profile: the model may stay Active there, so the page dates no global profile
+    expect(datedByLifecyclePage(byId.get(`${SONNET_45}global`))).toBe(false);
+  });
+
+  it("dates a profile only where one statement covers every Region its card sends into it (every case of the build)", () => {
+    const profiles = new Map<string, DeploymentFact>();
+    for (const s of release.facts.sources)
+      for (const d of s.output.deployments) if (d.source_regions) profiles.set(d.id, d);
+    const regionsSaid = new Map<string, Set<string>>();
+    for (const s of release.facts.sources)
+      if (s.source_url.startsWith(LIFECYCLE))
+        for (const a of s.output.lifecycle)
+          if (a.target?.region && a.end_of_life?.date) {
+            const key = `${a.target.provider_model_id}|${a.end_of_life.date}`;
+            regionsSaid.set(key, (regionsSaid.get(key) ?? new Set()).add(a.target.region));
+          }
+    let dated = 0;
+    for (const [id, fact] of profiles) {
+      const d = byId.get(id);
+      if (!datedByLifecyclePage(d)) continue;
+      dated++;
+      const said = regionsSaid.get(`${fact.provider_model_id}|${d?.lifecycle.end_of_life.date}`);
+      for (const region of fact.source_regions ?? []) expect(said?.has(region), `${id} ${region}`).toBe(true);
+    }
+    expect(dated).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("withProfileStatements", () => {
+  const evidence = (url: string) => ({
+    source_url: url,
+    source_type: "official_lifecycle" as const,
+    observed_at: "2026-10-01T00:00:00Z",
+    verification_status: "official_declared" as const,
+  });
+  const profile: DeploymentFact = {
+    id: "dep_amazon-bedrock_x.model-v1-0_bedrock-runtime_us",
+    model_id: "x/model-v1",
+    provider_id: "amazon-bedrock",
+    provider_model_id: "x.model-v1:0",
+    api_surface: "bedrock-runtime",
+    mode: "standard",
+    region: "us",
+    source_regions: ["us-east-1", "us-west-2"],
+    evidence: evidence("https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-x.md"),
+  };
+  const card = (): SourceFacts => ({
+    source_id: "00000000-0000-4000-8000-000000000001",
+    provider_id: "amazon-bedrock",
+    source_type: "official_docs",
+    source_url: profile.evidence.source_url,
+    observed_at: "2026-10-01T00:00:00Z",
+    carried_forward: false,
+    output: { deployments: [profile], lifecycle: [], availability_list: "per_model", skipped: [] },
+  });
+  const eol = (region: string, date = "2027-01-08"): LifecycleAssertion => ({
+    scope: "deployment",
+    provider_id: "amazon-bedrock",
+    target: { provider_model_id: "x.model-v1:0", region, api_surface: "bedrock-runtime" },
+    end_of_life: {
+      state: "scheduled",
+      date,
+      precision: "day",
+      date_type: "on",
+      evidence: [evidence(LIFECYCLE)],
+    },
+    evidence: evidence(LIFECYCLE),
+  });
+  const page = (lifecycle: LifecycleAssertion[]): SourceFacts => ({
+    ...card(),
+    source_id: "00000000-0000-4000-8000-000000000002",
+    source_type: "official_lifecycle",
+    source_url: LIFECYCLE,
+    output: { deployments: [], lifecycle, skipped: [] },
+  });
+  const added = (sources: SourceFacts[]) =>
+    withProfileStatements(sources, isOfficial)[1]?.output.lifecycle.filter(
+      (a) => a.target?.region === "us",
+    ) ?? [];
+
+  it("states the page's milestones for the profile, official_inferred, where they cover all its source Regions", () => {
+    const [statement] = added([card(), page([eol("us-east-1"), eol("us-west-2"), eol("eu-west-1")])]);
+    expect(statement?.end_of_life?.date).toBe("2027-01-08");
+    expect(statement?.evidence.verification_status).toBe("official_inferred");
+    expect(statement?.end_of_life?.evidence[0]?.verification_status).toBe("official_inferred");
+  });
+
+  it("states nothing when one source Region is left out or given other dates, or when the statement is a list's own", () => {
+    expect(added([card(), page([eol("us-east-1")])])).toEqual([]);
+    expect(added([card(), page([eol("us-east-1"), eol("us-west-2", "2027-02-01")])])).toEqual([]);
+    const list = {
+      ...page([eol("us-east-1"), eol("us-west-2")]),
+      output: { ...page([]).output, availability_list: "per_model" as const },
+    };
+    list.output.lifecycle = [eol("us-east-1"), eol("us-west-2")];
+    expect(added([card(), list])).toEqual([]);
+  });
+});
