@@ -18,8 +18,13 @@
  *    - an official model fact says the model does not support batch (`capabilities.batch`
  *      unsupported, e.g. an OpenAI model page's endpoints) and the fact is a batch-mode
  *      deployment.
- *    A deployment an official source places is never vetoed (the community fact is then one
- *    more candidate, ranked below the official ones). Where no catalog covers the place, a model
+ *    A deployment an official availability list places is never vetoed (the community fact is
+ *    then one more candidate, ranked below the official ones). An official source that is no
+ *    list (a Bedrock lifecycle page's Regions, "the Regions covered by a model's announced EOL
+ *    date"; a price list's Region) names a place as the scope of what it says: its deployment
+ *    fact is dropped the same way where a list excludes the place (never for batch: official
+ *    sources settle that between themselves), and reported; its lifecycle assertions stay
+ *    while they are about some deployment (withoutOrphanAssertions). Where no catalog covers the place, a model
  *    that no list names is not vetoed (a per-model list speaks only for its models; a community
  *    record of another model stays, marked community_reported).
  * 2. A community zero price is unknown: a zero token price of a community rate card becomes null,
