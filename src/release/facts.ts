@@ -65,6 +65,8 @@ function sortedOutput(output: ParseOutput): ParseOutput {
   if (output.aliases)
     sorted.aliases = sortByKey<ProviderAlias>(output.aliases, (a) => `${a.provider_id}\u0000${a.alias}`);
   if (output.availability_list !== undefined) sorted.availability_list = output.availability_list;
+  if (output.capability_lists)
+    sorted.capability_lists = sortByKey(output.capability_lists, (l) => `${l.lab}\u0000${l.capability}`);
   if (output.availability_covers)
     sorted.availability_covers = sortByKey(
       output.availability_covers,

@@ -22,6 +22,7 @@ import { compareCodePoints } from "../lib/canonical-json.js";
 import type {
   Capabilities,
   CapabilityEntry,
+  CapabilityList,
   CapabilityName,
   DeploymentFact,
   Evidence,
@@ -76,6 +77,8 @@ export function unversionedName(providerModelId: string): string | undefined {
  * `official_inferred` (the page does not name that id: the catalog's official listings leave no
  * other reading). Where they name two or more versions, or none, it applies to none of them: a
  * version is never guessed.
+ *
+ * The facts official capability lists imply are indexed too (capabilityListFacts).
  */
 export function indexModelFacts(
   sources: readonly SourceFacts[],
@@ -102,6 +105,8 @@ export function indexModelFacts(
       if (fact.version_unstated) unstated.push(candidate);
     });
   }
+  for (const candidate of capabilityListFacts(sources, isOfficial))
+    add(modelFactKey(candidate.fact.provider_id, candidate.fact.provider_model_id), candidate);
   if (unstated.length === 0) return index;
   const versions = versionsByName(sources, isOfficial, unversionedName);
   for (const candidate of unstated) {
@@ -112,6 +117,94 @@ export function indexModelFacts(
     add(modelFactKey(provider_id, only), { ...candidate, fact: inferredFor(candidate.fact, only) });
   }
   return index;
+}
+
+/**
+ * The model facts official capability lists imply (ParseOutput.capability_lists, docs/provenance.md
+ * "Capability lists"), official_inferred, one per provider model of the lists' providers whose
+ * deployments (of any source) are of the list's lab:
+ * - named for that provider: the capability `supported`;
+ * - not named at all: `unsupported`, but only where the model is known to have been out when the
+ *   list was observed: a model fact states its release (released_at, the earliest of any of its
+ *   provider models) on or before that day, or, where none states one, some source observed a
+ *   fact about it (a deployment or model fact of any of its provider models) by then. A model
+ *   stated to be released later, or first seen later, is not judged (the list may predate it);
+ * - named, but not for that provider: nothing (the list says nothing there).
+ * Lists of archived sources are not read (a model may have gained the capability since). A
+ * capability an official source states (official_declared) still wins: these facts are
+ * official_inferred, and precedence.ts ranks declared before inferred.
+ */
+export function capabilityListFacts(
+  sources: readonly SourceFacts[],
+  isOfficial: (source: SourceFacts) => boolean,
+): ModelFactCandidate[] {
+  const lists: Array<{ list: CapabilityList; source: SourceFacts }> = [];
+  for (const source of sources)
+    if (isOfficial(source) && source.archived !== true)
+      for (const list of source.output.capability_lists ?? []) lists.push({ list, source });
+  if (lists.length === 0) return [];
+
+  // provider|provider_model_id -> model id, and per model id: first observation, earliest stated release
+  const modelOf = new Map<string, string>();
+  for (const source of sources)
+    for (const d of source.output.deployments)
+      modelOf.set(modelFactKey(d.provider_id, d.provider_model_id), d.model_id);
+  const firstSeen = new Map<string, number>();
+  const released = new Map<string, string>();
+  const seen = (modelId: string | undefined, observedAt: string) => {
+    if (modelId === undefined) return;
+    const ms = Date.parse(observedAt);
+    if (ms < (firstSeen.get(modelId) ?? Number.POSITIVE_INFINITY)) firstSeen.set(modelId, ms);
+  };
+  for (const source of sources) {
+    for (const d of source.output.deployments) seen(d.model_id, d.evidence.observed_at);
+    for (const f of source.output.model_facts ?? []) {
+      const modelId = modelOf.get(modelFactKey(f.provider_id, f.provider_model_id));
+      seen(modelId, f.evidence.observed_at);
+      if (modelId !== undefined && f.released_at !== undefined) {
+        const known = released.get(modelId);
+        if (known === undefined || f.released_at < known) released.set(modelId, f.released_at);
+      }
+    }
+  }
+  const outBy = (modelId: string, observedAt: string): boolean => {
+    const day = released.get(modelId);
+    if (day !== undefined) return day <= observedAt.slice(0, 10);
+    return (firstSeen.get(modelId) ?? Number.POSITIVE_INFINITY) <= Date.parse(observedAt);
+  };
+
+  const found: ModelFactCandidate[] = [];
+  const keys = [...modelOf.keys()].sort(compareCodePoints);
+  for (const { list, source } of lists) {
+    const named = new Set(list.model_ids);
+    const evidence: Evidence = { ...list.evidence, verification_status: "official_inferred" };
+    for (const p of list.providers) {
+      const here = new Set(p.model_ids);
+      for (const key of keys) {
+        const modelId = modelOf.get(key) ?? "";
+        if (!key.startsWith(`${p.provider_id}|`) || !modelId.startsWith(`${list.lab}/`)) continue;
+        const status = here.has(modelId)
+          ? "supported"
+          : !named.has(modelId) && outBy(modelId, list.evidence.observed_at)
+            ? "unsupported"
+            : null;
+        if (status === null) continue;
+        found.push({
+          fact: {
+            provider_id: p.provider_id,
+            provider_model_id: key.slice(p.provider_id.length + 1),
+            capabilities: { [list.capability]: { status, verification_status: "official_inferred" } },
+            evidence,
+          },
+          source,
+          official: true,
+          observedMs: Date.parse(evidence.observed_at),
+          index: (source.output.model_facts?.length ?? 0) + found.length,
+        });
+      }
+    }
+  }
+  return found;
 }
 
 /**

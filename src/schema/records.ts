@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { DeploymentId, IdPart, IsoDate, IsoSeconds, ModelId, ProviderId } from "./common.js";
-import { Capabilities, RateCard } from "./deployment.js";
+import { Capabilities, CapabilityName, RateCard } from "./deployment.js";
 import { Evidence } from "./evidence.js";
 import { LifecycleMilestone, LifecycleStatus } from "./lifecycle.js";
 import { addProblem, NO_PROBLEMS, type Problem, withProblems } from "./refine.js";
@@ -158,6 +158,55 @@ export const ProviderAlias = withProblems(
 ).meta({ id: "ProviderAlias" });
 export type ProviderAlias = z.infer<typeof ProviderAlias>;
 
+/**
+ * A provider's own list of the models that have a capability (Anthropic's "Structured outputs"
+ * page: its Compatibility table names every Claude model with structured outputs, and the
+ * platforms, one with a shorter list in a footnote). The release stage reads it as a whole
+ * (src/release/model-facts.ts, docs/provenance.md "Capability lists"), for the deployments of
+ * each provider it speaks for:
+ * - a model of `lab` that the list does not name has the capability `unsupported`, marked
+ *   official_inferred (the page does not name it, but it lists every model that has it), where
+ *   the model is known to have been out by the list's observation (a model released later is
+ *   not judged);
+ * - a model the list names for that provider has it `supported`, official_inferred;
+ * - a model the list names, but not for that provider, is left as other sources say.
+ * A capability an official source states (official_declared) is never overridden.
+ */
+export const CapabilityList = withProblems(
+  z.strictObject({
+    capability: CapabilityName,
+    /** The lab whose models the list is about: the catalog's model ids `<lab>/…` (`anthropic`). */
+    lab: IdPart,
+    /** Every model the list names as having the capability (catalog model ids). */
+    model_ids: z.array(ModelId).min(1),
+    /**
+     * The providers whose deployments of the lab's models the list speaks for, each with the
+     * named models it states the capability for at that provider (some of `model_ids`).
+     */
+    providers: z.array(z.strictObject({ provider_id: ProviderId, model_ids: z.array(ModelId) })).min(1),
+    evidence: Evidence,
+  }),
+  (l) => {
+    let found: Problem[] | undefined;
+    const named = new Set(l.model_ids);
+    l.model_ids.forEach((id, i) => {
+      if (!id.startsWith(`${l.lab}/`))
+        found = addProblem(found, ["model_ids", i], `a capability list of lab ${l.lab} names ${id}`);
+    });
+    l.providers.forEach((p, i) => {
+      for (const id of p.model_ids)
+        if (!named.has(id))
+          found = addProblem(
+            found,
+            ["providers", i, "model_ids"],
+            `${id} is not one of the list's model_ids`,
+          );
+    });
+    return found ?? NO_PROBLEMS;
+  },
+).meta({ id: "CapabilityList" });
+export type CapabilityList = z.infer<typeof CapabilityList>;
+
 export const SkipCount = z.strictObject({
   reason: z.string().min(1),
   count: z.int().positive(),
@@ -196,6 +245,11 @@ export const ParseOutput = z
       .array(z.strictObject({ api_surface: IdPart, mode: IdPart, region: IdPart }))
       .min(1)
       .optional(),
+    /**
+     * This output is a provider's list of the models that have a capability (CapabilityList):
+     * the models of the lab it does not name lack it; absent = not a capability list.
+     */
+    capability_lists: z.array(CapabilityList).min(1).optional(),
     skipped: z.array(SkipCount),
   })
   .meta({ id: "ParseOutput" });

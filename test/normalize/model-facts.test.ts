@@ -1157,3 +1157,86 @@ describe("Claude model reference pages", () => {
     ]);
   });
 });
+
+describe("Anthropic's Structured outputs page (anthropic-structured-outputs): a capability list", () => {
+  const page = defined(
+    anthropicParsers["anthropic-structured-outputs"],
+    "parser anthropic-structured-outputs",
+  );
+  const NAMED = [
+    "claude-fable-5",
+    "claude-haiku-4-5-20251001",
+    "claude-mythos-5",
+    "claude-mythos-preview",
+    "claude-opus-4-5-20251101",
+    "claude-opus-4-6",
+    "claude-opus-4-7",
+    "claude-opus-4-8",
+    "claude-opus-5",
+    "claude-sonnet-4-5-20250929",
+    "claude-sonnet-4-6",
+    "claude-sonnet-5",
+  ];
+
+  it("declares structured_output supported for exactly the Claude API ids of the Supported models, and lists them per platform (Bedrock: its footnote's five)", async () => {
+    const input = await recordedInput("anthropic", "structured-outputs");
+    const out = ParseOutput.parse(normalizeSource(input));
+    expect(out.deployments).toEqual([]);
+    expect(out.lifecycle).toEqual([]);
+    expect(out.model_facts?.map((f) => f.provider_model_id).sort()).toEqual(NAMED);
+    for (const f of out.model_facts ?? []) {
+      expect(f.provider_id).toBe("anthropic");
+      expect(f.capabilities).toEqual({ structured_output: supported });
+      expect(f.evidence.source_url).toBe(
+        "https://platform.claude.com/docs/en/build-with-claude/structured-outputs.md",
+      );
+    }
+    const [list, ...more] = out.capability_lists ?? [];
+    expect(more).toEqual([]);
+    expect(list?.capability).toBe("structured_output");
+    expect(list?.lab).toBe("anthropic");
+    expect(list?.evidence.observed_at).toBe("2026-08-22T12:36:51Z");
+    expect([...(list?.model_ids ?? [])].sort()).toEqual(NAMED.map((id) => `anthropic/${id}`));
+    const platforms = new Map(list?.providers.map((p) => [p.provider_id, [...p.model_ids].sort()]));
+    expect([...platforms.keys()]).toEqual(["anthropic", "amazon-bedrock", "google-vertex"]);
+    expect(platforms.get("anthropic")).toEqual(NAMED.map((id) => `anthropic/${id}`));
+    expect(platforms.get("google-vertex")).toEqual(NAMED.map((id) => `anthropic/${id}`));
+    // "On Amazon Bedrock, structured outputs are available for Claude Opus 4.6, Claude Sonnet 4.6,
+    // Claude Sonnet 4.5, Claude Opus 4.5, and Claude Haiku 4.5."
+    expect(platforms.get("amazon-bedrock")).toEqual([
+      "anthropic/claude-haiku-4-5-20251001",
+      "anthropic/claude-opus-4-5-20251101",
+      "anthropic/claude-opus-4-6",
+      "anthropic/claude-sonnet-4-5-20250929",
+      "anthropic/claude-sonnet-4-6",
+    ]);
+    // Claude 3.x, Sonnet 4, Opus 4 and 4.1 are not named
+    for (const old of ["claude-3-sonnet-20240229", "claude-sonnet-4-20250514", "claude-opus-4-1-20250805"])
+      expect(list?.model_ids).not.toContain(`anthropic/${old}`);
+  });
+
+  it("fails rather than guess: a name the identity module cannot map, a footnote that names no models, no Claude API", async () => {
+    const input = await recordedInput("anthropic", "structured-outputs");
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("- Haiku 4.5 |", "- Haiku 3.9 |"))),
+      '"Claude Haiku 3.9" is not a Claude model name the catalog can map',
+    );
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c.replace("structured outputs are available for Claude Opus 4.6", "see Claude Opus 4.6"),
+          ),
+        ),
+      "Amazon Bedrock's footnote 1 does not say which models it covers",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("| - Claude API - ", "| - "))),
+      "the Supported platforms row does not name the Claude API",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("| Supported models |", "| Models |"))),
+      'no Compatibility table with a "Supported models" row',
+    );
+  });
+});

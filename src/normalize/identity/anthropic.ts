@@ -26,6 +26,14 @@ export const ANTHROPIC_DATED_IDS: Readonly<Record<string, string>> = Object.free
   "Claude Opus 3": "claude-3-opus-20240229",
 });
 
+/**
+ * Display names of models whose API id follows from no version number, as Anthropic's pages
+ * print them: the deprecations page's "Claude Mythos Preview (`claude-mythos-preview`)".
+ */
+const ANTHROPIC_NAMED_IDS: Readonly<Record<string, string>> = Object.freeze({
+  "Claude Mythos Preview": "claude-mythos-preview",
+});
+
 /** Anthropic's documented `-latest` / `-0` aliases (models overview, "Model aliases"). */
 const DOCUMENTED_ALIASES: Readonly<Record<string, string>> = {
   "claude-3-7-sonnet-latest": "claude-3-7-sonnet-20250219",
@@ -63,10 +71,11 @@ export const anthropicIdentity: ProviderIdentity = ownLabIdentity("anthropic", "
 /**
  * The Claude API model id for a display name ("Claude Opus 4.5"), or null when the name is not
  * one that can be mapped (never guessed). Claude 4.6 and later have undated ids:
- * "Claude Opus 4.6" -> "claude-opus-4-6", "Claude Fable 5.1" -> "claude-fable-5-1".
+ * "Claude Opus 4.6" -> "claude-opus-4-6", "Claude Fable 5.1" -> "claude-fable-5-1"; Claude
+ * Mythos Preview's is the one the deprecations page gives (ANTHROPIC_NAMED_IDS).
  */
 export function anthropicModelIdForName(displayName: string): string | null {
-  const dated = ANTHROPIC_DATED_IDS[displayName];
+  const dated = ANTHROPIC_DATED_IDS[displayName] ?? ANTHROPIC_NAMED_IDS[displayName];
   if (dated) return dated;
   const m = /^Claude ([A-Z][a-z]+) (\d+)(?:\.(\d+))?$/.exec(displayName);
   if (!m) return null;

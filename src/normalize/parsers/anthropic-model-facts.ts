@@ -17,9 +17,10 @@
  *   (provider google-vertex).
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import type { CapabilityEntry, CapabilityList, CapabilityName, ModelFact } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import { anthropicIdentity, anthropicModelIdForName } from "../identity/anthropic.js";
 import { collapseSpace, linkText, type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -472,9 +473,129 @@ export const parseAnthropicModelsOverview2024: Parser = (input) => {
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 };
 
+/** The Compatibility table's platforms that are catalog providers: the page's name -> provider id. */
+const COMPATIBILITY_PLATFORMS: Readonly<Record<string, string>> = {
+  "Claude API": PROVIDER_ID,
+  "Amazon Bedrock": "amazon-bedrock",
+  "Google Cloud": "google-vertex",
+};
+
+/** "Opus 4.5, 4.6, and 5" -> ["4.5", "4.6", "5"]; "Mythos 5 and Preview" -> ["5", "Preview"]. */
+function listedWords(text: string): string[] {
+  return text
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+/)
+    .map((w) => w.trim())
+    .filter((w) => w !== "");
+}
+
+/** A compatibility cell's bullet items: "- Fable 5 - Opus 4.5, 4.6, and 5" -> ["Fable 5", "Opus 4.5, 4.6, and 5"]. */
+function bulletItems(cell: string): string[] {
+  return cell
+    .split(/(?:^|\s)-\s+/)
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/**
+ * Anthropic's "Structured outputs" page (platform.claude.com/docs/en/build-with-claude/
+ * structured-outputs.md): its Compatibility table's "Supported models" (one item per family:
+ * "Opus 4.5, 4.6, 4.7, 4.8, and 5", "Mythos 5 and Preview") and "Supported platforms" (a
+ * platform with a footnote marker, "Amazon Bedrock[1](#compat-fn-1)", is read with its footnote:
+ * "On Amazon Bedrock, structured outputs are available for Claude Opus 4.6, …").
+ *
+ * - model_facts: `structured_output` supported (official_declared) for the Claude API id of each
+ *   model the table names, when the platforms name the Claude API; ids come from the Anthropic
+ *   identity module (a name it cannot map fails the parse: never guessed).
+ * - capability_lists: the page as a list of the Claude models that have the feature, for the
+ *   Claude API and Google Cloud (every named model) and Amazon Bedrock (the footnote's models);
+ *   the release stage gives a model the page does not name `unsupported` on those providers and
+ *   a model it names for a platform `supported` there (both official_inferred). Platforms the
+ *   catalog has no deployments on (Claude Platform on AWS, Microsoft Foundry) are not read.
+ * No deployments.
+ */
+export const parseAnthropicStructuredOutputs: Parser = (input) => {
+  const table = markdownTables(input.content).find(
+    (t) => t.heading === "Compatibility" && t.rows.some((r) => plainCell(r[0] ?? "") === "Supported models"),
+  );
+  if (!table) throw parseFailure(input.source, 'no Compatibility table with a "Supported models" row');
+  const cell = (label: string): string => {
+    const row = table.rows.find((r) => plainCell(r[0] ?? "") === label);
+    if (!row) throw parseFailure(input.source, `the Compatibility table has no "${label}" row`);
+    return row[1] ?? "";
+  };
+  const idFor = (name: string): string => {
+    const id = anthropicModelIdForName(name);
+    if (id === null)
+      throw parseFailure(input.source, `"${name}" is not a Claude model name the catalog can map`);
+    return id;
+  };
+  const named: string[] = [];
+  for (const item of bulletItems(plainCell(cell("Supported models")))) {
+    const m = /^([A-Z][a-z]+) (.+)$/.exec(item);
+    if (!m) throw parseFailure(input.source, `"${item}" is not "<family> <versions>"`);
+    for (const version of listedWords(group(m, 2))) named.push(idFor(`Claude ${group(m, 1)} ${version}`));
+  }
+  if (named.length === 0) throw parseFailure(input.source, "the Supported models row names no model");
+
+  const footnotes = new Map<string, string>();
+  for (const f of input.content.matchAll(/^(\d+)\. (.+)$/gm)) footnotes.set(group(f, 1), group(f, 2));
+  const canonical = (id: string) => anthropicIdentity.canonicalModelId(id);
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const providers: CapabilityList["providers"] = [];
+  for (const raw of bulletItems(cell("Supported platforms"))) {
+    const m = /^(.*?)(?:\[(\d+)\]\(#[^)]*\))?$/.exec(raw.trim());
+    const platform = plainCell(m?.[1] ?? raw);
+    const provider = COMPATIBILITY_PLATFORMS[platform];
+    if (provider === undefined) continue;
+    const note = m?.[2] === undefined ? undefined : footnotes.get(m[2]);
+    let ids = named;
+    if (m?.[2] !== undefined) {
+      const only = new RegExp(`^On ${platform}, structured outputs are available for (.+?)\\.(?=\\s|$)`).exec(
+        note ?? "",
+      );
+      if (!only)
+        throw parseFailure(
+          input.source,
+          `${platform}'s footnote ${m[2]} does not say which models it covers`,
+        );
+      ids = listedWords(group(only, 1)).map(idFor);
+      const unnamed = ids.filter((id) => !named.includes(id));
+      if (unnamed.length > 0)
+        throw parseFailure(
+          input.source,
+          `${platform}'s footnote names ${unnamed.join(", ")}, which Supported models does not`,
+        );
+    }
+    providers.push({ provider_id: provider, model_ids: [...new Set(ids.map(canonical))] });
+  }
+  if (!providers.some((p) => p.provider_id === PROVIDER_ID))
+    throw parseFailure(input.source, "the Supported platforms row does not name the Claude API");
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: [...new Set(named)].map((id) => ({
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      capabilities: { structured_output: declaredCapability("supported") },
+      evidence,
+    })),
+    capability_lists: [
+      {
+        capability: "structured_output",
+        lab: "anthropic",
+        model_ids: [...new Set(named.map(canonical))],
+        providers,
+        evidence,
+      },
+    ],
+    skipped: [],
+  };
+};
+
 export const parsers: Record<string, Parser> = {
   "anthropic-model-facts": parseAnthropicModelFacts,
   "anthropic-models-overview-2024": parseAnthropicModelsOverview2024,
   "anthropic-model-page": parseAnthropicModelPage,
   "anthropic-launch-page": parseAnthropicLaunchPage,
+  "anthropic-structured-outputs": parseAnthropicStructuredOutputs,
 };
