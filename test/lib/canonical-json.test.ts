@@ -130,6 +130,7 @@ describe("writeCanonicalJson", () => {
         ...output.lifecycle,
         ...(output.model_facts ?? []),
         ...(output.aliases ?? []),
+        ...(output.capability_lists ?? []),
         ...output.skipped,
       ];
       const longest = Math.max(...written.map((p) => p.length));
