@@ -204,7 +204,7 @@ export function officialModelListings(
     for (const d of source.output.deployments) note(`${d.provider_id}|${d.provider_model_id}`, d.status);
     for (const f of source.output.model_facts ?? [])
       if (f.evidence.verification_status === "official_declared")
-        note(`${f.provider_id}|${f.provider_model_id}`, undefined);
+        note(`${f.provider_id}|${f.provider_model_id}`, f.status);
   }
   return listings;
 }

@@ -123,6 +123,13 @@ export const ModelFact = z
      */
     released_at: IsoDate.optional(),
     /**
+     * The status the page declares in words for this model id (the Gemini API models page's
+     * Versions row: "Preview: `gemini-2.5-flash-preview-09-2025`"); absent where it declares
+     * none. A current official page that names a model lists it with this status
+     * (src/release/merge-lifecycle.ts officialModelListings).
+     */
+    status: LifecycleStatus.optional(),
+    /**
      * The page names the model without a version, while the provider deploys it as
      * `<model>-<version>` (Azure: `text-embedding-3-large` is deployed as version 1, id
      * `text-embedding-3-large-1`). Besides the id as written, the fact then applies to the

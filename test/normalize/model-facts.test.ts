@@ -583,6 +583,21 @@ describe("Gemini API per-model pages", () => {
     });
   });
 
+  it("reads a version's label as the status the page declares for it, in the table and in the text rendering", async () => {
+    const table = byId(ParseOutput.parse(google(await recordedInput("google", "models"))).model_facts);
+    expect(table.get("gemini-2.5-flash-native-audio-preview-09-2025")?.status).toBe("preview");
+    expect(table.get("gemini-2.5-flash-preview-09-2025")?.status).toBe("preview");
+    expect(table.get("gemini-2.0-flash-001")?.status).toBe("available"); // "Stable:"
+    expect(table.get("gemini-2.5-flash-image-preview")?.status).toBe("deprecated");
+    expect(table.get("gemini-2.0-flash-exp")?.status).toBe("preview"); // "Experimental:"
+    // "Latest: `gemini-2.0-flash`" (an alias) and a model code without a label declare none
+    expect(table.get("gemini-2.0-flash")?.status).toBeUndefined();
+    const text = byId(
+      ParseOutput.parse(google(await recordedInput("google", "model-gemini-3-5-flash"))).model_facts,
+    );
+    expect(text.get("gemini-3-flash-preview")?.status).toBe("preview");
+  });
+
   it("Live and TTS previews: their own limits, audio output, silence on unlisted input types", async () => {
     const live = await factOf("model-gemini-3-1-flash-live-preview", "gemini-3.1-flash-live-preview");
     expect([live.context_tokens, live.max_output_tokens]).toEqual([131_072, 65_536]);

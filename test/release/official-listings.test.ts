@@ -28,6 +28,34 @@ function deployment(id: string): Deployment {
 }
 
 describe("status from official listings", () => {
+  it("a model page's Versions label is the status it lists the version with (every labelled version of the build)", () => {
+    // Gemini API models page: "Preview: `gemini-2.5-flash-native-audio-preview-09-2025`", a
+    // version LiteLLM alone places (a blind check found it served `available`: docs/fact-check.md)
+    const preview = deployment("dep_google_gemini-2.5-flash-native-audio-preview-09-2025_gemini-api_global");
+    expect(preview.provenance.listing.verification_status).toBe("community_reported");
+    expect(preview.status).toBe("preview");
+    // every version a current official page labels, wherever only the listing gives its status
+    const labelled = new Map<string, string>();
+    for (const s of release.facts.sources)
+      if (isOfficial(s))
+        for (const f of s.output.model_facts ?? []) if (f.status) labelled.set(f.provider_model_id, f.status);
+    expect(labelled.size).toBeGreaterThanOrEqual(15);
+    let checked = 0;
+    for (const d of release.catalog.deployments) {
+      const declared = labelled.get(d.provider_model_id);
+      if (
+        declared === undefined ||
+        d.provider_id !== "google" ||
+        d.status === "deprecated" ||
+        d.status === "retired"
+      )
+        continue;
+      checked++;
+      expect(d.status, d.id).toBe(declared);
+    }
+    expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
   it("a community-placed deployment of a model an official current page lists is available, not unknown", () => {
     // LiteLLM's vertex_ai/codestral-2; Vertex AI's Codestral 2 MaaS page (recorded) names the model
     const codestral = deployment("dep_google-vertex_codestral-2_vertex-ai_global");

@@ -22,19 +22,32 @@
  *   token limit, so max_output_tokens is not stated (a limit that does not apply); they have no
  *   Capabilities row. Any other table without an output token limit or capabilities fails.
  * - The facts apply to the model code and to every model id the Versions row names
- *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`").
+ *   ("Stable: `gemini-2.0-flash-001`", "Deprecated: `gemini-2.5-flash-image-preview`"). A
+ *   version's label is the status the page declares for it: Stable -> available, Preview and
+ *   Experimental -> preview, Deprecated -> deprecated; "Latest" (an alias) declares none.
  * - The page's text rendering (stored copies of the HTML page as plain text: a "Property
  *   Description" line, then "Model code <id>" and each property's label / value lines, the
  *   Versions as bullets) is read like the table: same properties, same rules.
  * - "Supported (low, medium, high)" (thinking levels) reads as supported.
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, ModelFact } from "../../schema/index.js";
+import type { CapabilityEntry, CapabilityName, LifecycleStatus, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, requireSome, tokenCount } from "../helpers.js";
 import { collapseSpace, linkText, markdownTables } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "google";
+
+/** A Versions row's model id, with its label ("Preview: `gemini-2.5-flash-preview-09-2025`"). */
+const VERSION = /(?:([A-Za-z]+):\s*)?`([a-z0-9][a-z0-9.-]*)`/g;
+
+/** The status a version's label declares; "Latest" (an alias of the newest) declares none. */
+const VERSION_LABELS: Readonly<Record<string, LifecycleStatus>> = {
+  stable: "available",
+  preview: "preview",
+  experimental: "preview",
+  deprecated: "deprecated",
+};
 
 const CAPABILITY_LABELS: Readonly<Record<string, CapabilityName>> = {
   "batch api": "batch",
@@ -158,8 +171,8 @@ function textDetails(input: ParserInput): DetailsTable[] {
         current = key;
         values.set(key, []);
       } else if (current === "versions") {
-        const id = /^•\s*(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)/.exec(line);
-        if (id) values.get(current)?.push(`\`${group(id, 1)}\``);
+        const id = /^•\s*(?:([A-Za-z]+):\s*)?([a-z0-9][a-z0-9.-]*)/.exec(line);
+        if (id) values.get(current)?.push(`${id[1] ? `${id[1]}: ` : ""}\`${group(id, 2)}\``);
       } else if (current) values.get(current)?.push(line);
       else
         throw parseFailure(
@@ -228,12 +241,14 @@ export const parseGoogleModelFacts: Parser = (input) => {
     for (const [re, name] of INPUT_TYPES)
       if (re.test(inputs)) capabilities[name] = declaredCapability("supported");
 
-    const ids = [
-      code,
-      ...[...(rows.get("versions") ?? "").matchAll(/`(?:[A-Za-z]+:\s*)?([a-z0-9][a-z0-9.-]*)`/g)].map((m) =>
-        group(m, 1),
-      ),
-    ];
+    // each version id with the status its label declares
+    const labels = new Map<string, LifecycleStatus>();
+    const versions = [...(rows.get("versions") ?? "").matchAll(VERSION)].map((m) => {
+      const declared = VERSION_LABELS[(m[1] ?? "").toLowerCase()];
+      if (declared !== undefined) labels.set(group(m, 2), declared);
+      return group(m, 2);
+    });
+    const ids = [code, ...versions];
     for (const id of new Set(ids)) {
       if (facts.has(id)) throw parseFailure(input.source, `model ${id} has two model details tables`);
       facts.set(id, {
@@ -242,6 +257,7 @@ export const parseGoogleModelFacts: Parser = (input) => {
         context_tokens: contextTokens,
         ...(maxOutput !== null ? { max_output_tokens: maxOutput } : {}),
         ...(Object.keys(capabilities).length > 0 ? { capabilities: { ...capabilities } } : {}),
+        ...(labels.has(id) ? { status: labels.get(id) } : {}),
         evidence,
       });
     }
