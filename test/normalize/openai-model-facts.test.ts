@@ -29,7 +29,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(27);
+    expect(names.length).toBe(28);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -247,6 +247,23 @@ describe("OpenAI model pages", () => {
     );
     expect(fact.context_tokens).toBe(1_050_000);
     expect(fact.max_output_tokens).toBe(128_000);
+    expect(Object.keys(fact.capabilities ?? {}).sort()).toEqual([
+      "audio_input",
+      "audio_output",
+      "image_output",
+      "reasoning",
+      "vision",
+    ]);
+  });
+
+  it("the GPT-5.6 Terra copy (only the top of the page, cut before Pricing) gives limits, modalities and reasoning for its Model ID", async () => {
+    const facts = await factsOf("model-gpt-5-6-terra");
+    expect([...facts.keys()]).toEqual(["gpt-5.6-terra"]);
+    const fact = defined(facts.get("gpt-5.6-terra"), "facts of gpt-5.6-terra");
+    expect(fact.context_tokens).toBe(1_050_000);
+    expect(fact.max_output_tokens).toBe(128_000);
+    expect(fact.capabilities?.vision).toEqual(supported);
+    expect(fact.capabilities?.batch).toBeUndefined();
     expect(Object.keys(fact.capabilities ?? {}).sort()).toEqual([
       "audio_input",
       "audio_output",
