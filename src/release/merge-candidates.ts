@@ -170,11 +170,13 @@ function atVersionName(providerModelId: string): string | undefined {
   return at > 0 ? providerModelId.slice(0, at) : undefined;
 }
 
-function inferred(evidence: Evidence): Evidence {
+/** Evidence at the level `official_inferred` (an official page's statement applied to an id it does not name). */
+export function inferred(evidence: Evidence): Evidence {
   return { ...evidence, verification_status: "official_inferred" };
 }
 
-function inferredMilestone(milestone: LifecycleMilestone): LifecycleMilestone {
+/** A milestone whose evidence is `official_inferred` (inferred). */
+export function inferredMilestone(milestone: LifecycleMilestone): LifecycleMilestone {
   return { ...milestone, evidence: milestone.evidence.map(inferred) };
 }
 

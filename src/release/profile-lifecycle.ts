@@ -16,9 +16,9 @@
  * It runs before the listing gate, which drops a lifecycle page's Region where the model's card
  * offers no In-Region endpoint (listing-gate.ts): the statement reaches the profile first.
  */
-import type { DeploymentFact, Evidence, LifecycleAssertion, LifecycleMilestone } from "../schema/index.js";
+import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { push, targets } from "./merge-candidates.js";
+import { inferred, inferredMilestone, push, targets } from "./merge-candidates.js";
 
 export function withProfileStatements(
   sources: readonly SourceFacts[],
@@ -79,12 +79,4 @@ function profileStatements(
     }
   }
   return added;
-}
-
-function inferred(evidence: Evidence): Evidence {
-  return { ...evidence, verification_status: "official_inferred" };
-}
-
-function inferredMilestone(milestone: LifecycleMilestone): LifecycleMilestone {
-  return { ...milestone, evidence: milestone.evidence.map(inferred) };
 }
