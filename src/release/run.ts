@@ -40,7 +40,7 @@ import { needsPreviousFacts, planRelease, type ReleasePlan, type ReleasePlanInpu
 
 import { type PreviousRelease, readPreviousRelease } from "./previous-release.js";
 import { withCheckResults } from "./report.js";
-import { writeCanonicalJsonTo, writeCatalogJson, writeFactsJson, writeText } from "./serialize.js";
+import { writeCanonicalJsonTo, writeCatalogJson, writeFactsJson } from "./serialize.js";
 import {
   deploymentLifecyclesEmbedded,
   deploymentsParquetQuery,
@@ -220,9 +220,10 @@ async function stageCatalog(
       }),
     ),
   ]);
+  // a column per piece: no string of the whole 25 MB index (at 100,000 deployments)
   keep(
     stageObject(snapshotsDir, (sink) =>
-      writeText(canonicalJson(serveIndexFor(catalog, layout.finish())), sink),
+      writeCanonicalJsonTo(serveIndexFor(catalog, layout.finish()), sink, 2),
     ),
   );
   // a deployment's intervals per piece

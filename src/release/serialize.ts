@@ -115,26 +115,6 @@ class ChunkWriter {
 }
 
 /**
- * A text's UTF-8 bytes handed to `sink` in one reused chunk of CHUNK_BYTES, a piece at a time,
- * so no buffer of the whole text is made (serve-index.json is 25 MB at 100,000 deployments: its
- * encoding into one fresh buffer cost about 0.2 s, most of it page faults). A piece never ends
- * between the two halves of a surrogate pair.
- */
-export function writeText(text: string, sink: Sink): void {
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  // a UTF-16 unit is 3 UTF-8 bytes at most
-  const step = Math.floor(CHUNK_BYTES / 3);
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + step);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    sink(chunk.subarray(0, chunk.write(text.slice(start, end), 0, "utf8")));
-    start = end;
-  }
-}
-
-/**
  * `canonicalJson(value)` to `sink` a mebibyte at a time, written piece by piece down to `depth`
  * levels (writeCanonicalJson), so neither a key-sorted copy nor a string nor a buffer of the
  * whole value is made: prices.json (about 60 MB at 100,000 deployments, one string, its copy

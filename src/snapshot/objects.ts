@@ -137,7 +137,10 @@ export async function readReleaseFileFrom(
   if (!file) throw new CatalogError("release_damaged", `release ${manifest.release_id} has no ${name}`);
   const marker = from === undefined ? null : Buffer.from(from, "utf8");
   const hash = createHash("sha256");
-  const kept: Buffer[] = [];
+  // the bytes from the marker on, copied into one buffer of their size as they are read (kept
+  // as read chunks and then joined, they took twice that: 126 MiB of a 100k catalog's 63 MB)
+  let tail: Buffer | null = null;
+  let filled = 0;
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(objectPath(snapshotsDir, file.sha256), "r");
@@ -150,27 +153,31 @@ export async function readReleaseFileFrom(
     );
   }
   try {
+    const size = marker === null ? 0 : (await handle.stat()).size;
     // the end of the chunk before, where the marker may begin
     let carry = Buffer.alloc(0);
-    let buffer = Buffer.allocUnsafe(READ_CHUNK);
+    let position = 0;
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, null);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       hash.update(chunk);
+      const chunkStart = position;
+      position += bytesRead;
       if (marker === null) continue;
-      if (kept.length > 0) {
-        kept.push(chunk);
-        buffer = Buffer.allocUnsafe(READ_CHUNK);
+      if (tail !== null) {
+        filled += chunk.copy(tail, filled);
         continue;
       }
       const joined = Buffer.concat([carry, chunk.subarray(0, marker.length - 1)]);
       const across = joined.indexOf(marker);
-      const at = across >= 0 ? -1 : chunk.indexOf(marker);
+      // where the marker begins in the chunk (negative: in the carry before it)
+      const at = across >= 0 ? across - carry.length : chunk.indexOf(marker);
       if (across >= 0 || at >= 0) {
-        if (across >= 0) kept.push(Buffer.from(carry.subarray(across)), chunk);
-        else kept.push(chunk.subarray(at));
-        buffer = Buffer.allocUnsafe(READ_CHUNK);
+        tail = Buffer.allocUnsafe(Math.max(0, size - (chunkStart + at)));
+        if (at < 0) filled = carry.copy(tail, 0, carry.length + at);
+        filled += chunk.copy(tail, filled, Math.max(0, at));
       } else carry = Buffer.from(chunk.subarray(Math.max(0, bytesRead - (marker.length - 1))));
     }
   } finally {
@@ -181,7 +188,7 @@ export async function readReleaseFileFrom(
       "release_damaged",
       `release ${manifest.release_id}: ${name} does not match its sha256`,
     );
-  return kept.length > 0 ? Buffer.concat(kept) : null;
+  return tail === null ? null : tail.subarray(0, filled);
 }
 
 /** Read one file of a release, verifying its hash. */
