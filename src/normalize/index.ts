@@ -4,7 +4,8 @@
  * source (CatalogError "parse_failed"), never an empty success.
  */
 import { CatalogError } from "../lib/errors.js";
-import { compileCheck, ParseOutput, type SourceDefinition } from "../schema/index.js";
+import { compileCheck } from "../schema/compiled-check.js";
+import { ParseOutput, type SourceDefinition } from "../schema/index.js";
 import { parserRegistry } from "./registry.js";
 import type { Parser, ParserInput } from "./types.js";
 

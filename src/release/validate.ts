@@ -5,9 +5,9 @@
  */
 import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
+import { compileCheck } from "../schema/compiled-check.js";
 import {
   type CatalogContent,
-  compileCheck,
   Deployment,
   IsoSeconds,
   LifecycleRecord,

@@ -2,7 +2,6 @@
 
 export * from "./api.js";
 export * from "./common.js";
-export * from "./compiled-check.js";
 export * from "./corrections.js";
 export * from "./deployment.js";
 export * from "./events.js";

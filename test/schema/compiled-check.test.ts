@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { checkParseOutput } from "../../src/normalize/index.js";
+import { compileCheck } from "../../src/schema/compiled-check.js";
 import {
-  compileCheck,
   Deployment,
   LifecycleRecord,
   ParseOutput,
