@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { captureDir, readCaptureMeta } from "../../src/collect/definitions.js";
 import type { ParserInput } from "../../src/normalize/types.js";
-import { SourceDefinition } from "../../src/schema/index.js";
+import { type ParseOutput, SourceDefinition, type SourceFacts } from "../../src/schema/index.js";
 
 export const SOURCES_DIR = join(import.meta.dirname, "..", "..", "sources");
 /** The committed capture of LiteLLM's real price map (sources/litellm/captures/model-prices/). */
@@ -29,6 +29,19 @@ export async function recordedInput(provider: string, name: string): Promise<Par
   if (!meta) throw new Error(`no recorded capture for ${provider}/${name}`);
   const content = await readFile(join(captureDir(SOURCES_DIR, source), meta.file), "utf8");
   return { source, content, observedAt: meta.fetched_at };
+}
+
+/** A recorded source's facts as a build records them (not carried forward), with `output` its parse output. */
+export function recordedSourceFacts(input: ParserInput, output: ParseOutput): SourceFacts {
+  return {
+    source_id: input.source.source_id,
+    provider_id: input.source.provider_id,
+    source_type: input.source.source_type,
+    source_url: input.source.url,
+    observed_at: input.observedAt,
+    carried_forward: false,
+    output,
+  };
 }
 
 /** The parser input for a source's dated capture observed at `observedAt` (sources/.../dated/). */

@@ -8,7 +8,7 @@ import {
 import { indexModelFacts, modelFactKey } from "../../src/release/model-facts.js";
 import { type ModelFact, ParseOutput, type SourceFacts } from "../../src/schema/index.js";
 import { supported, unsupported } from "../helpers/capabilities.js";
-import { recordedInput } from "../helpers/captures.js";
+import { recordedInput, recordedSourceFacts } from "../helpers/captures.js";
 import { defined } from "../helpers/defined.js";
 import { edit, expectParseFailure } from "../helpers/parsers.js";
 
@@ -132,15 +132,7 @@ describe("Azure OpenAI reasoning models page, API & feature support (January 202
   it("applies a version_unstated column to the one version the region tables list", async () => {
     const sourceFacts = async (name: string): Promise<SourceFacts> => {
       const input = await recordedInput("azure", name);
-      return {
-        source_id: input.source.source_id,
-        provider_id: "azure",
-        source_type: input.source.source_type,
-        source_url: input.source.url,
-        observed_at: input.observedAt,
-        carried_forward: false,
-        output: normalizeSource(input),
-      };
+      return recordedSourceFacts(input, normalizeSource(input));
     };
     const index = indexModelFacts(
       [await sourceFacts("reasoning-models-2026-01"), await sourceFacts("deployments-standard")],

@@ -11,7 +11,7 @@ import { mergeDeploymentFields } from "../../src/release/merge.js";
 import { gatherCandidates, isOfficial } from "../../src/release/merge-candidates.js";
 import { capabilityListFacts } from "../../src/release/model-facts.js";
 import type { CapabilityEntry, DeploymentFact, ModelFact } from "../../src/schema/index.js";
-import { recordedInput } from "../helpers/captures.js";
+import { recordedInput, recordedSourceFacts } from "../helpers/captures.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
 const PAGE = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs.md";
@@ -30,15 +30,7 @@ beforeAll(async () => {
   // the committed release's facts without the page itself: the catalog before it was recorded
   committed = (await committedRelease()).facts.sources.filter((s) => s.source_url !== PAGE);
   const input = await recordedInput("anthropic", "structured-outputs");
-  page = {
-    source_id: input.source.source_id,
-    provider_id: input.source.provider_id,
-    source_type: input.source.source_type,
-    source_url: input.source.url,
-    observed_at: input.observedAt,
-    carried_forward: false,
-    output: normalizeSource(input),
-  };
+  page = recordedSourceFacts(input, normalizeSource(input));
 });
 
 /** Each deployment's structured_output as the merge gives it from these sources' facts. */

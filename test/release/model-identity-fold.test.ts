@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { parserFor } from "../../src/normalize/index.js";
 import { parseGeminiDeprecations, parseGeminiPricing } from "../../src/normalize/parsers/google.js";
 import { parseOpenaiDeprecations, parseOpenaiPricing } from "../../src/normalize/parsers/openai.js";
-import type { ParserInput } from "../../src/normalize/types.js";
 import { mergeCatalog } from "../../src/release/merge.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
 import {
@@ -13,21 +12,9 @@ import {
 } from "../../src/release/model-identity-fold.js";
 import { modelIdentityLines } from "../../src/release/report.js";
 import type { DeploymentFact, LifecycleAssertion, SourceFacts } from "../../src/schema/index.js";
-import { recordedInput } from "../helpers/captures.js";
+import { recordedInput, recordedSourceFacts as sourceFacts } from "../helpers/captures.js";
 
 const NOW = "2026-11-23T00:00:00Z";
-
-function sourceFacts(input: ParserInput, output: SourceFacts["output"]): SourceFacts {
-  return {
-    source_id: input.source.source_id,
-    provider_id: input.source.provider_id,
-    source_type: input.source.source_type,
-    source_url: input.source.url,
-    observed_at: input.observedAt,
-    carried_forward: false,
-    output,
-  };
-}
 
 /** OpenAI's real pricing and deprecations captures, parsed by their parsers. */
 let pricing: SourceFacts;
