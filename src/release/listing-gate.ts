@@ -24,9 +24,9 @@
  *    date"; a price list's Region) names a place as the scope of what it says: its deployment
  *    fact is dropped the same way where a list excludes the place (never for batch: official
  *    sources settle that between themselves), and reported; its lifecycle assertions stay
- *    while they are about some deployment (withoutOrphanAssertions). Where no catalog covers the place, a model
- *    that no list names is not vetoed (a per-model list speaks only for its models; a community
- *    record of another model stays, marked community_reported).
+ *    while they are about some deployment (withoutOrphanAssertions). Where no catalog covers the
+ *    place, a model that no list names is not vetoed (a per-model list speaks only for its
+ *    models; a community record of another model stays, marked community_reported).
  * 2. A community zero price is unknown: a zero token price of a community rate card becomes null,
  *    and a card whose input price is zero is dropped (the deployment stays, unpriced), because a
  *    community dataset writes 0 where it does not know. Only an official source may say a use is
@@ -270,28 +270,31 @@ function withoutVetoedTargets(source: SourceFacts, kept: readonly DeploymentFact
 }
 
 /**
- * The official sources of `vetoed` without the deployment-scope assertions that targeted a
- * place the gate removed from them and now target no deployment fact of any source: such an
- * assertion would otherwise become a fact about the whole model (withoutVetoedTargets).
+ * The official sources the gate dropped facts from (`dropped`: source id -> those facts) without
+ * the deployment-scope assertions that targeted a dropped place and now target no deployment
+ * fact of any source: such an assertion would otherwise become a fact about the whole model
+ * (withoutVetoedTargets).
  */
 function withoutOrphanAssertions(
   gated: SourceFacts[],
-  vetoed: ReadonlySet<string>,
-  original: readonly SourceFacts[],
+  dropped: ReadonlyMap<string, DeploymentFact[]>,
 ): SourceFacts[] {
-  if (vetoed.size === 0) return gated;
+  if (dropped.size === 0) return gated;
   const kept = new Map<string, DeploymentFact[]>();
   for (const source of gated)
     for (const d of source.output.deployments) push(kept, modelKey(d.provider_id, d.provider_model_id), d);
-  return gated.map((source, i) => {
-    if (!vetoed.has(source.source_id)) return source;
-    const before = original[i] as SourceFacts;
+  return gated.map((source) => {
+    const lost = dropped.get(source.source_id);
+    if (lost === undefined) return source;
     const lifecycle = source.output.lifecycle.filter((a) => {
       if (a.scope !== "deployment" || !a.target) return true;
-      const key = modelKey(a.provider_id, a.target.provider_model_id);
-      const about = (d: DeploymentFact) => d.provider_id === a.provider_id && targets(a.target, d);
-      const lost = before.output.deployments.some((d) => about(d) && !source.output.deployments.includes(d));
-      return !lost || (kept.get(key) ?? []).some(about);
+      const about = (d: DeploymentFact) =>
+        d.provider_id === a.provider_id &&
+        d.provider_model_id === a.target?.provider_model_id &&
+        targets(a.target, d);
+      return (
+        !lost.some(about) || (kept.get(modelKey(a.provider_id, a.target.provider_model_id)) ?? []).some(about)
+      );
     });
     return lifecycle.length === source.output.lifecycle.length
       ? source
@@ -308,7 +311,7 @@ export function gateCommunityFacts(
   const unlistedOfferings: UnlistedOffering[] = [];
   const communityZeroPrices: CommunityZeroPrice[] = [];
   const staleAliasPrices: StaleAliasPrice[] = [];
-  const vetoedOfficial = new Set<string>();
+  const droppedOfficial = new Map<string, DeploymentFact[]>();
   const gated = sources.map((source): SourceFacts => {
     if (isOfficial(source)) return source.output.availability_list ? source : gateOfficial(source);
     let changed = false;
@@ -365,9 +368,11 @@ export function gateCommunityFacts(
    * all go at the end (withoutOrphanAssertions).
    */
   function gateOfficial(source: SourceFacts): SourceFacts {
+    const lost: DeploymentFact[] = [];
     const deployments = source.output.deployments.filter((d) => {
       const excluded = excludedBy(d, listings, true);
-      if (excluded)
+      if (excluded) {
+        lost.push(d);
         unlistedOfferings.push({
           source_id: source.source_id,
           provider_id: d.provider_id,
@@ -375,16 +380,17 @@ export function gateCommunityFacts(
           excluded_by: excluded.list,
           reason: `an official page names this place as the scope of what it says, and ${excluded.reason.replace(/^the /, "the model's ")}`,
         });
+      }
       return !excluded;
     });
-    if (deployments.length === source.output.deployments.length) return source;
-    vetoedOfficial.add(source.source_id);
+    if (lost.length === 0) return source;
+    droppedOfficial.set(source.source_id, lost);
     return { ...source, output: { ...source.output, deployments } };
   }
   const byDeployment = (a: { deployment_id: string; source_id: string }, b: typeof a) =>
     compareCodePoints(a.deployment_id, b.deployment_id) || compareCodePoints(a.source_id, b.source_id);
   return {
-    sources: withoutOrphanAssertions(gated, vetoedOfficial, sources),
+    sources: withoutOrphanAssertions(gated, droppedOfficial),
     unlistedOfferings: unlistedOfferings.sort(byDeployment),
     communityZeroPrices: communityZeroPrices.sort(byDeployment),
     staleAliasPrices: staleAliasPrices.sort(byDeployment),
