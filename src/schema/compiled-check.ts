@@ -48,7 +48,9 @@ function compile<S extends z.ZodType>(schema: S): (value: unknown) => CheckResul
     },
   });
   const output = z.toJSONSchema(schema, { io: "output" });
-  if (JSON.stringify(withoutKeyword(jsonSchema)) !== JSON.stringify(output))
+  // the input's JSON Schema (without the rules' keyword) is the output's: the parse returns the value as it came
+  const withoutRules = (key: string, value: unknown) => (key === PROBLEMS_KEYWORD ? undefined : value);
+  if (JSON.stringify(jsonSchema, withoutRules) !== JSON.stringify(output))
     throw new TypeError(
       "compileCheck: the schema's parse changes values (defaults, transforms or non-strict objects)",
     );
@@ -122,10 +124,4 @@ function patternedFormats(jsonSchema: unknown): string[] {
     return value;
   });
   return [...formats];
-}
-
-function withoutKeyword(jsonSchema: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(jsonSchema, (key, value) => (key === PROBLEMS_KEYWORD ? undefined : value)),
-  );
 }
