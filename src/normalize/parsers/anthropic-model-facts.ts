@@ -547,16 +547,16 @@ export const parseAnthropicStructuredOutputs: Parser = (input) => {
     const platform = plainCell(m?.[1] ?? raw);
     const provider = COMPATIBILITY_PLATFORMS[platform];
     if (provider === undefined) continue;
-    const note = m?.[2] === undefined ? undefined : footnotes.get(m[2]);
+    const marker = m?.[2];
     let ids = named;
-    if (m?.[2] !== undefined) {
+    if (marker !== undefined) {
       const only = new RegExp(`^On ${platform}, structured outputs are available for (.+?)\\.(?=\\s|$)`).exec(
-        note ?? "",
+        footnotes.get(marker) ?? "",
       );
       if (!only)
         throw parseFailure(
           input.source,
-          `${platform}'s footnote ${m[2]} does not say which models it covers`,
+          `${platform}'s footnote ${marker} does not say which models it covers`,
         );
       ids = listedWords(group(only, 1)).map(idFor);
       const unnamed = ids.filter((id) => !named.includes(id));
