@@ -118,7 +118,7 @@ export async function discardStaged(staged: StagedObject): Promise<void> {
 }
 
 /** Files are read this many bytes at a time where they are not kept whole. */
-const READ_CHUNK = 4 << 20;
+export const READ_CHUNK = 4 << 20;
 
 /**
  * One file of a release hash-checked as readReleaseFile does, read a chunk at a time, of which
