@@ -81,6 +81,7 @@ import {
 import {
   compareDisagreements,
   type MergedSpecs,
+  type ModelFactIndex,
   mergeSpecs,
   modelFactKey,
   officialDisagreements,
@@ -423,8 +424,11 @@ function previousCore(context: MergeContext, type: string, id: string): Previous
 
 interface MergedDeployment {
   deployment: Deployment;
-  /** An official source prices it (its rate card may still be a community one's where the official card is null). */
-  officiallyPriced: boolean;
+  /**
+   * The first official source that prices it (its rate card may still be a community one's
+   * where the official card is null), or null.
+   */
+  officialPrice: { source_id: string; observed_at: string } | null;
   sourceIds: string[];
   replacements: PickedLifecycle["replacements"];
   conflicts: FieldConflict[];
@@ -491,13 +495,60 @@ function mergeDeployment(
       provenance: { listing: listingProvenance(ranked), ...fields.provenance },
     },
     sourceIds,
-    officiallyPriced: ranked.some((r) => r.official && r.fact.rate_card),
+    officialPrice: officialPriceOf(ranked),
     replacements: picked.replacements,
     conflicts: eolConflict ? [...fields.conflicts, eolConflict] : fields.conflicts,
     communityDisagreements: fields.communityDisagreements,
     disagreements: fields.disagreements,
     officialLimits: fields.officialLimits,
     releasedAt: fields.releasedAt,
+  };
+}
+
+/** The first official fact (in precedence order) that prices a deployment, as a disagreement side names it. */
+function officialPriceOf(ranked: readonly RankedFact[]): MergedDeployment["officialPrice"] {
+  const priced = ranked.find((r) => r.official && r.fact.rate_card);
+  return priced === undefined
+    ? null
+    : { source_id: priced.source.source_id, observed_at: priced.fact.evidence.observed_at };
+}
+
+/**
+ * An official batch price against an official "batch: unsupported": OpenAI's pricing page prices
+ * gpt-5.4-pro in Batch while its model page says Batch is not supported. The merge keeps both
+ * (the batch deployment, and the capability the model page states); this names the two sources
+ * so that a reader of report.json sees which official page is out of date. Null when the
+ * deployment's `batch` is not an official `unsupported`, or no official model fact states it.
+ */
+function batchPriceDisagreement(
+  deployment: Deployment,
+  price: NonNullable<MergedDeployment["officialPrice"]>,
+  modelFacts: ModelFactIndex,
+): OfficialDisagreement | null {
+  const batch = deployment.capabilities.batch;
+  if (batch?.status !== "unsupported" || !batch.verification_status?.startsWith("official_")) return null;
+  const stated = (modelFacts.get(modelFactKey(deployment.provider_id, deployment.provider_model_id)) ?? [])
+    .filter(
+      (r) =>
+        r.official &&
+        r.fact.capabilities?.batch?.status === "unsupported" &&
+        (r.fact.modes === undefined || r.fact.modes.includes(deployment.mode)),
+    )
+    .sort(
+      (a, b) => b.observedMs - a.observedMs || compareCodePoints(a.source.source_id, b.source.source_id),
+    )[0];
+  if (stated === undefined) return null;
+  return {
+    provider_id: deployment.provider_id,
+    provider_model_id: deployment.provider_model_id,
+    deployment_id: deployment.id,
+    field: "capabilities.batch",
+    kept: {
+      source_id: stated.source.source_id,
+      value: "unsupported",
+      observed_at: stated.fact.evidence.observed_at,
+    },
+    other: { source_id: price.source_id, value: "supported", observed_at: price.observed_at },
   };
 }
 
@@ -609,15 +660,20 @@ export function mergeCatalog(input: MergeInput): MergeResult {
         ...disagreement,
       });
   });
-  // Step 2b: `batch` where an official source prices the model in batch mode (withBatchPrice).
-  const batchPriced = new Set(
-    merged
-      .filter((m) => m.deployment.mode === "batch" && m.officiallyPriced)
-      .map((m) => offeredAt(m.deployment)),
-  );
-  for (const { deployment } of merged)
-    if (batchPriced.has(offeredAt(deployment)))
-      deployment.capabilities = withBatchPrice(deployment.capabilities);
+  // Step 2b: `batch` where an official source prices the model in batch mode (withBatchPrice);
+  // where an official fact says batch is unsupported instead, that fact stays and the two
+  // official sources are reported as disagreeing (batchPriceDisagreement).
+  const batchPriced = new Map<string, NonNullable<MergedDeployment["officialPrice"]>>();
+  for (const m of merged)
+    if (m.deployment.mode === "batch" && m.officialPrice !== null)
+      batchPriced.set(offeredAt(m.deployment), m.officialPrice);
+  for (const { deployment } of merged) {
+    const price = batchPriced.get(offeredAt(deployment));
+    if (price === undefined) continue;
+    deployment.capabilities = withBatchPrice(deployment.capabilities);
+    const disagreement = batchPriceDisagreement(deployment, price, candidates.modelFacts);
+    if (disagreement !== null) disagreements.push(disagreement);
+  }
   const deployments = merged.map((m) => m.deployment);
   const officialSpecs = countOfficialSpecs(merged);
 

@@ -349,7 +349,7 @@ export function formatBuildReport(report: BuildReport): string {
     );
     for (const d of report.official_disagreements) {
       const about = d.deployment_id
-        ? `${d.deployment_id} (its own fact vs its model's)`
+        ? `${d.deployment_id} (${d.field === "capabilities.batch" && d.other.value === "supported" ? "an official batch price vs its model's" : "its own fact vs its model's"})`
         : `${d.provider_id}/${d.provider_model_id}${d.modes ? ` (${d.modes.join(", ")})` : ""}`;
       lines.push(
         `  ${about} ${d.field}: kept ${d.kept.value} (${d.kept.source_id}, ${d.kept.observed_at}) vs ${d.other.value} (${d.other.source_id}, ${d.other.observed_at})`,

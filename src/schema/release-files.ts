@@ -221,7 +221,7 @@ export const BuildReportFile = z
       .optional()
       .meta({
         description:
-          "Official facts that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): two facts about the same provider model (and modes), or, with deployment_id, an official fact about that deployment (which is kept) and an official fact about its provider model. Each names the value the merge kept (deployment facts before model facts, declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
+          "Official facts that contradict each other on a limit (context_tokens, max_output_tokens) or a capability (capabilities.<name>, its status): two facts about the same provider model (and modes), or, with deployment_id, an official fact about that deployment (which is kept) and an official fact about its provider model, or (field capabilities.batch, other value supported) an official batch price of the deployment's model at its surface and region against an official fact that the model does not support batch (which is kept: both stay served, the batch deployment and the capability). Each names the value the merge kept (deployment facts before model facts, declared before inferred, then the newest observation) and another official source's. Absent in releases published before it was stored.",
       }),
     community_disagreements: z
       .array(

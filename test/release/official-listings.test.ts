@@ -131,3 +131,39 @@ describe("aliases", () => {
     expect(isMovingAlias("latest-model")).toBe(false);
   });
 });
+
+describe("official sources that disagree on batch", () => {
+  it("every deployment at an officially batch-priced offering whose model officially lacks batch is reported, and nothing else", () => {
+    // OpenAI's pricing page prices gpt-5.4-pro in Batch; its model page says "Batch: Not
+    // supported" (a blind check found both served: docs/fact-check.md)
+    const offering = (d: Deployment) =>
+      `${d.provider_id}|${d.provider_model_id}|${d.api_surface}|${d.region}`;
+    const batchPriced = new Set(
+      release.catalog.deployments
+        .filter(
+          (d) => d.mode === "batch" && d.provenance.rate_card?.verification_status.startsWith("official_"),
+        )
+        .map(offering),
+    );
+    const expected = release.catalog.deployments
+      .filter(
+        (d) =>
+          batchPriced.has(offering(d)) &&
+          d.capabilities.batch?.status === "unsupported" &&
+          d.capabilities.batch.verification_status?.startsWith("official_"),
+      )
+      .map((d) => d.id)
+      .sort();
+    const reported = (report.official_disagreements ?? []).filter(
+      (x) => x.field === "capabilities.batch" && x.other.value === "supported",
+    );
+    expect(reported.map((x) => x.deployment_id).sort()).toEqual(expected);
+    expect(expected).toContain("dep_openai_gpt-5.4-pro_api-batch_global");
+    expect(expected).toContain("dep_openai_gpt-5.2-pro_api-batch_global");
+    expect(expected.length).toBeGreaterThanOrEqual(4);
+    for (const x of reported) {
+      expect(x.kept.value).toBe("unsupported");
+      expect(x.kept.source_id).not.toBe(x.other.source_id);
+    }
+  });
+});
