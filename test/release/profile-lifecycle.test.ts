@@ -4,6 +4,7 @@
  * release (the offline build of the recorded captures) and on small facts built from its shapes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { BEDROCK_GEOGRAPHIES as GEOGRAPHIES, geographyIncludes } from "../../src/normalize/identity/index.js";
 import type { SourceFacts } from "../../src/release/facts.js";
 import { isOfficial } from "../../src/release/merge-candidates.js";
 import { withProfileStatements } from "../../src/release/profile-lifecycle.js";
@@ -68,6 +69,56 @@ describe("profiles dated by Region-scoped lifecycle statements", () => {
       for (const region of fact.source_regions ?? []) expect(said?.has(region), `${id} ${region}`).toBe(true);
     }
     expect(dated).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("profiles no card describes, ended with their model in every official place of their geography", () => {
+  const SONNET_3 = "dep_amazon-bedrock_anthropic.claude-3-sonnet-20240229-v1-0_bedrock-runtime_";
+
+  it("retires Claude 3 Sonnet's community us, eu and apac profiles with its EOL (a blind check found `us` served unknown)", () => {
+    for (const geo of ["us", "eu", "apac"]) {
+      const d = byId.get(`${SONNET_3}${geo}`);
+      expect(d?.provenance.listing.verification_status, geo).toBe("community_reported");
+      expect(d?.status, geo).toBe("retired");
+      expect(d?.lifecycle.end_of_life.date, geo).toBe("2026-07-30");
+      expect(d?.lifecycle.deprecation.date, geo).toBe("2026-01-30");
+      expect(datedByLifecyclePage(d), geo).toBe(true);
+    }
+  });
+
+  it("dates such a profile only where the page's one EOL covers every official place of the model in its geography (every case of the build)", () => {
+    const described = new Set<string>();
+    const officialPlaces = new Map<string, Set<string>>();
+    for (const s of release.facts.sources)
+      for (const d of s.output.deployments) {
+        if (d.source_regions) described.add(d.id);
+        if (!isOfficial(s) || d.provider_id !== "amazon-bedrock") continue;
+        const places = officialPlaces.get(d.provider_model_id) ?? new Set<string>();
+        if (!GEOGRAPHIES.includes(d.region)) places.add(d.region);
+        for (const r of d.source_regions ?? []) places.add(r);
+        officialPlaces.set(d.provider_model_id, places);
+      }
+    const eolRegions = new Map<string, Set<string>>();
+    for (const s of release.facts.sources)
+      if (s.source_url.startsWith(LIFECYCLE))
+        for (const a of s.output.lifecycle)
+          if (a.target?.region && a.end_of_life?.date) {
+            const key = `${a.target.provider_model_id}|${a.end_of_life.date}`;
+            eolRegions.set(key, (eolRegions.get(key) ?? new Set()).add(a.target.region));
+          }
+    let dated = 0;
+    for (const d of release.catalog.deployments) {
+      if (d.provider_id !== "amazon-bedrock" || !GEOGRAPHIES.includes(d.region) || described.has(d.id))
+        continue;
+      if (!datedByLifecyclePage(d)) continue;
+      dated++;
+      const said = eolRegions.get(`${d.provider_model_id}|${d.lifecycle.end_of_life.date}`) ?? new Set();
+      const inGeography = (r: string) => geographyIncludes(d.region, r) === true;
+      expect([...said].some(inGeography), d.id).toBe(true);
+      for (const r of officialPlaces.get(d.provider_model_id) ?? [])
+        if (inGeography(r)) expect(said.has(r), `${d.id} ${r}`).toBe(true);
+    }
+    expect(dated).toBeGreaterThanOrEqual(4);
   });
 });
 
@@ -139,5 +190,78 @@ describe("withProfileStatements", () => {
     };
     list.output.lifecycle = [eol("us-east-1"), eol("us-west-2")];
     expect(added([card(), list])).toEqual([]);
+  });
+  const community = (region: string): SourceFacts => ({
+    ...card(),
+    source_id: "00000000-0000-4000-8000-000000000003",
+    source_type: "community_catalog",
+    source_url: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+    output: {
+      deployments: [
+        {
+          ...profile,
+          id: `dep_amazon-bedrock_x.model-v1-0_bedrock-runtime_${region}`,
+          region,
+          source_regions: undefined,
+          evidence: {
+            ...profile.evidence,
+            source_url:
+              "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+            source_type: "community_catalog",
+            verification_status: "community_reported",
+          },
+        },
+      ],
+      lifecycle: [],
+      skipped: [],
+    },
+  });
+  const stated = (sources: SourceFacts[], region: string) =>
+    withProfileStatements(sources, isOfficial)
+      .find((s) => s.source_url === LIFECYCLE)
+      ?.output.lifecycle.filter((a) => a.target?.region === region) ?? [];
+
+  it("ends a profile no card describes where the page's one EOL covers every official place of the model in its geography", () => {
+    const [statement] = stated(
+      [community("eu"), page([eol("eu-west-1"), eol("eu-west-3"), eol("us-east-1")])],
+      "eu",
+    );
+    expect(statement?.end_of_life?.date).toBe("2027-01-08");
+    expect(statement?.evidence.verification_status).toBe("official_inferred");
+    expect(statement?.target).toEqual({
+      provider_model_id: "x.model-v1:0",
+      region: "eu",
+      api_surface: "bedrock-runtime",
+    });
+  });
+
+  it("ends no such profile when an official place in its geography is left out, no Region is in it, or the dates differ", () => {
+    const card = (region: string): SourceFacts => ({
+      ...page([]),
+      source_id: "00000000-0000-4000-8000-000000000004",
+      source_type: "official_docs",
+      source_url: "https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-x.md",
+      output: {
+        deployments: [
+          {
+            ...profile,
+            id: `dep_amazon-bedrock_x.model-v1-0_bedrock-runtime_${region}`,
+            region,
+            source_regions: undefined,
+          },
+        ],
+        lifecycle: [],
+        availability_list: "per_model",
+        skipped: [],
+      },
+    });
+    // a card places the model in eu-central-1, which the page does not end
+    expect(stated([community("eu"), card("eu-central-1"), page([eol("eu-west-1")])], "eu")).toEqual([]);
+    // the page names no European Region
+    expect(stated([community("eu"), page([eol("us-east-1"), eol("us-west-2")])], "eu")).toEqual([]);
+    // two EOL dates: the model ends at different times in different Regions
+    expect(stated([community("eu"), page([eol("eu-west-1"), eol("us-east-1", "2027-02-01")])], "eu")).toEqual(
+      [],
+    );
   });
 });

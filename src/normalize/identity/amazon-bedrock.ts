@@ -54,6 +54,37 @@ const GEOGRAPHIES = Object.freeze({
 /** Every inference profile geography prefix (without its dot). */
 export const BEDROCK_GEOGRAPHIES: readonly string[] = Object.freeze(Object.values(GEOGRAPHIES));
 
+/**
+ * Whether a geographic cross-Region inference profile (`us`, `eu`, `apac`, `jp`, `au`, `ca`,
+ * `us-gov`, `global`) sends requests to an AWS Region: AWS's geographies, by Region code
+ * (`us` the US commercial Regions, `eu` the European ones, `apac` Asia Pacific, `jp` Tokyo and
+ * Osaka, `au` Sydney and Melbourne, `ca` the Canadian ones, `us-gov` GovCloud, `global` every
+ * commercial Region). A vocabulary, as the geographies above are: it says where a profile may
+ * route, never that a model is offered anywhere. Undefined for a name that is no geography.
+ */
+export function geographyIncludes(geography: string, region: string): boolean | undefined {
+  switch (geography) {
+    case GEOGRAPHIES.us:
+      return region.startsWith("us-") && !isGovCloudRegion(region);
+    case GEOGRAPHIES.eu:
+      return region.startsWith("eu-");
+    case GEOGRAPHIES.apac:
+      return region.startsWith("ap-");
+    case GEOGRAPHIES.jp:
+      return region === "ap-northeast-1" || region === "ap-northeast-3";
+    case GEOGRAPHIES.au:
+      return region === "ap-southeast-2" || region === "ap-southeast-4";
+    case GEOGRAPHIES.ca:
+      return region.startsWith("ca-");
+    case GEOGRAPHIES.usGov:
+      return isGovCloudRegion(region);
+    case GEOGRAPHIES.global:
+      return !isGovCloudRegion(region);
+    default:
+      return undefined;
+  }
+}
+
 /** Whether an AWS Region is in the GovCloud (US) partition, whose requests go to `us-gov` profiles. */
 export function isGovCloudRegion(region: string): boolean {
   return region.startsWith("us-gov-");

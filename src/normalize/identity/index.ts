@@ -33,6 +33,7 @@ export {
   type BedrockMode,
   bedrockDeployment,
   bedrockIdentity,
+  geographyIncludes,
   isGovCloudRegion,
 } from "./amazon-bedrock.js";
 export {
