@@ -124,7 +124,7 @@ function geographyStatements(
     if (!first || !target || !eol || eol.date === null || target.api_surface === undefined) continue;
     // one end of life in every Region the source names for the model
     if (rows.some((a) => said(a.end_of_life) !== said(eol))) continue;
-    const regions = new Set(rows.map((a) => a.target?.region as string));
+    const regions = new Set(rows.flatMap((a) => (a.target?.region === undefined ? [] : [a.target.region])));
     const official = places.official.get(
       `${first.provider_id}|${target.provider_model_id}|${target.api_surface}`,
     );

@@ -309,9 +309,15 @@ describe("the merged catalog", () => {
     expect(a.get(bedrockId("claude-opus-4-1-20250805-v1-0", "us-east-1"))?.lifecycle.end_of_life.date).toBe(
       "2027-01-08",
     );
-    // LiteLLM's `us.` profile key: no Bedrock lifecycle row, Anthropic's page decides.
-    expect(status(b, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("unknown");
-    expect(status(a, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("deprecated");
+    // LiteLLM's `us.` profile key: no Bedrock lifecycle row names the profile, but the legacy
+    // page ends the model on October 14, 2026 in every Region it names, which hold every US
+    // place an official source gives it: the profile ends with it either way
+    // (src/release/profile-lifecycle.ts, geographyStatements).
+    expect(status(b, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("retired");
+    expect(status(a, bedrockId("claude-sonnet-4-20250514-v1-0", "us"))).toBe("retired");
+    expect(a.get(bedrockId("claude-sonnet-4-20250514-v1-0", "us"))?.lifecycle.end_of_life.date).toBe(
+      "2026-10-14",
+    );
     // (LiteLLM's unqualified key, which named no region, no longer places it in us-east-1; its
     // `us.` profile key does: docs/provenance.md)
     expect(status(a, bedrockId("claude-3-7-sonnet-20250219-v1-0", "us"))).toBe("retired");
