@@ -17,7 +17,7 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
     const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
-    expect(byPage.size).toBe(9);
+    expect(byPage.size).toBe(10);
     const facts = [...byPage.values()].flat();
     for (const fact of facts)
       if (fact.provider_model_id !== "gemini-embedding-2") expect(fact.max_output_tokens).toBeGreaterThan(0);
@@ -33,7 +33,36 @@ describe("Vertex AI Gemini model pages", () => {
       "gemini-3.1-pro-preview",
       "gemini-3.5-flash",
       "gemini-embedding-2",
+      "gemini-live-2.5-flash-native-audio",
+      "gemini-live-2.5-flash-preview-native-audio-09-2025",
     ]);
+  });
+
+  it("the Live API page: limits printed as 128K / 64K, audio in and out, a Maximum concurrent sessions row between the limits and the capabilities, batch not supported", async () => {
+    const facts = await factsOf("model-gemini-2-5-flash-live-api");
+    expect([...facts.keys()]).toEqual([
+      "gemini-live-2.5-flash-native-audio",
+      "gemini-live-2.5-flash-preview-native-audio-09-2025",
+    ]);
+    for (const fact of facts.values()) {
+      // The preview's second "Context window" row ("32K (default), upgradable to 128K") is not read.
+      expect(fact.context_tokens).toBe(128_000);
+      expect(fact.max_output_tokens).toBe(64_000);
+      expect(fact.capabilities).toEqual({
+        vision: supported,
+        image_output: unsupported,
+        audio_input: supported,
+        audio_output: supported,
+        video_input: supported,
+        web_search: supported,
+        tool_calling: supported,
+        code_execution: unsupported,
+        structured_output: unsupported,
+        reasoning: unsupported,
+        prompt_caching: unsupported,
+        batch: unsupported,
+      });
+    }
   });
 
   it("Gemini 2.5 Pro: context window, the default maximum output, modalities and the two capability lists", async () => {
