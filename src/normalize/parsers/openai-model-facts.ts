@@ -170,8 +170,12 @@ export const parseOpenAiModelPage: Parser = (input) => {
   };
 };
 
-/** The model icon of a rendered page, "![gpt-5.4-mini](/images/api/models/icons/gpt-5.4-mini.png)". */
-const RENDERED_ICON = /^!\[([a-z0-9][a-z0-9.-]*)\]\([^)]*\/models\/icons\/\1\.png\)$/m;
+/**
+ * The model icon of a rendered page, "![gpt-5.4-mini](/images/api/models/icons/gpt-5.4-mini.png)"
+ * (developers.openai.com) or "![o3](https://cdn.openai.com/API/docs/images/model-page/model-icons/o3.png)"
+ * (the page as platform.openai.com served it in 2025).
+ */
+const RENDERED_ICON = /^!\[([a-z0-9][a-z0-9.-]*)\]\([^)]*\/(?:models\/icons|model-icons)\/\1\.png\)$/m;
 
 /** Rendered "Features" / "Tools" item names -> capability. */
 const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
@@ -190,7 +194,8 @@ const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
  * "Features" and "Tools" then name / "Supported" | "Not supported" pairs (an item marked "Not
  * supported" is unsupported, not left unknown). The rendered Endpoints list shows no support
  * status, so batch stays unknown. No Default snapshot is stated, so the facts are the model id's;
- * the other ids under "Snapshots" get bare listing facts, as in the Markdown form.
+ * the other ids under "Snapshots" get bare listing facts, as in the Markdown form, except those of
+ * a group the page marks "Deprecated".
  */
 function parseRenderedModelPage(input: ParserInput): ParseOutput {
   const icon = RENDERED_ICON.exec(input.content);
@@ -258,19 +263,28 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
       evidence,
     },
   ];
-  // "Snapshots": after its paragraph, one id per line (an icon line aside) up to "Rate limits"
+  // "Snapshots": after its paragraph, groups each opened by a model icon, one id per line, up to
+  // "Rate limits"; a group marked "Deprecated" (o1's o1-preview group) lists nothing
   const from = lines.indexOf("Snapshots");
   const ids = new Set([id]);
+  const groups: string[][] = [];
   if (from >= 0)
     for (const line of lines.slice(from + 2)) {
       if (line === "Rate limits") break;
-      if (line.startsWith("![")) continue;
+      if (line.startsWith("![")) groups.push([]);
+      else if (groups.length === 0) groups.push([line]);
+      else groups.at(-1)?.push(line);
+    }
+  for (const entries of groups) {
+    if (entries.includes("Deprecated")) continue;
+    for (const line of entries) {
       if (!MODEL_ID.test(line))
         throw parseFailure(input.source, `${id}: the Snapshots list names "${line}", not a model id`);
       if (ids.has(line)) continue;
       ids.add(line);
       facts.push({ provider_id: PROVIDER_ID, provider_model_id: line, evidence });
     }
+  }
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 }
 
