@@ -17,7 +17,7 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
     const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
-    expect(byPage.size).toBe(15);
+    expect(byPage.size).toBe(16);
     const facts = [...byPage.values()].flat();
     for (const fact of facts)
       if (fact.provider_model_id !== "gemini-embedding-2") expect(fact.max_output_tokens).toBeGreaterThan(0);
@@ -29,6 +29,7 @@ describe("Vertex AI Gemini model pages", () => {
       "gemini-2.5-flash-preview-09-2025",
       "gemini-2.5-pro",
       "gemini-3-flash-preview",
+      "gemini-3-pro-image",
       "gemini-3.1-flash-image",
       "gemini-3.1-flash-lite-image",
       "gemini-3.1-pro-preview",
@@ -92,6 +93,28 @@ describe("Vertex AI Gemini model pages", () => {
       prompt_caching: unsupported,
       web_search: supported,
       tool_calling: unsupported,
+      batch: supported,
+    });
+  });
+
+  it("a rendering of the older layout (inputs & outputs, limits as bullets, items under Supported / Not supported headings): Gemini 3 Pro Image", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-3-pro-image")).get("gemini-3-pro-image"),
+      "gemini-3-pro-image",
+    );
+    expect(fact.context_tokens).toBe(65_536); // "Maximum input tokens", the only input limit given
+    expect(fact.max_output_tokens).toBe(32_768);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      image_output: supported,
+      audio_input: unsupported,
+      audio_output: unsupported,
+      video_input: unsupported,
+      web_search: supported,
+      reasoning: supported,
+      code_execution: unsupported,
+      tool_calling: unsupported,
+      prompt_caching: unsupported,
       batch: supported,
     });
   });

@@ -24,7 +24,9 @@
  * The same page rendered in Markdown from its HTML (the layout of mid-2026: one value
  * per line, "Model ID" then "`gemini-3.6-flash`", the capabilities as "- [Name](url)" items each
  * followed by "Supported" / "Not supported", a separate "Tools" list) is read too, where no copy
- * of the .md.txt form was found: see parseRenderedBlocks.
+ * of the .md.txt form was found: see parseRenderedBlocks. So is the rendering of the older layout
+ * ("Supported inputs & outputs", limits as "- Maximum input tokens: N" bullets, items listed under
+ * "Supported" / "Not supported" headings).
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, CapabilityStatus, ModelFact } from "../../schema/index.js";
@@ -118,8 +120,12 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
       const i = block.indexOf(label);
       return i < 0 ? undefined : block[i + 1];
     };
-    const contextText = after("Context window") ?? after("Maximum input tokens");
-    const outputText = after("Maximum output tokens");
+    // the older layout: "- Maximum input tokens: 65,536" / "- Maximum output tokens: 32,768"
+    const bullet = (label: string): string | undefined =>
+      block.map((l) => new RegExp(`^- ${label}: (.+)$`).exec(l)?.[1]).find((v) => v !== undefined);
+    const contextText =
+      after("Context window") ?? after("Maximum input tokens") ?? bullet("Maximum input tokens");
+    const outputText = after("Maximum output tokens") ?? bullet("Maximum output tokens");
     const contextTokens =
       contextText === undefined ? null : tokenCount(contextText.replace(/\s*\(default\)$/, ""));
     const outputTokens =
@@ -141,18 +147,34 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
     };
     const from = block.indexOf("Modalities");
     const to = block.indexOf("Token limits");
-    if (from < 0 || to < from) throw parseFailure(input.source, `${id}: no Modalities list`);
-    const modalities = block.slice(from + 1, to);
-    modalities.forEach((kind, i) => {
-      const how = modalities[i + 1] ?? "";
-      if (!/^(Input and output|Input only|Output only|Not supported)$/.test(how)) return;
-      const [asInput, asOutput] = MODALITIES[kind.toLowerCase()] ?? [null, null];
-      if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
-      if (asOutput)
-        set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
-    });
+    const io = block.indexOf("Supported inputs & outputs");
+    if (from >= 0 && to > from) {
+      const modalities = block.slice(from + 1, to);
+      modalities.forEach((kind, i) => {
+        const how = modalities[i + 1] ?? "";
+        if (!/^(Input and output|Input only|Output only|Not supported)$/.test(how)) return;
+        const [asInput, asOutput] = MODALITIES[kind.toLowerCase()] ?? [null, null];
+        if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
+        if (asOutput)
+          set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
+      });
+    } else if (io >= 0 && block[io + 1] === "- Inputs:" && block[io + 3] === "- Outputs:") {
+      // the older layout: "- Inputs:" / "Text , Image", "- Outputs:" / "Text and image"
+      const named = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+      const inputs = named(block[io + 2] ?? "");
+      const outputs = named(block[io + 4] ?? "");
+      for (const [kind, [asInput, asOutput]] of Object.entries(MODALITIES)) {
+        const plural = `${kind}s`;
+        if (asInput) set(asInput, inputs.has(kind) || inputs.has(plural) ? "supported" : "unsupported");
+        if (asOutput) set(asOutput, outputs.has(kind) || outputs.has(plural) ? "supported" : "unsupported");
+      }
+    } else throw parseFailure(input.source, `${id}: no Modalities list`);
 
+    // the older layout lists items under "Supported" / "Not supported" headings instead
+    const headed = ["Supported", "Not supported"].includes(block[block.indexOf("Capabilities") + 1] ?? "");
+    let heading: string | undefined;
     block.forEach((line, i) => {
+      if (headed && (line === "Supported" || line === "Not supported")) heading = line;
       const item = /^- \[([^\]]+)\]\([^)]*\)(\s+preview Preview feature)?$/.exec(line);
       if (!item) return;
       const rest: string[] = [];
@@ -165,7 +187,7 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
           break;
         rest.push(next);
       }
-      const statusText = rest.at(-1);
+      const statusText = headed ? heading : rest.at(-1);
       if (statusText !== "Supported" && statusText !== "Not supported") return;
       const label = group(item, 1).trim().toLowerCase();
       const name =
