@@ -17,7 +17,7 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
     const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
-    expect(byPage.size).toBe(9);
+    expect(byPage.size).toBe(16);
     const facts = [...byPage.values()].flat();
     for (const fact of facts)
       if (fact.provider_model_id !== "gemini-embedding-2") expect(fact.max_output_tokens).toBeGreaterThan(0);
@@ -29,11 +29,133 @@ describe("Vertex AI Gemini model pages", () => {
       "gemini-2.5-flash-preview-09-2025",
       "gemini-2.5-pro",
       "gemini-3-flash-preview",
+      "gemini-3-pro-image",
+      "gemini-3.1-flash-image",
       "gemini-3.1-flash-lite-image",
       "gemini-3.1-pro-preview",
       "gemini-3.5-flash",
+      "gemini-3.5-flash-lite",
+      "gemini-3.6-flash",
+      "gemini-3.7-flash",
+      "gemini-3.8-flash-cyber",
       "gemini-embedding-2",
+      "gemini-live-2.5-flash-native-audio",
+      "gemini-live-2.5-flash-preview-native-audio-09-2025",
     ]);
+  });
+
+  it("the pages recorded from Markdown renderings of the HTML (one value per line, a separate Tools list): limits, modalities, the items' Supported / Not supported", async () => {
+    const flash = defined(
+      (await factsOf("model-gemini-3-7-flash")).get("gemini-3.7-flash"),
+      "gemini-3.7-flash",
+    );
+    expect(flash.context_tokens).toBe(1_048_576);
+    expect(flash.max_output_tokens).toBe(65_536);
+    expect(flash.capabilities).toEqual({
+      vision: supported,
+      image_output: unsupported,
+      audio_input: supported,
+      audio_output: unsupported,
+      video_input: supported,
+      reasoning: supported,
+      structured_output: supported,
+      prompt_caching: supported, // "Context caching" / "Implicit context caching, explicit context caching" / Supported
+      web_search: supported, // "Grounding" / "Google Search, Google Maps" / Supported
+      code_execution: supported,
+      tool_calling: supported,
+      computer_use: conditional, // a Preview feature that is Supported
+      batch: supported,
+    });
+    // 3.6 Flash: Computer Use, a Preview feature, Not supported
+    expect(
+      (await factsOf("model-gemini-3-6-flash")).get("gemini-3.6-flash")?.capabilities?.computer_use,
+    ).toEqual(unsupported);
+    // the Cyber model: no tools at all ("Grounding" / Not supported is no web search), no batch
+    const cyber = defined(
+      (await factsOf("model-gemini-3-8-flash-cyber")).get("gemini-3.8-flash-cyber"),
+      "gemini-3.8-flash-cyber",
+    );
+    expect(cyber.capabilities?.web_search).toEqual(unsupported);
+    expect(cyber.capabilities?.tool_calling).toEqual(unsupported);
+    expect(cyber.capabilities?.batch).toEqual(unsupported);
+    // the image model: image in and out, no audio, its own limits, structured output and caching not supported
+    const image = defined(
+      (await factsOf("model-gemini-3-1-flash-image")).get("gemini-3.1-flash-image"),
+      "gemini-3.1-flash-image",
+    );
+    expect(image.context_tokens).toBe(131_072);
+    expect(image.max_output_tokens).toBe(32_768);
+    expect(image.capabilities).toMatchObject({
+      vision: supported,
+      image_output: supported,
+      audio_input: unsupported,
+      structured_output: unsupported,
+      prompt_caching: unsupported,
+      web_search: supported,
+      tool_calling: unsupported,
+      batch: supported,
+    });
+  });
+
+  it("a rendering of the older layout (inputs & outputs, limits as bullets, items under Supported / Not supported headings): Gemini 3 Pro Image", async () => {
+    const fact = defined(
+      (await factsOf("model-gemini-3-pro-image")).get("gemini-3-pro-image"),
+      "gemini-3-pro-image",
+    );
+    expect(fact.context_tokens).toBe(65_536); // "Maximum input tokens", the only input limit given
+    expect(fact.max_output_tokens).toBe(32_768);
+    expect(fact.capabilities).toEqual({
+      vision: supported,
+      image_output: supported,
+      audio_input: unsupported,
+      audio_output: unsupported,
+      video_input: unsupported,
+      web_search: supported,
+      reasoning: supported,
+      code_execution: unsupported,
+      tool_calling: unsupported,
+      prompt_caching: unsupported,
+      batch: supported,
+    });
+  });
+
+  it("a rendered page without token counts or a Modalities list fails to parse", async () => {
+    const input = await recordedInput("google-vertex", "model-gemini-3-6-flash");
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Context window\n\n1,048,576", "Context window\n\nlarge"))),
+      "model-gemini-3-6-flash: gemini-3.6-flash: no context window / maximum input and maximum output token counts",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Modalities\n", "Inputs\n"))),
+      "model-gemini-3-6-flash: gemini-3.6-flash: no Modalities list",
+    );
+  });
+
+  it("the Live API page: limits printed as 128K / 64K, audio in and out, a Maximum concurrent sessions row between the limits and the capabilities, batch not supported", async () => {
+    const facts = await factsOf("model-gemini-2-5-flash-live-api");
+    expect([...facts.keys()]).toEqual([
+      "gemini-live-2.5-flash-native-audio",
+      "gemini-live-2.5-flash-preview-native-audio-09-2025",
+    ]);
+    for (const fact of facts.values()) {
+      // The preview's second "Context window" row ("32K (default), upgradable to 128K") is not read.
+      expect(fact.context_tokens).toBe(128_000);
+      expect(fact.max_output_tokens).toBe(64_000);
+      expect(fact.capabilities).toEqual({
+        vision: supported,
+        image_output: unsupported,
+        audio_input: supported,
+        audio_output: supported,
+        video_input: supported,
+        web_search: supported,
+        tool_calling: supported,
+        code_execution: unsupported,
+        structured_output: unsupported,
+        reasoning: unsupported,
+        prompt_caching: unsupported,
+        batch: unsupported,
+      });
+    }
   });
 
   it("Gemini 2.5 Pro: context window, the default maximum output, modalities and the two capability lists", async () => {

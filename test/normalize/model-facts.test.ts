@@ -463,6 +463,26 @@ describe("Gemini API per-model pages", () => {
     });
   });
 
+  it("the rendered page of the older layout (Batch API among the capabilities, no Consumption options): Gemini Robotics-ER 1.5 Preview", async () => {
+    const fact = await factOf("model-gemini-robotics-er-1-5-preview", "gemini-robotics-er-1.5-preview");
+    expect(fact.context_tokens).toBe(1_048_576);
+    expect(fact.max_output_tokens).toBe(65_536);
+    expect(fact.capabilities).toEqual({
+      audio_output: unsupported,
+      batch: unsupported,
+      prompt_caching: unsupported,
+      code_execution: supported,
+      tool_calling: supported,
+      image_output: unsupported,
+      web_search: supported,
+      structured_output: supported,
+      reasoning: supported,
+      vision: supported,
+      video_input: supported,
+      audio_input: supported,
+    });
+  });
+
   it("the Markdown page with Flex and Priority inference among the capabilities: Gemini 3.1 Flash-Lite", async () => {
     const fact = await factOf("model-gemini-3-1-flash-lite", "gemini-3.1-flash-lite");
     expect(fact.context_tokens).toBe(1_048_576);

@@ -29,7 +29,7 @@ async function modelPageSources(): Promise<string[]> {
 describe("OpenAI model pages", () => {
   it("every recorded model page yields model facts of provider openai with official evidence and no deployments", async () => {
     const names = await modelPageSources();
-    expect(names.length).toBe(28);
+    expect(names.length).toBe(35);
     for (const name of names) {
       const input = await recordedInput("openai", name);
       const out = normalizeSource(input);
@@ -271,6 +271,96 @@ describe("OpenAI model pages", () => {
       "reasoning",
       "vision",
     ]);
+  });
+
+  it("the pages recorded from renderings of the HTML page (GPT-5.6 Luna, GPT-5.4 mini): limits, modalities, reasoning and the Features / Tools items, batch unknown", async () => {
+    for (const [name, id, context] of [
+      ["model-gpt-5-6-luna", "gpt-5.6-luna", 1_050_000],
+      ["model-gpt-5-4-mini", "gpt-5.4-mini", 400_000],
+    ] as const) {
+      const fact = defined((await factsOf(name)).get(id), `facts of ${id}`);
+      expect(fact.context_tokens).toBe(context);
+      expect(fact.max_output_tokens).toBe(128_000);
+      expect(fact.capabilities).toEqual({
+        vision: supported,
+        image_output: unsupported,
+        audio_input: unsupported,
+        audio_output: unsupported,
+        reasoning: supported,
+        tool_calling: supported,
+        structured_output: supported,
+        web_search: supported,
+        code_execution: supported,
+        computer_use: supported,
+      });
+    }
+    // no default snapshot is stated: the dated snapshot is only listed
+    const mini = await factsOf("model-gpt-5-4-mini");
+    expect([...mini.keys()]).toEqual(["gpt-5.4-mini", "gpt-5.4-mini-2026-03-17"]);
+    expect(Object.keys(defined(mini.get("gpt-5.4-mini-2026-03-17"), "listed")).sort()).toEqual([
+      "evidence",
+      "provider_id",
+      "provider_model_id",
+    ]);
+    expect([...(await factsOf("model-gpt-5-6-luna")).keys()]).toEqual(["gpt-5.6-luna"]);
+  });
+
+  it("the pages recorded from a 2025 crawl of platform.openai.com (o3, o1, GPT-5, GPT-4.1 nano, GPT-4o mini Search Preview): the same rendered layout with the older icon path", async () => {
+    const o3 = defined((await factsOf("model-o3")).get("o3"), "o3");
+    expect(o3.context_tokens).toBe(200_000);
+    expect(o3.max_output_tokens).toBe(100_000);
+    expect(o3.capabilities).toEqual({
+      vision: supported,
+      image_output: unsupported,
+      audio_input: unsupported,
+      audio_output: unsupported,
+      reasoning: supported,
+      tool_calling: supported,
+      structured_output: supported,
+    });
+    const gpt5 = defined((await factsOf("model-gpt-5")).get("gpt-5"), "gpt-5");
+    expect([gpt5.context_tokens, gpt5.max_output_tokens]).toEqual([400_000, 128_000]);
+    expect(gpt5.capabilities?.web_search).toEqual(supported);
+    expect(gpt5.capabilities?.code_execution).toEqual(supported);
+    expect(gpt5.capabilities?.computer_use).toEqual(unsupported); // "Computer use" / "Not supported"
+    const nano = defined((await factsOf("model-gpt-4-1-nano")).get("gpt-4.1-nano"), "gpt-4.1-nano");
+    expect([nano.context_tokens, nano.max_output_tokens]).toEqual([1_047_576, 32_768]);
+    expect(nano.capabilities?.reasoning).toBeUndefined(); // no "Reasoning token support" line
+    const search = defined(
+      (await factsOf("model-gpt-4o-mini-search-preview")).get("gpt-4o-mini-search-preview"),
+      "gpt-4o-mini-search-preview",
+    );
+    expect([search.context_tokens, search.max_output_tokens]).toEqual([128_000, 16_384]);
+    expect(search.capabilities?.vision).toEqual(unsupported); // Image / Not supported
+    expect(search.capabilities?.tool_calling).toEqual(unsupported);
+    // o1's Snapshots list an o1-preview group marked Deprecated: nothing from it is listed
+    expect([...(await factsOf("model-o1")).keys()]).toEqual(["o1", "o1-2024-12-17"]);
+    expect([...(await factsOf("model-o3")).keys()]).toEqual(["o3", "o3-2025-04-16"]);
+  });
+
+  it("a rendered page: a Features item marked Not supported is unsupported; the icon must name the URL's model; limits are required", async () => {
+    const input = await recordedInput("openai", "model-gpt-5-4-mini");
+    const out = ParseOutput.parse(
+      page(
+        edit(input, (c) => c.replace("Function calling\n\nSupported", "Function calling\n\nNot supported")),
+      ),
+    );
+    expect(out.model_facts?.[0]?.capabilities?.tool_calling).toEqual(unsupported);
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c
+              .replaceAll("icons/gpt-5.4-mini.png", "icons/gpt-5.4-nano.png")
+              .replaceAll("![gpt-5.4-mini]", "![gpt-5.4-nano]"),
+          ),
+        ),
+      "model-gpt-5-4-mini: the page's model icon names gpt-5.4-nano, its URL gpt-5.4-mini",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("400,000 context window", "400K context"))),
+      'model-gpt-5-4-mini: gpt-5.4-mini: no "N context window" and "N max output tokens" lines',
+    );
   });
 
   it("fails on a page without a Model ID line, without a context window, or with an unreadable Batch row", async () => {

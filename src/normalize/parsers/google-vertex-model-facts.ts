@@ -20,12 +20,19 @@
  * - Consumption options: "Batch inference Supported / Not supported" -> batch.
  * - Facts apply to the block's Model ID only (the 3.1 Pro page's extra custom-tools endpoint is
  *   another model id and is not read).
+ *
+ * The same page rendered in Markdown from its HTML (the layout of mid-2026: one value
+ * per line, "Model ID" then "`gemini-3.6-flash`", the capabilities as "- [Name](url)" items each
+ * followed by "Supported" / "Not supported", a separate "Tools" list) is read too, where no copy
+ * of the .md.txt form was found: see parseRenderedBlocks. So is the rendering of the older layout
+ * ("Supported inputs & outputs", limits as "- Maximum input tokens: N" bullets, items listed under
+ * "Supported" / "Not supported" headings).
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, CapabilityStatus, ModelFact } from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { splitTableRow } from "../markdown.js";
-import type { Parser } from "../types.js";
+import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "google-vertex";
 
@@ -77,9 +84,141 @@ function listedCapabilities(cell: string): Map<string, CapabilityStatus> {
   return out;
 }
 
+/**
+ * A rendered item's name -> capability ("Grounding" is web search where it names Google Search,
+ * or unsupported where the item says only "Not supported").
+ */
+const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
+  ...LISTED,
+  "context caching": "prompt_caching",
+  "batch inference": "batch",
+};
+
+/**
+ * The rendered page's model blocks, each from a "Model ID" line followed by "`<model>`": per block
+ * the model id, its context window ("Context window", or "Maximum input tokens"), maximum output
+ * ("N/A" = not read), the Modalities pairs ("Image" / "Input only", ...) and the "- [Name](url)"
+ * items of Capabilities, Tools and Consumption options with the status line that ends each item
+ * ("Supported" / "Not supported"; a "Preview feature" item that is Supported is conditional).
+ */
+function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
+  const lines = input.content
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const starts: number[] = [];
+  lines.forEach((l, i) => {
+    if (l === "Model ID" && /^`[^`]+`$/.test(lines[i + 1] ?? "")) starts.push(i);
+  });
+  if (starts.length === 0) return null;
+  const evidence = evidenceFor(input.source, input.observedAt);
+  return starts.map((start, k) => {
+    const block = lines.slice(start, starts[k + 1]);
+    const id = /^`([a-z0-9][a-z0-9.@-]*)`$/.exec(block[1] ?? "")?.[1];
+    if (!id) throw parseFailure(input.source, `"${block[1] ?? ""}" is not a model id`);
+    const after = (label: string): string | undefined => {
+      const i = block.indexOf(label);
+      return i < 0 ? undefined : block[i + 1];
+    };
+    // the older layout: "- Maximum input tokens: 65,536" / "- Maximum output tokens: 32,768"
+    const bullet = (label: string): string | undefined =>
+      block.map((l) => new RegExp(`^- ${label}: (.+)$`).exec(l)?.[1]).find((v) => v !== undefined);
+    const contextText =
+      after("Context window") ?? after("Maximum input tokens") ?? bullet("Maximum input tokens");
+    const outputText = after("Maximum output tokens") ?? bullet("Maximum output tokens");
+    const contextTokens =
+      contextText === undefined ? null : tokenCount(contextText.replace(/\s*\(default\)$/, ""));
+    const outputTokens =
+      outputText === "N/A"
+        ? undefined
+        : outputText === undefined
+          ? null
+          : tokenCount(outputText.replace(/\s*\(default\)$/, ""));
+    if (contextTokens === null || outputTokens === null)
+      throw parseFailure(
+        input.source,
+        `${id}: no context window / maximum input and maximum output token counts`,
+      );
+
+    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+    const set = (name: CapabilityName, status: CapabilityStatus) => {
+      const current = capabilities[name];
+      if (!current || RANK[status] > RANK[current.status]) capabilities[name] = declaredCapability(status);
+    };
+    const from = block.indexOf("Modalities");
+    const to = block.indexOf("Token limits");
+    const io = block.indexOf("Supported inputs & outputs");
+    if (from >= 0 && to > from) {
+      const modalities = block.slice(from + 1, to);
+      modalities.forEach((kind, i) => {
+        const how = modalities[i + 1] ?? "";
+        if (!/^(Input and output|Input only|Output only|Not supported)$/.test(how)) return;
+        const [asInput, asOutput] = MODALITIES[kind.toLowerCase()] ?? [null, null];
+        if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
+        if (asOutput)
+          set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
+      });
+    } else if (io >= 0 && block[io + 1] === "- Inputs:" && block[io + 3] === "- Outputs:") {
+      // the older layout: "- Inputs:" / "Text , Image", "- Outputs:" / "Text and image"
+      const named = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
+      const inputs = named(block[io + 2] ?? "");
+      const outputs = named(block[io + 4] ?? "");
+      for (const [kind, [asInput, asOutput]] of Object.entries(MODALITIES)) {
+        const plural = `${kind}s`;
+        if (asInput) set(asInput, inputs.has(kind) || inputs.has(plural) ? "supported" : "unsupported");
+        if (asOutput) set(asOutput, outputs.has(kind) || outputs.has(plural) ? "supported" : "unsupported");
+      }
+    } else throw parseFailure(input.source, `${id}: no Modalities list`);
+
+    // the older layout lists items under "Supported" / "Not supported" headings instead
+    const headed = ["Supported", "Not supported"].includes(block[block.indexOf("Capabilities") + 1] ?? "");
+    let heading: string | undefined;
+    block.forEach((line, i) => {
+      if (headed && (line === "Supported" || line === "Not supported")) heading = line;
+      const item = /^- \[([^\]]+)\]\([^)]*\)(\s+preview Preview feature)?$/.exec(line);
+      if (!item) return;
+      const rest: string[] = [];
+      for (const next of block.slice(i + 1)) {
+        if (
+          next.startsWith("- ") ||
+          !/^[A-Z]/.test(next) ||
+          /^(Tools|Consumption options|Technical specifications)$/.test(next)
+        )
+          break;
+        rest.push(next);
+      }
+      const statusText = headed ? heading : rest.at(-1);
+      if (statusText !== "Supported" && statusText !== "Not supported") return;
+      const label = group(item, 1).trim().toLowerCase();
+      const name =
+        label === "grounding"
+          ? // web search where the item names Google Search, or where grounding as a whole is not supported
+            rest.slice(0, -1).some((d) => /\bGoogle Search\b/.test(d)) ||
+            (rest.length === 1 && statusText === "Not supported")
+            ? "web_search"
+            : undefined
+          : RENDERED_LISTED[label];
+      if (!name) return;
+      set(name, statusText === "Not supported" ? "unsupported" : item[2] ? "conditional" : "supported");
+    });
+    return {
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      ...(outputTokens === undefined ? {} : { max_output_tokens: outputTokens }),
+      capabilities,
+      evidence,
+    };
+  });
+}
+
 export const parseVertexModelPage: Parser = (input) => {
   const blocks = modelBlocks(input.content);
-  if (blocks.length === 0) throw parseFailure(input.source, 'no "| Model ID | `<model>` ||" row');
+  if (blocks.length === 0) {
+    const rendered = parseRenderedBlocks(input);
+    if (rendered) return { deployments: [], lifecycle: [], model_facts: rendered, skipped: [] };
+    throw parseFailure(input.source, 'no "| Model ID | `<model>` ||" row');
+  }
   const evidence = evidenceFor(input.source, input.observedAt);
   const facts: ModelFact[] = blocks.map((rows) => {
     const id = /^`([a-z0-9][a-z0-9.@-]*)`$/.exec(rows[0]?.[1] ?? "")?.[1];

@@ -24,12 +24,22 @@
  *   `gpt-5.6`) declares <name> an alias of the page's Model ID (src/release/declared-aliases.ts
  *   folds a community deployment named by it into the model's official one). The Snapshots list
  *   ("snapshots and aliases") does not say which entry is which, and is not read as aliases.
+ *
+ * The same page rendered from its HTML (a crawler's Markdown of developers.openai.com/api/docs/
+ * models/<model>: no "Model ID:" line, no "## " headings, one value per line) is read too, where
+ * a copy of the Markdown form was not found (parseRenderedModelPage below).
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, ModelFact, ProviderAlias } from "../../schema/index.js";
+import type {
+  CapabilityEntry,
+  CapabilityName,
+  ModelFact,
+  ParseOutput,
+  ProviderAlias,
+} from "../../schema/index.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { markdownTables, plainCell } from "../markdown.js";
-import type { Parser } from "../types.js";
+import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
 const MODEL_ID = /^[a-z0-9][a-z0-9.-]*$/;
@@ -63,6 +73,7 @@ function bullets(lines: string[]): string[] {
 
 export const parseOpenAiModelPage: Parser = (input) => {
   const id = /^Model ID: `([^`]+)`\s*$/m.exec(input.content)?.[1];
+  if (!id && RENDERED_ICON.test(input.content)) return parseRenderedModelPage(input);
   if (!id || !MODEL_ID.test(id)) throw parseFailure(input.source, 'no "Model ID: `<model>`" line');
   const detailLines = section(input.content, "Model details");
   if (!detailLines) throw parseFailure(input.source, `${id}: no "## Model details" section`);
@@ -158,6 +169,124 @@ export const parseOpenAiModelPage: Parser = (input) => {
     skipped: [],
   };
 };
+
+/**
+ * The model icon of a rendered page, "![gpt-5.4-mini](/images/api/models/icons/gpt-5.4-mini.png)"
+ * (developers.openai.com) or "![o3](https://cdn.openai.com/API/docs/images/model-page/model-icons/o3.png)"
+ * (the page as platform.openai.com served it in 2025).
+ */
+const RENDERED_ICON = /^!\[([a-z0-9][a-z0-9.-]*)\]\([^)]*\/(?:models\/icons|model-icons)\/\1\.png\)$/m;
+
+/** Rendered "Features" / "Tools" item names -> capability. */
+const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
+  "Function calling": "tool_calling",
+  "Structured outputs": "structured_output",
+  "Web search": "web_search",
+  "Code interpreter": "code_execution",
+  "Computer use": "computer_use",
+};
+
+/**
+ * The page rendered from its HTML: the model id is the alt text of the model icon that opens the
+ * page (it must be the model the source URL names); lines "N context window", "N max output tokens" and "Reasoning token support" as in the
+ * details; "Modalities" then name / "Input and output" | "Input only" | "Output only" | "Not
+ * supported" pairs (Text, Image, Audio, Video; Image and Audio read as in the Markdown form);
+ * "Features" and "Tools" then name / "Supported" | "Not supported" pairs (an item marked "Not
+ * supported" is unsupported, not left unknown). The rendered Endpoints list shows no support
+ * status, so batch stays unknown. No Default snapshot is stated, so the facts are the model id's;
+ * the other ids under "Snapshots" get bare listing facts, as in the Markdown form, except those of
+ * a group the page marks "Deprecated".
+ */
+function parseRenderedModelPage(input: ParserInput): ParseOutput {
+  const icon = RENDERED_ICON.exec(input.content);
+  if (!icon) throw parseFailure(input.source, "no model icon line");
+  const id = group(icon, 1);
+  const named = /\/models\/([^/]+?)(?:\.md)?$/.exec(input.source.url)?.[1];
+  if (named !== undefined && named !== id)
+    throw parseFailure(input.source, `the page's model icon names ${id}, its URL ${named}`);
+  const lines = input.content
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const count = (re: RegExp) => {
+    const m = lines.map((l) => re.exec(l)).find((x) => x !== null);
+    return m ? tokenCount(group(m, 1)) : null;
+  };
+  const contextTokens = count(/^([\d,]+) context window$/);
+  const outputTokens = count(/^([\d,]+) max output tokens$/);
+  if (contextTokens === null || outputTokens === null)
+    throw parseFailure(input.source, `${id}: no "N context window" and "N max output tokens" lines`);
+  /** The name / status pairs after the line `start` up to the line `end`. */
+  const pairs = (start: string, end: string): Array<[string, string]> => {
+    const from = lines.indexOf(start);
+    if (from < 0) return [];
+    const to = lines.indexOf(end, from + 1);
+    const body = lines.slice(from + 1, to < 0 ? undefined : to);
+    const out: Array<[string, string]> = [];
+    for (let i = 0; i + 1 < body.length; i++) {
+      const status = body[i + 1] ?? "";
+      if (/^(Supported|Not supported|Input and output|Input only|Output only)$/.test(status)) {
+        out.push([body[i] ?? "", status]);
+        i++;
+      }
+    }
+    return out;
+  };
+
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const modes = new Map(pairs("Modalities", "Endpoints"));
+  const modal = (kind: string, asInput: CapabilityName, asOutput: CapabilityName) => {
+    const how = modes.get(kind);
+    if (how === undefined) return;
+    capabilities[asInput] = declaredCapability(how.startsWith("Input") ? "supported" : "unsupported");
+    capabilities[asOutput] = declaredCapability(
+      how === "Input and output" || how === "Output only" ? "supported" : "unsupported",
+    );
+  };
+  modal("Image", "vision", "image_output");
+  modal("Audio", "audio_input", "audio_output");
+  if (lines.includes("Reasoning token support")) capabilities.reasoning = declaredCapability("supported");
+  for (const [name, status] of [...pairs("Features", "Tools"), ...pairs("Tools", "Snapshots")]) {
+    const capability = RENDERED_LISTED[name];
+    if (capability && (status === "Supported" || status === "Not supported"))
+      capabilities[capability] = declaredCapability(status === "Supported" ? "supported" : "unsupported");
+  }
+
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const facts: ModelFact[] = [
+    {
+      provider_id: PROVIDER_ID,
+      provider_model_id: id,
+      context_tokens: contextTokens,
+      max_output_tokens: outputTokens,
+      capabilities,
+      evidence,
+    },
+  ];
+  // "Snapshots": after its paragraph, groups each opened by a model icon, one id per line, up to
+  // "Rate limits"; a group marked "Deprecated" (o1's o1-preview group) lists nothing
+  const from = lines.indexOf("Snapshots");
+  const ids = new Set([id]);
+  const groups: string[][] = [];
+  if (from >= 0)
+    for (const line of lines.slice(from + 2)) {
+      if (line === "Rate limits") break;
+      if (line.startsWith("![")) groups.push([]);
+      else if (groups.length === 0) groups.push([line]);
+      else groups.at(-1)?.push(line);
+    }
+  for (const entries of groups) {
+    if (entries.includes("Deprecated")) continue;
+    for (const line of entries) {
+      if (!MODEL_ID.test(line))
+        throw parseFailure(input.source, `${id}: the Snapshots list names "${line}", not a model id`);
+      if (ids.has(line)) continue;
+      ids.add(line);
+      facts.push({ provider_id: PROVIDER_ID, provider_model_id: line, evidence });
+    }
+  }
+  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+}
 
 export const parsers: Record<string, Parser> = {
   "openai-model-page": parseOpenAiModelPage,
