@@ -123,16 +123,18 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("groq")?.capability).toBeGreaterThanOrEqual(6);
     expect(byProvider.get("xai")?.context).toBeGreaterThanOrEqual(3);
     expect(byProvider.get("cohere")?.context).toBeGreaterThanOrEqual(20);
-    // OpenAI model pages (27 recorded, the four audio models' among them: each gives its model
-    // id and default snapshot): 88 / 88 / 116 of 144 non-retired OpenAI deployments (69 of 146
+    // OpenAI model pages (35 recorded, the four audio models' among them: each gives its model
+    // id and default snapshot; 7 of them renderings of the HTML page): 110 / 110 / 118 of 144
+    // non-retired OpenAI deployments (88 / 88 / 116 before GPT-5, GPT-5.4 mini, GPT-5.6 Luna,
+    // o3, o1, GPT-4.1 nano and GPT-4o mini Search Preview; 69 of 146
     // before the GPT-5.5, GPT-5.4 nano and GPT-4o mini pages; 71 of 148 before the
     // listing gate dropped LiteLLM's batch deployments of two models whose pages say batch is
     // not supported, docs/provenance.md; 53 of 152 before the
     // GPT-5 Pro, GPT-5.5 Pro, GPT-5.6 Sol and o3-pro pages; GPT-5.6 Sol's declared `gpt-5.6`
     // alias folded LiteLLM's four gpt-5.6 deployments into its own).
-    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(88);
-    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(88);
-    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(116);
+    expect(byProvider.get("openai")?.context).toBeGreaterThanOrEqual(110);
+    expect(byProvider.get("openai")?.maxOutput).toBeGreaterThanOrEqual(110);
+    expect(byProvider.get("openai")?.capability).toBeGreaterThanOrEqual(118);
   });
 
   it("Bedrock and Vertex AI deployments get official limits from their model cards and pages and from the Claude overview's platform ids", () => {
@@ -154,16 +156,17 @@ describe("official limits and capabilities of non-retired deployments", () => {
     expect(byProvider.get("amazon-bedrock")?.context).toBeGreaterThanOrEqual(607);
     expect(byProvider.get("amazon-bedrock")?.maxOutput).toBeGreaterThanOrEqual(579);
     expect(byProvider.get("amazon-bedrock")?.capability).toBeGreaterThanOrEqual(610);
-    // Vertex AI: 9 Gemini model pages, the 3.7 Flash developer's guide (limits of 3.7 and 3.6
-    // Flash), 12 MaaS pages of partner and open models, the Claude overview's and the Claude
-    // model pages' Google Cloud ids: 40 / 38 / 35 of 99 since the open and partner model
+    // Vertex AI: 16 Gemini model pages (7 of them renderings of the HTML page), the 3.7 Flash
+    // developer's guide (limits of 3.7 and 3.6 Flash), 12 MaaS pages of partner and open models,
+    // the Claude overview's and the Claude model pages' Google Cloud ids: 48 / 46 / 49 of 99
+    // (40 / 38 / 35 with 9 model pages) since the open and partner model
     // deprecations pages retired 17 more (44 / 43 / 39 of 116 before; 42 / 41 / 37 before the 2024 Claude
     // overview's Claude 3 Opus and Sonnet; 37 / 36 / 32 of 123 before the MaaS
     // pages, which also retired 7 of those deployments; 32 / 31 / 27 before the model pages'
     // ids; 27 / 26 / 27 before the guide; Gemini Embedding 2 has no maximum output).
-    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(40);
-    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(38);
-    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(35);
+    expect(byProvider.get("google-vertex")?.context).toBeGreaterThanOrEqual(48);
+    expect(byProvider.get("google-vertex")?.maxOutput).toBeGreaterThanOrEqual(46);
+    expect(byProvider.get("google-vertex")?.capability).toBeGreaterThanOrEqual(49);
   });
 
   it("at least 58% of non-retired deployments have an official context window and 46% an official max output", () => {
