@@ -7,7 +7,13 @@
 import { compareCodePoints } from "../lib/canonical-json.js";
 import type { DeploymentFact, Evidence, LifecycleAssertion, LifecycleMilestone } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { indexModelFacts, type ModelFactIndex, unversionedName, versionsByName } from "./model-facts.js";
+import {
+  indexModelFacts,
+  type ModelFactIndex,
+  onlyVersion,
+  unversionedName,
+  versionsByName,
+} from "./model-facts.js";
 import { comparePrecedence, factLevel, type PrecedenceKey } from "./precedence.js";
 
 /** A deployment fact with what ranks it (precedence.ts; a fact has no scope: specificity 0). */
@@ -140,11 +146,15 @@ function applyToOnlyVersion(
   sources: readonly SourceFacts[],
   deploymentAssertions: Map<string, RankedAssertion[]>,
 ): void {
-  const versions = versionsByName(sources, () => true, atVersionName);
+  const versions = versionsByName(
+    sources,
+    () => true,
+    (d) => atVersionName(d.provider_model_id),
+  );
   for (const [key, list] of [...deploymentAssertions]) {
-    const only = versions.get(key);
-    const [versioned] = only ?? [];
-    if (only?.size !== 1 || versioned === undefined) continue;
+    // deploymentAssertions' keys are provider|provider_model_id: versionKey's without a scope
+    const versioned = onlyVersion(versions, key)?.provider_model_id;
+    if (versioned === undefined) continue;
     const provider = key.slice(0, key.indexOf("|"));
     for (const ranked of list) {
       const { assertion } = ranked;

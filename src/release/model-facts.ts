@@ -108,12 +108,11 @@ export function indexModelFacts(
   for (const candidate of capabilityListFacts(sources, isOfficial))
     add(modelFactKey(candidate.fact.provider_id, candidate.fact.provider_model_id), candidate);
   if (unstated.length === 0) return index;
-  const versions = versionsByName(sources, isOfficial, unversionedName);
+  const versions = versionsByName(sources, isOfficial, (d) => unversionedName(d.provider_model_id));
   for (const candidate of unstated) {
     const { provider_id, provider_model_id } = candidate.fact;
-    const ids = versions.get(modelFactKey(provider_id, provider_model_id));
-    const [only] = ids ?? [];
-    if (ids?.size !== 1 || only === undefined) continue;
+    const only = onlyVersion(versions, versionKey(provider_id, provider_model_id))?.provider_model_id;
+    if (only === undefined) continue;
     add(modelFactKey(provider_id, only), { ...candidate, fact: inferredFor(candidate.fact, only) });
   }
   return index;
@@ -208,28 +207,51 @@ export function capabilityListFacts(
 }
 
 /**
- * provider|name -> the provider model ids the deployment facts of the included sources name
- * under that name (`nameOf` of their id; an id it gives no name is left out): the versions of a
- * model a page names without its version.
+ * The versions of a model that a name without its version can mean, by `versionKey`: every
+ * provider model id that the deployment facts of the included sources name under that name
+ * (`nameOf` of the fact; a fact it gives no name is left out), with the first fact that names
+ * it. The one mechanism behind "a name without its version speaks for its only version"
+ * (onlyVersion): model facts marked `version_unstated` (indexModelFacts, here), official
+ * assertions naming a Vertex AI model without its `@version` (merge-candidates.ts
+ * applyToOnlyVersion) and community records of a bare Azure name, per surface and region
+ * (`scopeOf`; unversioned-names.ts).
  */
 export function versionsByName(
   sources: readonly SourceFacts[],
   include: (source: SourceFacts) => boolean,
-  nameOf: (providerModelId: string) => string | undefined,
-): Map<string, Set<string>> {
-  const versions = new Map<string, Set<string>>();
+  nameOf: (fact: DeploymentFact) => string | undefined,
+  scopeOf?: (fact: DeploymentFact) => string,
+): Map<string, Map<string, DeploymentFact>> {
+  const versions = new Map<string, Map<string, DeploymentFact>>();
   for (const source of sources) {
     if (!include(source)) continue;
     for (const d of source.output.deployments) {
-      const name = nameOf(d.provider_model_id);
+      const name = nameOf(d);
       if (name === undefined) continue;
-      const key = modelFactKey(d.provider_id, name);
-      const ids = versions.get(key) ?? new Set<string>();
-      ids.add(d.provider_model_id);
-      versions.set(key, ids);
+      const key = versionKey(d.provider_id, name, scopeOf?.(d));
+      const found = versions.get(key) ?? new Map<string, DeploymentFact>();
+      if (!found.has(d.provider_model_id)) found.set(d.provider_model_id, d);
+      versions.set(key, found);
     }
   }
   return versions;
+}
+
+/** The key of versionsByName: provider, name and, when the versions are counted per scope, the scope. */
+export function versionKey(providerId: string, name: string, scope?: string): string {
+  const key = modelFactKey(providerId, name);
+  return scope === undefined ? key : `${key}|${scope}`;
+}
+
+/** The first deployment fact of the one version under `key`, or undefined for none or two or more: a version is never guessed. */
+export function onlyVersion(
+  versions: ReadonlyMap<string, ReadonlyMap<string, DeploymentFact>>,
+  key: string,
+): DeploymentFact | undefined {
+  const found = versions.get(key);
+  if (found?.size !== 1) return undefined;
+  const [only] = found.values();
+  return only;
 }
 
 /** A version-unstated fact as a fact about its one versioned id: official values become official_inferred. */

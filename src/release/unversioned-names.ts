@@ -23,54 +23,40 @@ import { deploymentId } from "../lib/ids.js";
 import { identityOf } from "../normalize/identity/index.js";
 import type { DeploymentFact, LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { unversionedName } from "./model-facts.js";
+import { onlyVersion, unversionedName, versionKey, versionsByName } from "./model-facts.js";
 
 interface Version {
   providerModelId: string;
   modelId: string;
 }
 
-const placeKey = (provider: string, name: string, surface: string, region: string) =>
-  `${provider}|${name}|${surface}|${region}`;
-
-function versionsOf(
-  sources: readonly SourceFacts[],
-  isOfficial: (source: SourceFacts) => boolean,
-  versioned: (providerId: string) => boolean,
-): { places: Map<string, Map<string, Version>>; officialIds: Set<string> } {
-  const places = new Map<string, Map<string, Version>>();
-  const officialIds = new Set<string>();
-  for (const source of sources) {
-    if (!isOfficial(source)) continue;
-    for (const d of source.output.deployments) {
-      if (!versioned(d.provider_id)) continue;
-      officialIds.add(`${d.provider_id}|${d.provider_model_id}`);
-      const name = unversionedName(d.provider_model_id);
-      if (name === undefined) continue;
-      const key = placeKey(d.provider_id, name, d.api_surface, d.region);
-      const found = places.get(key) ?? new Map<string, Version>();
-      if (!found.has(d.provider_model_id))
-        found.set(d.provider_model_id, { providerModelId: d.provider_model_id, modelId: d.model_id });
-      places.set(key, found);
-    }
-  }
-  return { places, officialIds };
-}
+/** Where a bare name's versions are counted: its surface and region. */
+const placeOf = (d: Pick<DeploymentFact, "api_surface" | "region">) => `${d.api_surface}|${d.region}`;
 
 export function resolveUnversionedNames(
   sources: readonly SourceFacts[],
   isOfficial: (source: SourceFacts) => boolean,
   versioned: (providerId: string) => boolean = (id) => identityOf(id)?.versionedDeployments === true,
 ): SourceFacts[] {
-  const { places, officialIds } = versionsOf(sources, isOfficial, versioned);
+  // the versions official deployment facts place, per surface and region (model-facts.ts
+  // versionsByName: the one "only version" mechanism)
+  const places = versionsByName(
+    sources,
+    isOfficial,
+    (d) => (versioned(d.provider_id) ? unversionedName(d.provider_model_id) : undefined),
+    placeOf,
+  );
   if (places.size === 0) return [...sources];
+  const officialIds = new Set<string>();
+  for (const source of sources)
+    if (isOfficial(source))
+      for (const d of source.output.deployments)
+        if (versioned(d.provider_id)) officialIds.add(`${d.provider_id}|${d.provider_model_id}`);
   /** The one version the official facts place for a bare community name, or null. */
   const versionFor = (provider: string, name: string, surface: string, region: string): Version | null => {
     if (!versioned(provider) || officialIds.has(`${provider}|${name}`)) return null;
-    const found = places.get(placeKey(provider, name, surface, region));
-    if (found?.size !== 1) return null;
-    const [only] = found.values();
-    return only ?? null;
+    const only = onlyVersion(places, versionKey(provider, name, placeOf({ api_surface: surface, region })));
+    return only ? { providerModelId: only.provider_model_id, modelId: only.model_id } : null;
   };
   const resolved = sources.map((source): SourceFacts => {
     if (isOfficial(source)) return source;

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { deploymentId } from "../../src/lib/ids.js";
 import type { SourceFacts } from "../../src/release/facts.js";
 import { gatherCandidates } from "../../src/release/merge-candidates.js";
+import { onlyVersion, versionKey, versionsByName } from "../../src/release/model-facts.js";
 import type { DeploymentFact, LifecycleAssertion } from "../../src/schema/index.js";
 
 const PAGE =
@@ -103,5 +104,49 @@ describe("an assertion about a name without its @version", () => {
     expect(deploymentAssertions.has("google-vertex|mistral-large@2407")).toBe(false);
     expect(deploymentAssertions.has("google-vertex|mistral-large@2411-001")).toBe(false);
     expect(deploymentAssertions.has("google-vertex|codestral@2405")).toBe(false);
+  });
+});
+
+describe("versionsByName and onlyVersion: the one 'only version' mechanism", () => {
+  const facts = [
+    deployment("claude-3-haiku@20240307"),
+    deployment("mistral-large@2407"),
+    deployment("mistral-large@2411-001"),
+    { ...deployment("mistral-large@2411-001"), region: "us-east5", id: "dep_other_region" },
+  ];
+  const sources = [source(1, false, { deployments: facts, lifecycle: [], skipped: [] })];
+  const name = (d: DeploymentFact) => d.provider_model_id.split("@")[0];
+
+  it("finds the one version of a name, and none where two are named", () => {
+    const versions = versionsByName(sources, () => true, name);
+    expect(onlyVersion(versions, versionKey("google-vertex", "claude-3-haiku"))?.provider_model_id).toBe(
+      "claude-3-haiku@20240307",
+    );
+    expect(onlyVersion(versions, versionKey("google-vertex", "mistral-large"))).toBeUndefined();
+    expect(onlyVersion(versions, versionKey("google-vertex", "gemini-2.5-pro"))).toBeUndefined();
+  });
+
+  it("counts per scope when asked: one version in one region is the only one there", () => {
+    const versions = versionsByName(
+      sources,
+      () => true,
+      name,
+      (d) => d.region,
+    );
+    expect(
+      onlyVersion(versions, versionKey("google-vertex", "mistral-large", "us-east5"))?.provider_model_id,
+    ).toBe("mistral-large@2411-001");
+    expect(onlyVersion(versions, versionKey("google-vertex", "mistral-large", "global"))).toBeUndefined();
+  });
+
+  it("leaves out the sources not included and the facts that name no version", () => {
+    expect(versionsByName(sources, () => false, name).size).toBe(0);
+    expect(
+      versionsByName(
+        sources,
+        () => true,
+        () => undefined,
+      ).size,
+    ).toBe(0);
   });
 });
