@@ -110,6 +110,11 @@ function officialListings(
       for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
     else officialStatements.push(...source.output.deployments);
     // an archived copy is not the provider's list now (it names models since withdrawn)
+    const catalog = source.output.availability_list === "catalog" || source.output.availability_list === true;
+    // a catalog also speaks for the places it declares, where it may list no model at all
+    if (catalog && source.archived !== true)
+      for (const place of source.output.availability_covers ?? [])
+        coverColumn(listings, columnKey({ ...place, provider_id: source.provider_id }), source.source_url);
     if (source.output.availability_list && source.archived !== true)
       for (const d of source.output.deployments) {
         // a list row names a model at a version (Azure: `gpt-5.1-codex-mini` version
@@ -128,9 +133,7 @@ function officialListings(
         }
         // `true`: what releases before the catalog kind wrote for Azure's tables, read the same
         if (source.output.availability_list === "catalog" || source.output.availability_list === true) {
-          const known = listings.catalogs.get(columnKey(d));
-          if (known === undefined || compareCodePoints(d.evidence.source_url, known) < 0)
-            listings.catalogs.set(columnKey(d), d.evidence.source_url);
+          coverColumn(listings, columnKey(d), d.evidence.source_url);
         } else if (source.output.availability_list === "per_model") {
           const covered = listings.coveredByList.get(d.evidence.source_url) ?? new Set<string>();
           const declared = source.output.availability_covers;
@@ -147,6 +150,12 @@ function officialListings(
   for (const d of officialStatements)
     if (excludedBy(d, listings, true) === null) listings.officiallyPlaced.add(d.id);
   return listings;
+}
+
+/** A catalog speaks for a column: the first list URL in code-point order is named for it. */
+function coverColumn(listings: OfficialListings, column: string, url: string): void {
+  const known = listings.catalogs.get(column);
+  if (known === undefined || compareCodePoints(url, known) < 0) listings.catalogs.set(column, url);
 }
 
 /** Whether a mode is a batch mode (`batch`, `global-batch`, `data-zone-batch`). */

@@ -245,8 +245,10 @@ export const ParseOutput = z
      */
     availability_list: z.union([z.literal(true), z.literal("per_model"), z.literal("catalog")]).optional(),
     /**
-     * The places a "per_model" list speaks for (a table's columns, the profiles a card's cell
-     * can name), on the provider of its deployments; absent = the places it lists some model in.
+     * The places a list speaks for, on the provider of its deployments; absent = the places it
+     * lists some model in. A "per_model" list's: a table's columns, the profiles a card's cell
+     * can name. A "catalog"'s: places where it may list no model at all (Azure's tables speak,
+     * for each deployment type, for every region the page names).
      */
     availability_covers: z
       .array(z.strictObject({ api_surface: IdPart, mode: IdPart, region: IdPart }))

@@ -121,9 +121,13 @@ describe("the listing gate", () => {
         if (bare !== undefined) placed.add(deploymentId({ ...d, provider_model_id: bare }));
       }
       const kind = s.output.availability_list;
-      if ((kind === "catalog" || kind === true) && s.archived !== true)
+      if ((kind === "catalog" || kind === true) && s.archived !== true) {
         for (const d of s.output.deployments)
           columns.add(`${d.provider_id}|${d.api_surface}|${d.mode}|${d.region}`);
+        // and the places it declares it speaks for, where it lists no model
+        for (const p of s.output.availability_covers ?? [])
+          columns.add(`${s.provider_id}|${p.api_surface}|${p.mode}|${p.region}`);
+      }
     }
     expect(columns.size).toBeGreaterThan(0);
     let checked = 0;
@@ -133,6 +137,31 @@ describe("the listing gate", () => {
         expect(placed.has(d.id), d.id).toBe(true);
       }
     expect(checked).toBeGreaterThan(300);
+  });
+
+  it("creates no Azure Standard/Regional deployment in a region the page names but its Regional tables leave out (northeurope)", () => {
+    // the Global Standard and Data Zone tables have a northeurope column, the Regional ones do
+    // not: LiteLLM's azure/eu/… Regional keys there name offerings Azure does not have (a blind
+    // check found gpt-4o 2024-08-06 priced there: docs/fact-check.md)
+    const standard = release.facts.sources.find((s) => s.source_url.includes("deployments-standard"));
+    expect(standard?.output.availability_covers).toContainEqual({
+      api_surface: "azure-openai",
+      mode: "standard",
+      region: "northeurope",
+    });
+    expect(
+      catalog.deployments.filter(
+        (d) => d.provider_id === "azure" && d.mode === "standard" && d.region === "northeurope",
+      ),
+    ).toEqual([]);
+    const vetoed = (report.unlisted_offerings ?? []).filter((u) =>
+      u.deployment_id.endsWith("_azure-openai_northeurope"),
+    );
+    expect(vetoed.map((u) => u.deployment_id)).toContain(
+      "dep_azure_gpt-4o-2024-08-06_azure-openai_northeurope",
+    );
+    for (const u of vetoed)
+      expect(u.reason, u.deployment_id).toMatch(/not in this mode and region|does not name the model/);
   });
 
   it("leaves a place the list has no column for (Azure Government) to the community, marked as such", () => {

@@ -526,6 +526,9 @@ function parseModels(input: ParserInput): ParseOutput {
   if (tables.length === 0) throw parseFailure(source, "no region availability table");
   const deployments = new Map<string, DeploymentFact>();
   const skipped = new SkipLog({ distinctExamples: false });
+  // every Azure region a table of the page names, and the deployment types of its tables
+  const pageRegions = new Set<string>();
+  const types = new Map<string, DeploymentType>();
   for (const table of tables) {
     const type = sectionDeploymentType(source, table.headings[2] ?? "");
     const part = cleanCell(table.headings[4] ?? "");
@@ -554,6 +557,8 @@ function parseModels(input: ParserInput): ParseOutput {
       );
     for (const region of regions)
       if (!AZURE_REGION.test(region)) throw parseFailure(source, `column "${region}" is not an Azure region`);
+    for (const region of regions) pageRegions.add(region);
+    types.set(type.mode, type);
     for (const row of table.rows) {
       const name = cleanCell(cell(source, row, 0, table));
       const version = cleanCell(cell(source, row, 1, table));
@@ -579,8 +584,26 @@ function parseModels(input: ParserInput): ParseOutput {
   }
   const list = requireSome(source, [...deployments.values()], "available model versions");
   list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  // the deployment-type and region tables are Azure's catalog of where each model is offered (docs/provenance.md)
-  return { deployments: list, lifecycle: [], availability_list: "catalog", skipped: skipped.toArray() };
+  // the deployment-type and region tables are Azure's catalog of where each model is offered
+  // (docs/provenance.md). A type's tables speak for every region the page names: a region the
+  // page knows (a column of any of its tables) that a type's tables leave out offers no
+  // deployment of that type (the Standard/Regional tables have no northeurope column, the
+  // Global Standard and Data Zone ones do).
+  const covers = new Map<string, { api_surface: string; mode: string; region: string }>();
+  for (const type of types.values())
+    for (const azureRegion of [...pageRegions].sort()) {
+      const region = type.regionFor(source, azureRegion);
+      if (region === null) continue;
+      const place = { api_surface: AZURE.surfaces.azureOpenai, mode: type.mode, region };
+      covers.set(`${place.mode}|${place.region}`, place);
+    }
+  return {
+    deployments: list,
+    lifecycle: [],
+    availability_list: "catalog",
+    availability_covers: [...covers.values()],
+    skipped: skipped.toArray(),
+  };
 }
 
 export const parsers: Record<string, Parser> = {
