@@ -38,6 +38,7 @@
  *    deployment stays, unpriced), reported as a stale alias price.
  */
 import { compareCodePoints } from "../lib/canonical-json.js";
+import { identityOf } from "../normalize/identity/index.js";
 import {
   type DeploymentFact,
   type LifecycleAssertion,
@@ -121,7 +122,12 @@ function officialListings(
         // `2025-11-13`); a community record of the bare name is a record of that model, so the
         // bare name is listed wherever any of its versions is (unversioned-names.ts resolves it
         // where one version is placed; the gate must also see it where none is)
-        const bare = unversionedName(d.provider_model_id);
+        // (only at a provider whose deployments are always a name at a version: elsewhere a bare
+        // name is a model id of its own, or an old alias, which the list names or not)
+        const bare =
+          identityOf(d.provider_id)?.versionedDeployments === true
+            ? unversionedName(d.provider_model_id)
+            : undefined;
         for (const name of bare === undefined ? [d.provider_model_id] : [d.provider_model_id, bare]) {
           const key = modelKey(d.provider_id, name);
           const places = listings.placesByModel.get(key) ?? new Set<string>();

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploymentId } from "../../src/lib/ids.js";
+import { identityOf } from "../../src/normalize/identity/index.js";
 import { resolveDeclaredAliases } from "../../src/release/declared-aliases.js";
 import type { SourceFacts } from "../../src/release/facts.js";
 import { gateCommunityFacts, withoutZeroPrices } from "../../src/release/listing-gate.js";
@@ -116,9 +117,11 @@ describe("the listing gate", () => {
     for (const s of release.facts.sources.filter(isOfficial)) {
       for (const d of s.output.deployments) {
         placed.add(d.id);
-        // a record of the bare name is a record of the model a version of it is (listing-gate.ts)
+        // a record of the bare name is a record of the model a version of it is, at a provider
+        // that deploys a model only at a version (Azure; listing-gate.ts)
         const bare = unversionedName(d.provider_model_id);
-        if (bare !== undefined) placed.add(deploymentId({ ...d, provider_model_id: bare }));
+        if (bare !== undefined && identityOf(d.provider_id)?.versionedDeployments === true)
+          placed.add(deploymentId({ ...d, provider_model_id: bare }));
       }
       const kind = s.output.availability_list;
       if ((kind === "catalog" || kind === true) && s.archived !== true) {
@@ -162,6 +165,18 @@ describe("the listing gate", () => {
     );
     for (const u of vetoed)
       expect(u.reason, u.deployment_id).toMatch(/not in this mode and region|does not name the model/);
+  });
+
+  it("lists a bare name with its versions only where deployments are always a name at a version (Azure, not Mistral)", () => {
+    // Mistral's cards name mistral-medium-2312, -2505 and -2508, never `mistral-medium`, which
+    // LiteLLM keys with the 2023 model's price: an old alias, not a record of one of them
+    for (const name of ["mistral-medium", "mistral-small"]) {
+      const id = `dep_mistral_${name}_api_global`;
+      expect(byId.has(id), id).toBe(false);
+      expect(report.unlisted_offerings?.map((u) => u.deployment_id)).toContain(id);
+    }
+    // Azure's bare names still resolve to their one version where the tables place it
+    expect(byId.has("dep_azure_gpt-4.1-2025-04-14_azure-openai_eastus")).toBe(true);
   });
 
   it("leaves a place the list has no column for (Azure Government) to the community, marked as such", () => {
