@@ -14,6 +14,7 @@ export { declaredCapability, evidenceFor } from "./evidence.js";
 export { isJsonObject, type JsonObject, jsonDocument, parseFailure, requireSome } from "./failure.js";
 export { cellText, columnIndex, type FoundTable, findTables } from "./html-tables.js";
 export { googleModelId } from "./identity/google.js";
+export { MODALITY_CAPABILITIES, modalityPairs, modalityUse, setModality } from "./modalities.js";
 export { type PriceConversion, perTokenToMicroPerMillion, tokenRateCard, usdToMicro } from "./money.js";
 export { SkipLog } from "./skips.js";
 export { printedTokenCount, tokenCount } from "./tokens.js";

@@ -29,6 +29,19 @@ function datedByLifecyclePage(d: Deployment | undefined): boolean {
   );
 }
 
+/** provider_model_id|EOL date -> the Regions the Bedrock lifecycle pages end the model in on that date. */
+function regionsEndedOn(): Map<string, Set<string>> {
+  const regions = new Map<string, Set<string>>();
+  for (const s of release.facts.sources)
+    if (s.source_url.startsWith(LIFECYCLE))
+      for (const a of s.output.lifecycle)
+        if (a.target?.region && a.end_of_life?.date) {
+          const key = `${a.target.provider_model_id}|${a.end_of_life.date}`;
+          regions.set(key, (regions.get(key) ?? new Set()).add(a.target.region));
+        }
+  return regions;
+}
+
 describe("profiles dated by Region-scoped lifecycle statements", () => {
   it("retires Claude Sonnet 4's profiles with its EOL in every Region they serve, and puts Sonnet 4.5's geo profiles in Legacy", () => {
     for (const geo of ["us", "eu", "apac", "global"]) {
@@ -52,14 +65,7 @@ describe("profiles dated by Region-scoped lifecycle statements", () => {
     const profiles = new Map<string, DeploymentFact>();
     for (const s of release.facts.sources)
       for (const d of s.output.deployments) if (d.source_regions) profiles.set(d.id, d);
-    const regionsSaid = new Map<string, Set<string>>();
-    for (const s of release.facts.sources)
-      if (s.source_url.startsWith(LIFECYCLE))
-        for (const a of s.output.lifecycle)
-          if (a.target?.region && a.end_of_life?.date) {
-            const key = `${a.target.provider_model_id}|${a.end_of_life.date}`;
-            regionsSaid.set(key, (regionsSaid.get(key) ?? new Set()).add(a.target.region));
-          }
+    const regionsSaid = regionsEndedOn();
     let dated = 0;
     for (const [id, fact] of profiles) {
       const d = byId.get(id);
@@ -98,14 +104,7 @@ describe("profiles no card describes, ended with their model in every official p
         for (const r of d.source_regions ?? []) places.add(r);
         officialPlaces.set(d.provider_model_id, places);
       }
-    const eolRegions = new Map<string, Set<string>>();
-    for (const s of release.facts.sources)
-      if (s.source_url.startsWith(LIFECYCLE))
-        for (const a of s.output.lifecycle)
-          if (a.target?.region && a.end_of_life?.date) {
-            const key = `${a.target.provider_model_id}|${a.end_of_life.date}`;
-            eolRegions.set(key, (eolRegions.get(key) ?? new Set()).add(a.target.region));
-          }
+    const eolRegions = regionsEndedOn();
     let dated = 0;
     for (const d of release.catalog.deployments) {
       if (d.provider_id !== "amazon-bedrock" || !GEOGRAPHIES.includes(d.region) || described.has(d.id))

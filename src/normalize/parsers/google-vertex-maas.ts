@@ -74,7 +74,10 @@ import {
   cellText,
   declaredCapability,
   evidenceFor,
+  MODALITY_CAPABILITIES,
+  modalityPairs,
   parseFailure,
+  setModality,
   sourceMilestone,
   tokenCount,
 } from "../helpers.js";
@@ -131,13 +134,6 @@ const LISTED: Readonly<Record<string, CapabilityName>> = {
 const CONSUMPTION: Readonly<Record<string, CapabilityName>> = {
   "batch predictions": "batch",
   "batch inference": "batch",
-};
-
-/** Modality -> [capability when it is an input, capability when it is an output]. */
-const MODALITIES: Readonly<Record<string, readonly [CapabilityName | null, CapabilityName | null]>> = {
-  image: ["vision", "image_output"],
-  audio: ["audio_input", "audio_output"],
-  video: ["video_input", null],
 };
 
 const flat = (text: string): string =>
@@ -344,19 +340,9 @@ function readBlock(source: Source, content: string, publisher: string, rows: Row
   const modalities = row("Modalities");
   const inputsOutputs = row("Supported inputs & outputs");
   if (modalities) {
-    const found = [
-      ...modalities.text.matchAll(
-        /\b(Text|Image|Audio|Video|PDF)\s+(Input and output|Input only|Output only|Not supported)/g,
-      ),
-    ];
+    const found = modalityPairs(modalities.text);
     if (found.length === 0) throw parseFailure(source, `${id}: Modalities "${modalities.text}" is not read`);
-    for (const m of found) {
-      const [asInput, asOutput] = MODALITIES[group(m, 1).toLowerCase()] ?? [null, null];
-      const how = group(m, 2);
-      if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
-      if (asOutput)
-        set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
-    }
+    for (const { kind, use } of found) setModality(set, kind, use);
   } else if (inputsOutputs) {
     const listOf = (label: string): Set<string> | null => {
       const item = inputsOutputs.items.find((i) => i.text.startsWith(`${label}:`));
@@ -373,7 +359,7 @@ function readBlock(source: Source, content: string, publisher: string, rows: Row
     const outputs = listOf("Outputs");
     if (!inputs || !outputs)
       throw parseFailure(source, `${id}: Supported inputs & outputs "${inputsOutputs.text}" is not read`);
-    for (const [type, [asInput, asOutput]] of Object.entries(MODALITIES)) {
+    for (const [type, [asInput, asOutput]] of Object.entries(MODALITY_CAPABILITIES)) {
       if (asInput) set(asInput, inputs.has(type) ? "supported" : "unsupported");
       if (asOutput) set(asOutput, outputs.has(type) ? "supported" : "unsupported");
     }

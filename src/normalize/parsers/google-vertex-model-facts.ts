@@ -30,7 +30,16 @@
  */
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityName, CapabilityStatus, ModelFact } from "../../schema/index.js";
-import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import {
+  declaredCapability,
+  evidenceFor,
+  MODALITY_CAPABILITIES,
+  modalityPairs,
+  modalityUse,
+  parseFailure,
+  setModality,
+  tokenCount,
+} from "../helpers.js";
 import { splitTableRow } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -47,14 +56,24 @@ const LISTED: Readonly<Record<string, CapabilityName>> = {
   "computer use": "computer_use",
 };
 
-/** Modality -> [capability when it is an input, capability when it is an output]. */
-const MODALITIES: Readonly<Record<string, readonly [CapabilityName | null, CapabilityName | null]>> = {
-  image: ["vision", "image_output"],
-  audio: ["audio_input", "audio_output"],
-  video: ["video_input", null],
-};
-
 const RANK: Readonly<Record<CapabilityStatus, number>> = { supported: 2, conditional: 1, unsupported: 0 };
+
+/**
+ * A model block's capabilities and how they are stated: a statement replaces an earlier one only
+ * when it ranks higher (supported over conditional over unsupported: implicit or explicit
+ * caching is enough for prompt_caching).
+ */
+function rankedCapabilities(): {
+  capabilities: Partial<Record<CapabilityName, CapabilityEntry>>;
+  set: (name: CapabilityName, status: CapabilityStatus) => void;
+} {
+  const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  const set = (name: CapabilityName, status: CapabilityStatus) => {
+    const current = capabilities[name];
+    if (!current || RANK[status] > RANK[current.status]) capabilities[name] = declaredCapability(status);
+  };
+  return { capabilities, set };
+}
 
 /** The blocks of rows, each starting at a "| Model ID |" row, as split cells. */
 function modelBlocks(content: string): string[][][] {
@@ -140,30 +159,22 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
         `${id}: no context window / maximum input and maximum output token counts`,
       );
 
-    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-    const set = (name: CapabilityName, status: CapabilityStatus) => {
-      const current = capabilities[name];
-      if (!current || RANK[status] > RANK[current.status]) capabilities[name] = declaredCapability(status);
-    };
+    const { capabilities, set } = rankedCapabilities();
     const from = block.indexOf("Modalities");
     const to = block.indexOf("Token limits");
     const io = block.indexOf("Supported inputs & outputs");
     if (from >= 0 && to > from) {
       const modalities = block.slice(from + 1, to);
       modalities.forEach((kind, i) => {
-        const how = modalities[i + 1] ?? "";
-        if (!/^(Input and output|Input only|Output only|Not supported)$/.test(how)) return;
-        const [asInput, asOutput] = MODALITIES[kind.toLowerCase()] ?? [null, null];
-        if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
-        if (asOutput)
-          set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
+        const use = modalityUse(modalities[i + 1] ?? "");
+        if (use) setModality(set, kind, use);
       });
     } else if (io >= 0 && block[io + 1] === "- Inputs:" && block[io + 3] === "- Outputs:") {
       // the older layout: "- Inputs:" / "Text , Image", "- Outputs:" / "Text and image"
       const named = (text: string) => new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
       const inputs = named(block[io + 2] ?? "");
       const outputs = named(block[io + 4] ?? "");
-      for (const [kind, [asInput, asOutput]] of Object.entries(MODALITIES)) {
+      for (const [kind, [asInput, asOutput]] of Object.entries(MODALITY_CAPABILITIES)) {
         const plural = `${kind}s`;
         if (asInput) set(asInput, inputs.has(kind) || inputs.has(plural) ? "supported" : "unsupported");
         if (asOutput) set(asOutput, outputs.has(kind) || outputs.has(plural) ? "supported" : "unsupported");
@@ -238,22 +249,10 @@ export const parseVertexModelPage: Parser = (input) => {
         `${id}: no context window / maximum input and maximum output token counts`,
       );
 
-    const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
-    const set = (name: CapabilityName, status: CapabilityStatus) => {
-      const current = capabilities[name];
-      if (!current || RANK[status] > RANK[current.status]) capabilities[name] = declaredCapability(status);
-    };
+    const { capabilities, set } = rankedCapabilities();
     const modalities = row("Modalities")?.[1];
     if (!modalities) throw parseFailure(input.source, `${id}: no Modalities row`);
-    for (const m of modalities.matchAll(
-      /\b(Text|Image|Audio|Video|PDF)\s+(Input and output|Input only|Output only|Not supported)/g,
-    )) {
-      const [asInput, asOutput] = MODALITIES[group(m, 1).toLowerCase()] ?? [null, null];
-      const how = group(m, 2);
-      if (asInput) set(asInput, how.startsWith("Input") ? "supported" : "unsupported");
-      if (asOutput)
-        set(asOutput, how === "Input and output" || how === "Output only" ? "supported" : "unsupported");
-    }
+    for (const { kind, use } of modalityPairs(modalities)) setModality(set, kind, use);
     for (const [label, status] of listedCapabilities(row("Capabilities")?.[1] ?? "")) {
       const name = LISTED[label];
       if (name) set(name, status);

@@ -37,7 +37,14 @@ import type {
   ParseOutput,
   ProviderAlias,
 } from "../../schema/index.js";
-import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
+import {
+  declaredCapability,
+  evidenceFor,
+  modalityUse,
+  parseFailure,
+  setModality,
+  tokenCount,
+} from "../helpers.js";
 import { markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -235,16 +242,11 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
 
   const capabilities: Partial<Record<CapabilityName, CapabilityEntry>> = {};
   const modes = new Map(pairs("Modalities", "Endpoints"));
-  const modal = (kind: string, asInput: CapabilityName, asOutput: CapabilityName) => {
-    const how = modes.get(kind);
-    if (how === undefined) return;
-    capabilities[asInput] = declaredCapability(how.startsWith("Input") ? "supported" : "unsupported");
-    capabilities[asOutput] = declaredCapability(
-      how === "Input and output" || how === "Output only" ? "supported" : "unsupported",
-    );
-  };
-  modal("Image", "vision", "image_output");
-  modal("Audio", "audio_input", "audio_output");
+  // Image and Audio, as in the Markdown form (a video row is not read)
+  for (const kind of ["Image", "Audio"]) {
+    const use = modalityUse(modes.get(kind) ?? "");
+    if (use) setModality((name, status) => (capabilities[name] = declaredCapability(status)), kind, use);
+  }
   if (lines.includes("Reasoning token support")) capabilities.reasoning = declaredCapability("supported");
   for (const [name, status] of [...pairs("Features", "Tools"), ...pairs("Tools", "Snapshots")]) {
     const capability = RENDERED_LISTED[name];
