@@ -110,12 +110,13 @@ function officialListings(
     if (source.output.availability_list)
       for (const d of source.output.deployments) listings.officiallyPlaced.add(d.id);
     else officialStatements.push(...source.output.deployments);
-    // an archived copy is not the provider's list now (it names models since withdrawn)
+    // `true`: what releases before the catalog kind wrote for Azure's tables, read the same
     const catalog = source.output.availability_list === "catalog" || source.output.availability_list === true;
     // a catalog also speaks for the places it declares, where it may list no model at all
     if (catalog && source.archived !== true)
       for (const place of source.output.availability_covers ?? [])
         coverColumn(listings, columnKey({ ...place, provider_id: source.provider_id }), source.source_url);
+    // an archived copy is not the provider's list now (it names models since withdrawn)
     if (source.output.availability_list && source.archived !== true)
       for (const d of source.output.deployments) {
         // a list row names a model at a version (Azure: `gpt-5.1-codex-mini` version
@@ -137,8 +138,7 @@ function officialListings(
           lists.add(d.evidence.source_url);
           listings.listsByModel.set(key, lists);
         }
-        // `true`: what releases before the catalog kind wrote for Azure's tables, read the same
-        if (source.output.availability_list === "catalog" || source.output.availability_list === true) {
+        if (catalog) {
           coverColumn(listings, columnKey(d), d.evidence.source_url);
         } else if (source.output.availability_list === "per_model") {
           const covered = listings.coveredByList.get(d.evidence.source_url) ?? new Set<string>();

@@ -88,7 +88,7 @@ import {
   statedReleaseDay,
 } from "./model-facts.js";
 import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-fold.js";
-import { corroborate } from "./precedence.js";
+import { comparePrecedence, corroborate, factLevel } from "./precedence.js";
 import { withProfileStatements } from "./profile-lifecycle.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
 import { statusFromDeployments } from "./status.js";
@@ -527,6 +527,8 @@ function batchPriceDisagreement(
 ): OfficialDisagreement | null {
   const batch = deployment.capabilities.batch;
   if (batch?.status !== "unsupported" || !batch.verification_status?.startsWith("official_")) return null;
+  // the statement the merge serves: the first in the one precedence order (precedence.ts), a
+  // fact about the model in this mode before one about it in every mode
   const stated = (modelFacts.get(modelFactKey(deployment.provider_id, deployment.provider_model_id)) ?? [])
     .filter(
       (r) =>
@@ -534,9 +536,21 @@ function batchPriceDisagreement(
         r.fact.capabilities?.batch?.status === "unsupported" &&
         (r.fact.modes === undefined || r.fact.modes.includes(deployment.mode)),
     )
-    .sort(
-      (a, b) => b.observedMs - a.observedMs || compareCodePoints(a.source.source_id, b.source.source_id),
-    )[0];
+    .map((r) => ({
+      r,
+      key: {
+        official: true,
+        specificity: r.fact.modes === undefined ? 0 : 1,
+        verification: factLevel(
+          true,
+          r.fact.capabilities?.batch?.verification_status ?? r.fact.evidence.verification_status,
+        ),
+        observedMs: r.observedMs,
+        sourceId: r.source.source_id,
+        index: r.index,
+      },
+    }))
+    .sort((a, b) => comparePrecedence(a.key, b.key))[0]?.r;
   if (stated === undefined) return null;
   return {
     provider_id: deployment.provider_id,
