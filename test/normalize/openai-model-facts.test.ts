@@ -294,14 +294,14 @@ describe("OpenAI model pages", () => {
         computer_use: supported,
       });
     }
-    // no default snapshot is stated: the dated snapshot is only listed
+    // the model id's Snapshots group names the snapshot its alias points to (the Default
+    // snapshot of the Markdown form): the page's facts are that snapshot's too
     const mini = await factsOf("model-gpt-5-4-mini");
     expect([...mini.keys()]).toEqual(["gpt-5.4-mini", "gpt-5.4-mini-2026-03-17"]);
-    expect(Object.keys(defined(mini.get("gpt-5.4-mini-2026-03-17"), "listed")).sort()).toEqual([
-      "evidence",
-      "provider_id",
-      "provider_model_id",
-    ]);
+    const snapshot = defined(mini.get("gpt-5.4-mini-2026-03-17"), "default snapshot");
+    expect([snapshot.context_tokens, snapshot.max_output_tokens]).toEqual([400_000, 128_000]);
+    expect(snapshot.capabilities).toEqual(defined(mini.get("gpt-5.4-mini"), "alias").capabilities);
+    // GPT-5.6 Luna's alias points to itself: one id
     expect([...(await factsOf("model-gpt-5-6-luna")).keys()]).toEqual(["gpt-5.6-luna"]);
   });
 
@@ -335,7 +335,26 @@ describe("OpenAI model pages", () => {
     expect(search.capabilities?.tool_calling).toEqual(unsupported);
     // o1's Snapshots list an o1-preview group marked Deprecated: nothing from it is listed
     expect([...(await factsOf("model-o1")).keys()]).toEqual(["o1", "o1-2024-12-17"]);
-    expect([...(await factsOf("model-o3")).keys()]).toEqual(["o3", "o3-2025-04-16"]);
+    const o3Facts = await factsOf("model-o3");
+    expect([...o3Facts.keys()]).toEqual(["o3", "o3-2025-04-16"]);
+    // each page's own group: the alias, then its Default snapshot, which has the page's facts
+    for (const [name, alias, snapshot] of [
+      ["model-o3", "o3", "o3-2025-04-16"],
+      ["model-o1", "o1", "o1-2024-12-17"],
+      ["model-gpt-5", "gpt-5", "gpt-5-2025-08-07"],
+      ["model-gpt-4-1-nano", "gpt-4.1-nano", "gpt-4.1-nano-2025-04-14"],
+      [
+        "model-gpt-4o-mini-search-preview",
+        "gpt-4o-mini-search-preview",
+        "gpt-4o-mini-search-preview-2025-03-11",
+      ],
+    ] as const) {
+      const facts = await factsOf(name);
+      const { provider_model_id: _a, ...aliasFacts } = defined(facts.get(alias), alias);
+      const { provider_model_id: _s, ...snapshotFacts } = defined(facts.get(snapshot), snapshot);
+      expect(snapshotFacts).toEqual(aliasFacts);
+    }
+    expect(defined(o3Facts.get("o3-2025-04-16"), "o3 snapshot").context_tokens).toBe(200_000);
   });
 
   it("a rendered page: a Features item marked Not supported is unsupported; the icon must name the URL's model; limits are required", async () => {

@@ -200,9 +200,12 @@ const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
  * supported" pairs (Text, Image, Audio, Video; Image and Audio read as in the Markdown form);
  * "Features" and "Tools" then name / "Supported" | "Not supported" pairs (an item marked "Not
  * supported" is unsupported, not left unknown). The rendered Endpoints list shows no support
- * status, so batch stays unknown. No Default snapshot is stated, so the facts are the model id's;
- * the other ids under "Snapshots" get bare listing facts, as in the Markdown form, except those of
- * a group the page marks "Deprecated".
+ * status, so batch stays unknown. "Snapshots" shows a group per alias: the alias, the snapshot it
+ * points to, then the group's snapshots (o1's page: "o1", "o1-2024-12-17", "o1-2024-12-17").
+ * The group of the page's own model id therefore names its Default snapshot second (the
+ * Markdown form's "Default snapshot: `gpt-5.4-mini-2026-03-17`" is rendered as "gpt-5.4-mini",
+ * "gpt-5.4-mini-2026-03-17"), and the facts apply to it as in the Markdown form. The other ids
+ * get bare listing facts, except those of a group the page marks "Deprecated".
  */
 function parseRenderedModelPage(input: ParserInput): ParseOutput {
   const icon = RENDERED_ICON.exec(input.content);
@@ -254,21 +257,9 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
       capabilities[capability] = declaredCapability(status === "Supported" ? "supported" : "unsupported");
   }
 
-  const evidence = evidenceFor(input.source, input.observedAt);
-  const facts: ModelFact[] = [
-    {
-      provider_id: PROVIDER_ID,
-      provider_model_id: id,
-      context_tokens: contextTokens,
-      max_output_tokens: outputTokens,
-      capabilities,
-      evidence,
-    },
-  ];
   // "Snapshots": after its paragraph, groups each opened by a model icon, one id per line, up to
   // "Rate limits"; a group marked "Deprecated" (o1's o1-preview group) lists nothing
   const from = lines.indexOf("Snapshots");
-  const ids = new Set([id]);
   const groups: string[][] = [];
   if (from >= 0)
     for (const line of lines.slice(from + 2)) {
@@ -277,6 +268,21 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
       else if (groups.length === 0) groups.push([line]);
       else groups.at(-1)?.push(line);
     }
+  // the model id's own group: the alias, then the snapshot it points to (its Default snapshot)
+  const own = groups.find((entries) => entries[0] === id && !entries.includes("Deprecated"));
+  const defaultSnapshot = own?.[1];
+  if (defaultSnapshot !== undefined && !MODEL_ID.test(defaultSnapshot))
+    throw parseFailure(input.source, `${id}: the Snapshots list names "${defaultSnapshot}", not a model id`);
+  const ids = new Set([id, ...(defaultSnapshot ? [defaultSnapshot] : [])]);
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const facts: ModelFact[] = [...ids].map((providerModelId) => ({
+    provider_id: PROVIDER_ID,
+    provider_model_id: providerModelId,
+    context_tokens: contextTokens,
+    max_output_tokens: outputTokens,
+    capabilities: { ...capabilities },
+    evidence,
+  }));
   for (const entries of groups) {
     if (entries.includes("Deprecated")) continue;
     for (const line of entries) {
