@@ -51,6 +51,7 @@ import {
 import type { FirstAnnouncements } from "./announcements.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
 import { withoutUnplacedFills } from "./fills.js";
+import { withoutInputLimitContexts } from "./input-limits.js";
 import { gateCommunityFacts } from "./listing-gate.js";
 import {
   assertionsFor,
@@ -95,6 +96,7 @@ import { statusFromDeployments } from "./status.js";
 import type {
   CommunityDisagreement,
   CommunityZeroPrice,
+  InputLimitContext,
   OfficialDisagreement,
   OfficialSpecCounts,
   SourceConflict,
@@ -128,6 +130,8 @@ export interface MergeResult {
   unlistedOfferings: UnlistedOffering[];
   /** Community zero prices read as unknown (listing-gate.ts). */
   communityZeroPrices: CommunityZeroPrice[];
+  /** Community context windows another dataset states are input limits, not used (input-limits.ts). */
+  inputLimitContexts: InputLimitContext[];
   /** Community prices of unresolved moving aliases, dropped (listing-gate.ts). */
   staleAliasPrices: StaleAliasPrice[];
   /** Names of one model that official sources spell differently: folded, or kept apart and why. */
@@ -645,7 +649,11 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   const gate = gateCommunityFacts(resolved, isOfficial);
   // Step 0c: a fill-only community dataset's facts about deployments no other source places
   // (after the gate: a vetoed place is no place) are dropped: it creates nothing (fills.ts).
-  const { sources } = withoutUnplacedFills(gate.sources);
+  const filled = withoutUnplacedFills(gate.sources);
+  // Step 0d: a community context window another community dataset states is the model's input
+  // limit is not used (input-limits.ts).
+  const limited = withoutInputLimitContexts(filled.sources, isOfficial);
+  const sources = limited.sources;
   // Step 1: candidates, and identities so replacements can be resolved against the whole catalog.
   const candidates = gatherCandidates(sources);
   const identities = indexIdentities(candidates);
@@ -777,6 +785,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     unresolvedReplacements: unresolved,
     unlistedOfferings: gate.unlistedOfferings,
     communityZeroPrices: gate.communityZeroPrices,
+    inputLimitContexts: limited.inputLimitContexts,
     staleAliasPrices: gate.staleAliasPrices,
     modelIdentity: folded.report,
   };

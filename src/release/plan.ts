@@ -104,6 +104,7 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     unlistedOfferings: merged.unlistedOfferings,
     modelIdentity: merged.modelIdentity,
     communityZeroPrices: merged.communityZeroPrices,
+    inputLimitContexts: merged.inputLimitContexts,
     staleAliasPrices: merged.staleAliasPrices,
     unresolvedReplacements: merged.unresolvedReplacements,
     carriedForward: gathered.carriedForward,

@@ -18,6 +18,7 @@ import type {
   CommunityDisagreement,
   CommunityZeroPrice,
   CoverageCounts,
+  InputLimitContext,
   LevelCounts,
   OfficialDisagreement,
   OfficialSpecCounts,
@@ -48,6 +49,7 @@ export interface ReportInput {
   unlistedOfferings?: readonly UnlistedOffering[];
   /** Community zero prices read as unknown; absent = not checked. */
   communityZeroPrices?: readonly CommunityZeroPrice[];
+  inputLimitContexts?: readonly InputLimitContext[];
   /** Community prices of unresolved moving aliases, dropped; absent = not checked. */
   staleAliasPrices?: readonly StaleAliasPrice[];
   unresolvedReplacements: readonly UnresolvedReplacement[];
@@ -184,6 +186,7 @@ export function reportWithoutChecks(input: Omit<ReportInput, "checks">): BuildRe
     official_disagreements: [...(input.officialDisagreements ?? [])],
     ...(input.unlistedOfferings ? { unlisted_offerings: [...input.unlistedOfferings] } : {}),
     ...(input.communityZeroPrices ? { community_zero_prices: [...input.communityZeroPrices] } : {}),
+    ...(input.inputLimitContexts ? { input_limit_contexts: [...input.inputLimitContexts] } : {}),
     ...(input.staleAliasPrices ? { stale_alias_prices: [...input.staleAliasPrices] } : {}),
     ...(input.modelIdentity ? { model_identity: input.modelIdentity } : {}),
     community_disagreements: [...(input.communityDisagreements ?? [])],
@@ -368,6 +371,16 @@ export function formatBuildReport(report: BuildReport): string {
   if (zeros.length > 0) {
     lines.push(`community zero prices read as unknown: ${zeros.length}`);
     for (const z of zeros) lines.push(`  ${z.deployment_id} (${z.source_id}): ${z.fields.join(", ")}`);
+  }
+  const inputLimits = report.input_limit_contexts ?? [];
+  if (inputLimits.length > 0) {
+    lines.push(
+      `community context windows another dataset states are input limits, not used: ${inputLimits.length}`,
+    );
+    for (const l of inputLimits)
+      lines.push(
+        `  ${l.deployment_id} (${l.source_id}): ${l.context_tokens} is the input limit (${l.input_limit_source_id})`,
+      );
   }
   const stale = report.stale_alias_prices ?? [];
   if (stale.length > 0) {

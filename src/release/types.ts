@@ -168,6 +168,17 @@ export interface CommunityZeroPrice {
   fields: string[];
 }
 
+/** A community context window another community dataset states is the input limit (input-limits.ts). */
+export interface InputLimitContext {
+  source_id: string;
+  provider_id: string;
+  deployment_id: string;
+  /** The value the source gave as the context window. */
+  context_tokens: number;
+  /** The community source that states this value as the model's input limit. */
+  input_limit_source_id: string;
+}
+
 /** A community price of a moving alias (`…-latest`) that no official source resolves (listing-gate.ts). */
 export interface StaleAliasPrice {
   source_id: string;
@@ -241,6 +252,7 @@ export interface BuildReport {
   unlisted_offerings?: UnlistedOffering[];
   /** Community zero prices read as unknown; absent in older reports. */
   community_zero_prices?: CommunityZeroPrice[];
+  input_limit_contexts?: InputLimitContext[];
   /** Community prices of unresolved moving aliases, dropped; absent in older reports. */
   stale_alias_prices?: StaleAliasPrice[];
   /** Names official sources use differently for one model: folded, or kept apart (model-identity-fold.ts). */

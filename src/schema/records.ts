@@ -23,6 +23,13 @@ export const DeploymentFact = z
     display_name: z.string().optional(),
     context_tokens: z.int().positive().nullable().optional(),
     max_output_tokens: z.int().positive().nullable().optional(),
+    /**
+     * The model's input limit where the source states one apart from, and below, its context
+     * window (models.dev's `limit.input`: GPT-5.1's 272,000 of 400,000). Never served: another
+     * community dataset's context window equal to it is that dataset's input limit read as a
+     * context window, and is not used (src/release/input-limits.ts).
+     */
+    max_input_tokens: z.int().positive().optional(),
     capabilities: Capabilities.optional(),
     rate_card: RateCard.nullable().optional(),
     /**

@@ -190,6 +190,21 @@ export const BuildReportFile = z
         description:
           "Community rate cards with a price of 0, read as unknown (null; an input price of 0 drops the card). Absent in releases published before it was stored.",
       }),
+    input_limit_contexts: z
+      .array(
+        z.strictObject({
+          source_id: z.string(),
+          provider_id: z.string(),
+          deployment_id: z.string(),
+          context_tokens: z.int().positive(),
+          input_limit_source_id: z.string(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Community context windows that another community dataset states are the model's input limit (models.dev's limit.input below its limit.context): not used as context windows. Absent in releases published before it was stored.",
+      }),
     stale_alias_prices: z
       .array(z.strictObject({ source_id: z.string(), provider_id: z.string(), deployment_id: z.string() }))
       .optional()

@@ -102,6 +102,16 @@ describe("models.dev (the recorded api.json assembled from the repository at f3f
         expect(v).not.toBe(0);
   });
 
+  it("keeps an input limit stated below the context window, and only then", () => {
+    // limit: {context: 400000, input: 272000, output: 128000}
+    const gpt51 = dep("dep_openai_gpt-5.1_api_global");
+    expect([gpt51.context_tokens, gpt51.max_input_tokens]).toEqual([400_000, 272_000]);
+    // no limit.input
+    expect(dep("dep_openai_gpt-4o_api_global").max_input_tokens).toBeUndefined();
+    for (const d of output.deployments)
+      if (d.max_input_tokens !== undefined) expect(d.max_input_tokens).toBeLessThan(d.context_tokens ?? 0);
+  });
+
   it("an embedding model's output limit (its vector size) is not a max output", () => {
     expect(dep("dep_google_gemini-embedding-001_gemini-api_global").max_output_tokens).toBeUndefined();
   });

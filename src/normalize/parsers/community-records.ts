@@ -74,6 +74,8 @@ export interface CommunityRecord {
   rate_card: RateCard | null;
   context_tokens?: number | undefined;
   max_output_tokens?: number | undefined;
+  /** An input limit the dataset states apart from (below) its context window. */
+  max_input_tokens?: number | undefined;
   capabilities: Capabilities;
 }
 
@@ -103,6 +105,7 @@ export function deploymentFacts(
       ...ids,
       ...(record.context_tokens !== undefined ? { context_tokens: record.context_tokens } : {}),
       ...(record.max_output_tokens !== undefined ? { max_output_tokens: record.max_output_tokens } : {}),
+      ...(record.max_input_tokens !== undefined ? { max_input_tokens: record.max_input_tokens } : {}),
       capabilities: record.capabilities,
       ...(record.rate_card !== null ? { rate_card: record.rate_card } : {}),
       evidence,

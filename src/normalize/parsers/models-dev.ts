@@ -2,7 +2,7 @@
  * Community source: models.dev's catalog (https://models.dev/api.json; anomalyco/models.dev,
  * MIT), one JSON object `{<provider>: {id, name, models: {<model id>: model}}}` built from the
  * repository's hand-curated TOML files. A model carries `cost` (USD per million tokens: input,
- * output, cache_read, cache_write), `limit` (context, output), `tool_call`,
+ * output, cache_read, cache_write), `limit` (context, output, and for some models input), `tool_call`,
  * `structured_output`, `reasoning` and `modalities` (input / output lists of text, image, pdf,
  * audio, video).
  *
@@ -23,7 +23,8 @@
  * audio_output: a listed modality is supported, and a missing one says nothing (the lists
  * leave out what models do accept: OpenAI's GPT-5 reads PDFs, its input list is text and
  * image). A zero cost is unknown (null). An embedding model's `limit.output` (its vector size)
- * is not a max output.
+ * is not a max output. A `limit.input` below `limit.context` is kept as `max_input_tokens`: it
+ * tells another dataset's input limit from a context window (src/release/input-limits.ts).
  */
 import { compareCodePoints } from "../../lib/canonical-json.js";
 import type { Capabilities, CapabilityName, ParseOutput } from "../../schema/index.js";
@@ -122,6 +123,8 @@ function recordOf(
   const key = `${providerId}/${modelId}`;
   const cost = isJsonObject(model["cost"]) ? model["cost"] : {};
   const limit = isJsonObject(model["limit"]) ? model["limit"] : {};
+  const context = positiveInt(limit["context"]);
+  const inputLimit = positiveInt(limit["input"]);
   const rate_card = communityRateCard(
     {
       input: perMillionPrice(cost["input"], `${key}: cost.input`, skipped),
@@ -137,7 +140,11 @@ function recordOf(
     providerModelId: modelId,
     endpoint,
     rate_card,
-    context_tokens: positiveInt(limit["context"]),
+    context_tokens: context,
+    // `limit.input` below `limit.context`: the input share of the window (GPT-5.1: 272,000 of 400,000)
+    ...(inputLimit !== undefined && context !== undefined && inputLimit < context
+      ? { max_input_tokens: inputLimit }
+      : {}),
     // an embedding model's `output` limit is its vector size (Gemini Embedding 001: 1), not tokens
     max_output_tokens: EMBEDDING.test(modelId) ? undefined : positiveInt(limit["output"]),
     capabilities: capabilitiesOf(model),
