@@ -15,7 +15,8 @@ import { loadDefinition, recordedInput, SOURCES_DIR } from "./captures.js";
  * The parse output of every recorded source of `provider` whose name matches `pattern`, by
  * source name, each held to no deployments, at least one model fact, every fact of `provider`
  * with a context window and the source's official evidence; and to no lifecycle assertion unless
- * `lifecycle: "allowed"` (the Vertex AI MaaS pages assert their endpoint's retirement).
+ * `lifecycle: "allowed"` (the Vertex AI MaaS pages assert their endpoint's retirement, the
+ * Gemini model pages a preview's discontinuation).
  * Live-only sources (`offline_capture: false`) have no capture and are left out.
  */
 export async function recordedModelPages(

@@ -16,7 +16,8 @@ async function factsOf(name: string): Promise<Map<string, ModelFact>> {
 
 describe("Vertex AI Gemini model pages", () => {
   it("every recorded model page yields model facts of provider google-vertex with official evidence and no deployments", async () => {
-    const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/);
+    // lifecycle: the caution notes (next test)
+    const byPage = await recordedModelPageFacts("google-vertex", /^model-gemini-/, { lifecycle: "allowed" });
     expect(byPage.size).toBe(16);
     const facts = [...byPage.values()].flat();
     for (const fact of facts)
@@ -42,6 +43,49 @@ describe("Vertex AI Gemini model pages", () => {
       "gemini-live-2.5-flash-native-audio",
       "gemini-live-2.5-flash-preview-native-audio-09-2025",
     ]);
+  });
+
+  it("a caution note dates a model id's end of life on Vertex AI and names its replacement, in every recorded page that has one", async () => {
+    const ended = new Map<string, { date: string | null; replacements: string[] | undefined }>();
+    for (const name of [
+      "model-gemini-2-5-flash",
+      "model-gemini-2-5-flash-lite",
+      "model-gemini-2-5-flash-live-api",
+      "model-gemini-2-5-pro",
+      "model-gemini-3-6-flash",
+    ]) {
+      const out = ParseOutput.parse(page(await recordedInput("google-vertex", name)));
+      for (const a of out.lifecycle) {
+        expect(a).toMatchObject({
+          scope: "deployment",
+          provider_id: "google-vertex",
+          target: { api_surface: "vertex-ai" },
+          end_of_life: { state: "scheduled", date_type: "on", precision: "day" },
+          evidence: { verification_status: "official_declared" },
+        });
+        ended.set(a.target?.provider_model_id ?? "", {
+          date: a.end_of_life?.date ?? null,
+          replacements: a.replacements,
+        });
+      }
+    }
+    expect(Object.fromEntries(ended)).toEqual({
+      "gemini-2.5-flash-preview-09-2025": { date: "2026-07-09", replacements: ["gemini-2.5-flash"] },
+      "gemini-2.5-flash-lite-preview-09-2025": {
+        date: "2026-07-09",
+        replacements: ["gemini-2.5-flash-lite"],
+      },
+      "gemini-live-2.5-flash-preview-native-audio-09-2025": {
+        date: "2026-03-19",
+        replacements: ["gemini-live-2.5-flash-native-audio"],
+      },
+    });
+    // a caution without a date it can read is not a lifecycle statement
+    const input = await recordedInput("google-vertex", "model-gemini-2-5-flash");
+    const out = page(
+      edit(input, (c) => c.replace("will be discontinued on July 9, 2026", "will be discontinued soon")),
+    );
+    expect(out.lifecycle).toEqual([]);
   });
 
   it("the pages recorded from Markdown renderings of the HTML (one value per line, a separate Tools list): limits, modalities, the items' Supported / Not supported", async () => {

@@ -21,6 +21,12 @@
  * - Facts apply to the block's Model ID only (the 3.1 Pro page's extra custom-tools endpoint is
  *   another model id and is not read).
  *
+ * A caution note that dates a model id's end ("> **Caution:** `gemini-2.5-flash-preview-09-2025`
+ * will be discontinued on July 9, 2026. Update your application to use `gemini-2.5-flash` or
+ * other supported model."; "... will be deprecated and removed on March 19, 2026. Migrate any
+ * workflows to `...`") is a lifecycle assertion about that id on Vertex AI: its end of life on
+ * that day and the replacement it names (cautionLifecycle). In both forms of the page.
+ *
  * The same page rendered in Markdown from its HTML (the layout of mid-2026: one value
  * per line, "Model ID" then "`gemini-3.6-flash`", the capabilities as "- [Name](url)" items each
  * followed by "Supported" / "Not supported", a separate "Tools" list) is read too, where no copy
@@ -29,7 +35,13 @@
  * "Supported" / "Not supported" headings).
  */
 import { group } from "../../lib/regex.js";
-import type { CapabilityEntry, CapabilityName, CapabilityStatus, ModelFact } from "../../schema/index.js";
+import type {
+  CapabilityEntry,
+  CapabilityName,
+  CapabilityStatus,
+  LifecycleAssertion,
+  ModelFact,
+} from "../../schema/index.js";
 import {
   declaredCapability,
   evidenceFor,
@@ -37,9 +49,11 @@ import {
   modalityPairs,
   modalityUse,
   parseFailure,
+  parseMilestone,
   setModality,
   tokenCount,
 } from "../helpers.js";
+import { VERTEX } from "../identity/index.js";
 import { splitTableRow } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
@@ -223,11 +237,41 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
   });
 }
 
+/**
+ * "`<id>` will be discontinued on <date>. Update your application to use `<id>`" and "`<id>` will
+ * be deprecated and removed on <date>. Migrate any workflows to `<id>`": the first id's end of
+ * life on that day (`on`), the second its replacement.
+ */
+const CAUTION =
+  /`([a-z0-9][a-z0-9.@-]*)` will be (?:discontinued|deprecated and removed) on ([A-Z][a-z]+ \d{1,2}, \d{4})\.\s+(?:Update your application to use|Migrate any workflows to) `([a-z0-9][a-z0-9.@-]*)`/g;
+
+export function cautionLifecycle(input: ParserInput): LifecycleAssertion[] {
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const out: LifecycleAssertion[] = [];
+  for (const m of input.content.matchAll(CAUTION)) {
+    const id = group(m, 1);
+    if (out.some((a) => a.target?.provider_model_id === id)) continue;
+    const endOfLife = parseMilestone(group(m, 2), [evidence]);
+    if (endOfLife.state !== "scheduled")
+      throw parseFailure(input.source, `${id}: "${group(m, 2)}" is not a date`);
+    out.push({
+      scope: "deployment",
+      provider_id: PROVIDER_ID,
+      target: { provider_model_id: id, api_surface: VERTEX.surfaces.vertexAi },
+      end_of_life: endOfLife,
+      replacements: [group(m, 3)],
+      evidence,
+    });
+  }
+  return out;
+}
+
 export const parseVertexModelPage: Parser = (input) => {
   const blocks = modelBlocks(input.content);
+  const lifecycle = cautionLifecycle(input);
   if (blocks.length === 0) {
     const rendered = parseRenderedBlocks(input);
-    if (rendered) return { deployments: [], lifecycle: [], model_facts: rendered, skipped: [] };
+    if (rendered) return { deployments: [], lifecycle, model_facts: rendered, skipped: [] };
     throw parseFailure(input.source, 'no "| Model ID | `<model>` ||" row');
   }
   const evidence = evidenceFor(input.source, input.observedAt);
@@ -271,7 +315,7 @@ export const parseVertexModelPage: Parser = (input) => {
       evidence,
     };
   });
-  return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+  return { deployments: [], lifecycle, model_facts: facts, skipped: [] };
 };
 
 /** The cells after a comparison row's label, from the Markdown table row or the text line. */
