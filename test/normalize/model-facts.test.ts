@@ -1275,3 +1275,120 @@ describe("Anthropic's Structured outputs page (anthropic-structured-outputs): a 
     );
   });
 });
+
+describe("Anthropic's Computer use tool page (anthropic-computer-use): a capability list", () => {
+  const page = defined(anthropicParsers["anthropic-computer-use"], "parser anthropic-computer-use");
+  const claude = (ids: readonly string[]) => ids.map((id) => `anthropic/${id}`).sort();
+  // computer_20251124's "Use with" cell (without "on Amazon Bedrock, also Claude Opus 5.5")
+  const EARLIER_2025_11 = [
+    "claude-fable-5-1",
+    "claude-mythos-5-1",
+    "claude-fable-5",
+    "claude-mythos-5",
+    "claude-opus-5",
+    "claude-sonnet-5",
+    "claude-opus-4-8",
+    "claude-opus-4-7",
+    "claude-opus-4-6",
+    "claude-sonnet-4-6",
+    "claude-opus-4-5-20251101",
+  ];
+  // computer_20250124's: Sonnet 4.5, Haiku 4.5, Opus 4.1, Sonnet 4, Opus 4
+  const EARLIER_2025_01 = [
+    "claude-sonnet-4-5-20250929",
+    "claude-haiku-4-5-20251001",
+    "claude-opus-4-1-20250805",
+    "claude-sonnet-4-20250514",
+    "claude-opus-4-20250514",
+  ];
+  // the toolset (supportedModels) adds Claude Opus 5.5 where the toolset is offered
+  const WITH_TOOLSET = claude([...EARLIER_2025_11, ...EARLIER_2025_01, "claude-opus-5-5"]);
+
+  it("lists the toolset's and the earlier versions' models on the Claude API and Google Cloud, and on Bedrock the earlier versions' (with its own Opus 5.5)", async () => {
+    const input = await recordedInput("anthropic", "computer-use-tool");
+    const out = ParseOutput.parse(normalizeSource(input));
+    expect(out.deployments).toEqual([]);
+    expect(out.lifecycle).toEqual([]);
+    const [list, ...more] = out.capability_lists ?? [];
+    expect(more).toEqual([]);
+    expect(list?.capability).toBe("computer_use");
+    expect(list?.lab).toBe("anthropic");
+    expect(list?.evidence.observed_at).toBe("2026-09-23T00:00:00Z");
+    expect(list?.model_ids).toEqual(WITH_TOOLSET);
+    const platforms = new Map(list?.providers.map((p) => [p.provider_id, p.model_ids]));
+    expect([...platforms.keys()]).toEqual(["anthropic", "amazon-bedrock", "google-vertex"]);
+    expect(platforms.get("anthropic")).toEqual(WITH_TOOLSET);
+    expect(platforms.get("google-vertex")).toEqual(WITH_TOOLSET);
+    // "Platforms other than the Claude API and Google Cloud currently offer only the earlier beta
+    // tool versions"; "on Amazon Bedrock, also Claude Opus 5.5"
+    expect(platforms.get("amazon-bedrock")).toEqual(WITH_TOOLSET);
+    // Claude 3.x, Haiku 3.5 and Mythos Preview are not named
+    for (const old of ["claude-3-7-sonnet-20250219", "claude-3-5-haiku-20241022", "claude-mythos-preview"])
+      expect(list?.model_ids).not.toContain(`anthropic/${old}`);
+    // declared for the Claude API ids the page names for the Claude API
+    expect(out.model_facts?.map((f) => `anthropic/${f.provider_model_id}`)).toEqual(WITH_TOOLSET);
+    for (const f of out.model_facts ?? []) {
+      expect(f.provider_id).toBe("anthropic");
+      expect(f.capabilities).toEqual({ computer_use: supported });
+      expect(f.evidence.source_url).toBe(
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool.md",
+      );
+    }
+  });
+
+  it("reads a platform's own additions and the toolset's platforms as written", async () => {
+    const input = await recordedInput("anthropic", "computer-use-tool");
+    const lists = (content: (c: string) => string) =>
+      new Map(
+        page(edit(input, content)).capability_lists?.[0]?.providers.map((p) => [p.provider_id, p.model_ids]),
+      );
+    // without Bedrock's own clause, Bedrock (earlier versions only) has no Opus 5.5
+    const noClause = lists((c) => c.replace("; on Amazon Bedrock, also Claude Opus 5.5", ""));
+    expect(noClause.get("amazon-bedrock")).toEqual(claude([...EARLIER_2025_11, ...EARLIER_2025_01]));
+    expect(noClause.get("anthropic")).toEqual(WITH_TOOLSET);
+    // a toolset model the earlier versions do not name is listed only where the toolset is offered
+    const onlyApi = lists((c) =>
+      c
+        .replace("; on Amazon Bedrock, also Claude Opus 5.5", "")
+        .replace("other than the Claude API and Google Cloud", "other than the Claude API"),
+    );
+    expect(onlyApi.get("google-vertex")).toEqual(claude([...EARLIER_2025_11, ...EARLIER_2025_01]));
+    expect(onlyApi.get("anthropic")).toEqual(WITH_TOOLSET);
+    // a platform the front matter does not name is not spoken for
+    const noVertex = lists((c) => c.replace("    Google Cloud: ga\n", ""));
+    expect([...noVertex.keys()]).toEqual(["anthropic", "amazon-bedrock"]);
+  });
+
+  it("fails rather than guess", async () => {
+    const input = await recordedInput("anthropic", "computer-use-tool");
+    expectParseFailure(
+      () =>
+        page(
+          edit(input, (c) =>
+            c.replace("Claude Haiku 4.5, Claude Opus 4.1", "Claude Haiku 3.9, Claude Opus 4.1"),
+          ),
+        ),
+      '"Claude Haiku 3.9" is not a Claude model name the catalog can map',
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("on Amazon Bedrock, also", "on Amazon Bedrock, not"))),
+      '"on Amazon Bedrock, not Claude Opus 5.5" is not "on <platform>, also <models>"',
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("Platforms other than", "Platforms besides"))),
+      "no details line says which platforms offer only the earlier tool versions",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("## Earlier tool versions", "## Older tool versions"))),
+      'no "Earlier tool versions" table with a "Use with" column',
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("  supportedModels:", "  models:"))),
+      "expected front matter featureMetadata with supportedModels, supportedPlatforms and details",
+    );
+    expectParseFailure(
+      () => page(edit(input, (c) => c.replace("    Claude API: ga\n", ""))),
+      "supportedPlatforms does not name the Claude API",
+    );
+  });
+});

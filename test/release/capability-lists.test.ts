@@ -10,7 +10,7 @@ import type { SourceFacts } from "../../src/release/facts.js";
 import { mergeDeploymentFields } from "../../src/release/merge.js";
 import { gatherCandidates, isOfficial } from "../../src/release/merge-candidates.js";
 import { capabilityListFacts } from "../../src/release/model-facts.js";
-import type { CapabilityEntry, DeploymentFact, ModelFact } from "../../src/schema/index.js";
+import type { CapabilityEntry, CapabilityName, DeploymentFact, ModelFact } from "../../src/schema/index.js";
 import { recordedInput, recordedSourceFacts } from "../helpers/captures.js";
 import { committedRelease } from "../helpers/committed-release.js";
 
@@ -33,8 +33,12 @@ beforeAll(async () => {
   page = recordedSourceFacts(input, normalizeSource(input));
 });
 
-/** Each deployment's structured_output as the merge gives it from these sources' facts. */
-function structuredOutput(sources: readonly SourceFacts[], ids: readonly string[]) {
+/** Each deployment's capability (structured_output unless named) as the merge gives it from these sources' facts. */
+function structuredOutput(
+  sources: readonly SourceFacts[],
+  ids: readonly string[],
+  capability: CapabilityName = "structured_output",
+) {
   const candidates = gatherCandidates(sources);
   return Object.fromEntries(
     ids.map((id) => {
@@ -42,7 +46,7 @@ function structuredOutput(sources: readonly SourceFacts[], ids: readonly string[
       const best = ranked?.[0];
       if (!ranked || !best) throw new Error(`no facts place ${id}`);
       const fields = mergeDeploymentFields(best.fact, ranked, candidates.modelFacts);
-      return [id, fields.capabilities.structured_output];
+      return [id, fields.capabilities[capability]];
     }),
   );
 }
@@ -107,6 +111,53 @@ describe("Anthropic's Structured outputs page on the committed release's facts",
       expect(["anthropic", "amazon-bedrock", "google-vertex"]).toContain(c.fact.provider_id);
       expect(c.fact.evidence).toMatchObject({ source_url: PAGE, verification_status: "official_inferred" });
     }
+  });
+});
+
+describe("Anthropic's Computer use tool page on the committed release's facts", () => {
+  const USE_PAGE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool.md";
+  const SONNET_37_US = `${BEDROCK}claude-3-7-sonnet-20250219-v1-0_bedrock-runtime_us`;
+  const SONNET_45_GLOBAL = `${BEDROCK}claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_global`;
+  const VERTEX_SONNET_37 = "dep_google-vertex_claude-3-7-sonnet-20250219_vertex-ai_global";
+  const API_OPUS_55 = "dep_anthropic_claude-opus-5-5_api_global";
+  const ids = [
+    SONNET_37_US,
+    SONNET_45_US,
+    SONNET_45_GLOBAL,
+    CLAUDE_3_HAIKU_US,
+    VERTEX_SONNET_4,
+    VERTEX_SONNET_37,
+    API_OPUS_55,
+  ];
+  let without: SourceFacts[];
+  let usePage: SourceFacts;
+
+  beforeAll(async () => {
+    without = committed.filter((s) => s.source_url !== USE_PAGE);
+    const input = await recordedInput("anthropic", "computer-use-tool");
+    usePage = recordedSourceFacts(input, normalizeSource(input));
+  });
+
+  it("before the page: LiteLLM's supports_computer_use is all the catalog knows", () => {
+    const got = structuredOutput(without, ids, "computer_use");
+    expect(got[SONNET_37_US]).toEqual({ status: "supported", verification_status: "community_reported" });
+    expect(got[VERTEX_SONNET_4]).toEqual({ status: "supported", verification_status: "community_reported" });
+    expect(got[SONNET_45_GLOBAL]).toEqual({ status: "supported", verification_status: "community_reported" });
+    expect(got[CLAUDE_3_HAIKU_US]).toBeUndefined();
+  });
+
+  it("with the page: named models supported per platform, the others unsupported (official_inferred)", () => {
+    const got = structuredOutput([...without, usePage], ids, "computer_use");
+    // computer_20250124 is used with Claude Sonnet 4.5 and Claude Sonnet 4, on Bedrock and Google Cloud too
+    expect(got[SONNET_45_US]).toEqual(inferred("supported"));
+    expect(got[SONNET_45_GLOBAL]).toEqual(inferred("supported"));
+    expect(got[VERTEX_SONNET_4]).toEqual(inferred("supported"));
+    // Claude 3 Haiku and Claude Sonnet 3.7 are not named
+    expect(got[CLAUDE_3_HAIKU_US]).toEqual(inferred("unsupported"));
+    expect(got[SONNET_37_US]).toEqual(inferred("unsupported"));
+    expect(got[VERTEX_SONNET_37]).toEqual(inferred("unsupported"));
+    // the Claude API id of a supportedModels entry: the page's own declared fact
+    expect(got[API_OPUS_55]).toEqual({ status: "supported", verification_status: "official_declared" });
   });
 });
 

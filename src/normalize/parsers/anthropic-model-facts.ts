@@ -16,6 +16,7 @@
  *   the column's AWS Bedrock ID (provider amazon-bedrock) and GCP Vertex AI / Google Cloud ID
  *   (provider google-vertex).
  */
+import { parse as parseYaml } from "yaml";
 import { group } from "../../lib/regex.js";
 import type { CapabilityEntry, CapabilityList, CapabilityName, ModelFact } from "../../schema/index.js";
 import { parseCalendarDate } from "../dates.js";
@@ -592,10 +593,142 @@ export const parseAnthropicStructuredOutputs: Parser = (input) => {
   };
 };
 
+/** The page's YAML front matter (between the leading "---" lines), or undefined when it has none. */
+function frontMatter(content: string): unknown {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(content);
+  return m ? parseYaml(group(m, 1)) : undefined;
+}
+
+/** The strings of a front matter list, or null when it is not a list of strings. */
+function stringList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : null;
+}
+
+/**
+ * Anthropic's "Computer use tool" page (platform.claude.com/docs/en/agents-and-tools/tool-use/
+ * computer-use-tool.md), as a list of the Claude models with computer use (any tool version):
+ * - the front matter's featureMetadata: `supportedModels` (Claude API ids: the models of the
+ *   current toolset), `supportedPlatforms` (the platforms with the feature) and the `details`
+ *   line "Platforms other than the Claude API and Google Cloud currently offer only the earlier
+ *   beta tool versions" (the platforms with the toolset);
+ * - the "Earlier tool versions" table's "Use with" cells: the models each earlier version is used
+ *   with ("…, and Claude Opus 4.5; on Amazon Bedrock, also Claude Opus 5.5": a clause "on
+ *   <platform>, also …" adds models for that platform only). Parenthesized notes ("retired, except
+ *   on Bedrock and Google Cloud") are not read.
+ * A platform with the toolset has computer use for the toolset's models and the earlier versions'
+ * models; another platform the front matter names, for the earlier versions' models only (with
+ * its own additions). Platforms the catalog has no deployments on (Claude Platform on AWS,
+ * Microsoft Foundry) are not read.
+ *
+ * - model_facts: `computer_use` supported (official_declared) for the Claude API id of each model
+ *   the page names for the Claude API.
+ * - capability_lists: per provider the models named for it; the release stage gives a Claude
+ *   model the page does not name `unsupported` (official_inferred, docs/provenance.md
+ *   "Capability lists").
+ * Names map to ids through the Anthropic identity module; a name it cannot map fails the parse.
+ * No deployments.
+ */
+export const parseAnthropicComputerUse: Parser = (input) => {
+  const meta = frontMatter(input.content) as { featureMetadata?: Record<string, unknown> } | undefined;
+  const feature = meta?.featureMetadata;
+  const toolsetIds = stringList(feature?.supportedModels);
+  const platforms = feature?.supportedPlatforms;
+  const details = stringList(feature?.details);
+  if (!toolsetIds || toolsetIds.length === 0 || !platforms || typeof platforms !== "object" || !details)
+    throw parseFailure(
+      input.source,
+      "expected front matter featureMetadata with supportedModels, supportedPlatforms and details",
+    );
+  const canonical = (id: string) => anthropicIdentity.canonicalModelId(id);
+  const idFor = (name: string): string => {
+    const id = anthropicModelIdForName(name);
+    if (id === null)
+      throw parseFailure(input.source, `"${name}" is not a Claude model name the catalog can map`);
+    return id;
+  };
+  const toolset = toolsetIds.map((id) => {
+    if (!/^claude-[a-z0-9-]+$/.test(id))
+      throw parseFailure(input.source, `supportedModels: "${id}" is not a Claude API model id`);
+    return canonical(id);
+  });
+
+  let toolsetPlatforms: string[] | undefined;
+  for (const line of details) {
+    const m = /^Platforms other than (.+?) currently offer only the \[?earlier beta tool versions\b/.exec(
+      line,
+    );
+    if (m) toolsetPlatforms = listedWords(group(m, 1)).map((p) => p.replace(/^the /, ""));
+  }
+  if (!toolsetPlatforms)
+    throw parseFailure(
+      input.source,
+      "no details line says which platforms offer only the earlier tool versions",
+    );
+
+  const table = markdownTables(input.content).find((t) => t.heading === "Earlier tool versions");
+  const useWith = table?.headers.map(plainCell).indexOf("Use with") ?? -1;
+  if (!table || useWith < 0)
+    throw parseFailure(input.source, 'no "Earlier tool versions" table with a "Use with" column');
+  const earlier: string[] = [];
+  const earlierOn = new Map<string, string[]>();
+  for (const row of table.rows) {
+    const [common = "", ...clauses] = plainCell(row[useWith] ?? "")
+      .replace(/\s*\([^)]*\)/g, "")
+      .split(/\s*;\s*/);
+    for (const name of listedWords(common)) earlier.push(canonical(idFor(name)));
+    for (const clause of clauses) {
+      const m = /^on (.+?), also (.+)$/.exec(clause);
+      if (!m) throw parseFailure(input.source, `"${clause}" is not "on <platform>, also <models>"`);
+      const more = earlierOn.get(group(m, 1)) ?? [];
+      for (const name of listedWords(group(m, 2))) more.push(canonical(idFor(name)));
+      earlierOn.set(group(m, 1), more);
+    }
+  }
+  if (earlier.length === 0)
+    throw parseFailure(input.source, "the Earlier tool versions table names no model");
+
+  const providers: CapabilityList["providers"] = [];
+  for (const platform of Object.keys(platforms)) {
+    const provider = COMPATIBILITY_PLATFORMS[platform];
+    if (provider === undefined) continue;
+    const ids = [
+      ...(toolsetPlatforms.includes(platform) ? toolset : []),
+      ...earlier,
+      ...(earlierOn.get(platform) ?? []),
+    ];
+    providers.push({ provider_id: provider, model_ids: [...new Set(ids)].sort() });
+  }
+  const onApi = providers.find((p) => p.provider_id === PROVIDER_ID);
+  if (!onApi) throw parseFailure(input.source, "supportedPlatforms does not name the Claude API");
+  const evidence = evidenceFor(input.source, input.observedAt);
+  const labPrefix = `${anthropicIdentity.providerId}/`;
+  return {
+    deployments: [],
+    lifecycle: [],
+    model_facts: onApi.model_ids.map((id) => ({
+      provider_id: PROVIDER_ID,
+      provider_model_id: id.slice(labPrefix.length),
+      capabilities: { computer_use: declaredCapability("supported") },
+      evidence,
+    })),
+    capability_lists: [
+      {
+        capability: "computer_use",
+        lab: "anthropic",
+        model_ids: [...new Set(providers.flatMap((p) => p.model_ids))].sort(),
+        providers,
+        evidence,
+      },
+    ],
+    skipped: [],
+  };
+};
+
 export const parsers: Record<string, Parser> = {
   "anthropic-model-facts": parseAnthropicModelFacts,
   "anthropic-models-overview-2024": parseAnthropicModelsOverview2024,
   "anthropic-model-page": parseAnthropicModelPage,
   "anthropic-launch-page": parseAnthropicLaunchPage,
   "anthropic-structured-outputs": parseAnthropicStructuredOutputs,
+  "anthropic-computer-use": parseAnthropicComputerUse,
 };
