@@ -128,6 +128,9 @@ export function indexModelFacts(
  *   provider models) on or before that day, or, where none states one, some source observed a
  *   fact about it (a deployment or model fact of any of its provider models) by then. A model
  *   stated to be released later, or first seen later, is not judged (the list may predate it);
+ *   and where the list `drops_retired`, nor is one an official source retires on that provider
+ *   by then (declared `retired`, or an end of life `on` a day up to the list's): such a page
+ *   names no retired model, whatever it could do (Claude 3.5 Sonnet v2's computer use);
  * - named, but not for that provider: nothing (the list says nothing there).
  * Lists of archived sources are not read (a model may have gained the capability since). A
  * capability an official source states (official_declared) still wins: these facts are
@@ -166,6 +169,31 @@ export function capabilityListFacts(
       }
     }
   }
+  // provider|provider_model_id -> the earliest day an official source retires it there ("" for
+  // a declared `retired` without a date)
+  const retiredOn = new Map<string, string>();
+  for (const source of sources) {
+    if (!isOfficial(source)) continue;
+    for (const a of source.output.lifecycle) {
+      const target = a.target?.provider_model_id;
+      if (a.scope !== "deployment" || target === undefined) continue;
+      const eol = a.end_of_life;
+      const day =
+        a.status === "retired"
+          ? (eol?.date ?? "")
+          : eol?.state === "scheduled" && eol.date_type === "on"
+            ? eol.date
+            : null;
+      if (day === null || day === undefined) continue;
+      const key = modelFactKey(a.provider_id, target);
+      const known = retiredOn.get(key);
+      if (known === undefined || day < known) retiredOn.set(key, day);
+    }
+  }
+  const retiredBy = (key: string, observedAt: string): boolean => {
+    const day = retiredOn.get(key);
+    return day !== undefined && day <= observedAt.slice(0, 10);
+  };
   const outBy = (modelId: string, observedAt: string): boolean => {
     const day = released.get(modelId);
     if (day !== undefined) return day <= observedAt.slice(0, 10);
@@ -184,7 +212,9 @@ export function capabilityListFacts(
         if (!key.startsWith(`${p.provider_id}|`) || !modelId.startsWith(`${list.lab}/`)) continue;
         const status = here.has(modelId)
           ? "supported"
-          : !named.has(modelId) && outBy(modelId, list.evidence.observed_at)
+          : !named.has(modelId) &&
+              outBy(modelId, list.evidence.observed_at) &&
+              !(list.drops_retired === true && retiredBy(key, list.evidence.observed_at))
             ? "unsupported"
             : null;
         if (status === null) continue;

@@ -198,6 +198,13 @@ export const CapabilityList = withProblems(
      * named models it states the capability for at that provider (some of `model_ids`).
      */
     providers: z.array(z.strictObject({ provider_id: ProviderId, model_ids: z.array(ModelId) })).min(1),
+    /**
+     * The page drops a model once it is retired (the Computer use tool page's earlier tool
+     * versions name the models still served, "retired, except on Bedrock and Google Cloud"): its
+     * silence says nothing about a model an official source retires at that provider by the
+     * page's observation. Absent: the list is read as naming every model that ever had it.
+     */
+    drops_retired: z.literal(true).optional(),
     evidence: Evidence,
   }),
   (l) => {

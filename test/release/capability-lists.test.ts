@@ -120,8 +120,10 @@ describe("Anthropic's Computer use tool page on the committed release's facts", 
   const SONNET_45_GLOBAL = `${BEDROCK}claude-sonnet-4-5-20250929-v1-0_bedrock-runtime_global`;
   const VERTEX_SONNET_37 = "dep_google-vertex_claude-3-7-sonnet-20250219_vertex-ai_global";
   const API_OPUS_55 = "dep_anthropic_claude-opus-5-5_api_global";
+  const CLAUDE_3_OPUS_US = `${BEDROCK}claude-3-opus-20240229-v1-0_bedrock-runtime_us`;
   const ids = [
     SONNET_37_US,
+    CLAUDE_3_OPUS_US,
     SONNET_45_US,
     SONNET_45_GLOBAL,
     CLAUDE_3_HAIKU_US,
@@ -152,10 +154,15 @@ describe("Anthropic's Computer use tool page on the committed release's facts", 
     expect(got[SONNET_45_US]).toEqual(inferred("supported"));
     expect(got[SONNET_45_GLOBAL]).toEqual(inferred("supported"));
     expect(got[VERTEX_SONNET_4]).toEqual(inferred("supported"));
-    // Claude 3 Haiku and Claude Sonnet 3.7 are not named
-    expect(got[CLAUDE_3_HAIKU_US]).toEqual(inferred("unsupported"));
-    expect(got[SONNET_37_US]).toEqual(inferred("unsupported"));
-    expect(got[VERTEX_SONNET_37]).toEqual(inferred("unsupported"));
+    // Claude 3 Opus is not named, and no official source retires it on Bedrock: unsupported
+    expect(got[CLAUDE_3_OPUS_US]).toEqual(inferred("unsupported"));
+    // Claude 3 Haiku is not named either, but Bedrock retires it in Regions by the page's date
+    // (drops_retired, below): not judged, and LiteLLM says nothing
+    expect(got[CLAUDE_3_HAIKU_US]).toBeUndefined();
+    // Claude Sonnet 3.7 had computer use, and is not named because the page drops retired models
+    // (drops_retired): retired on Bedrock and Vertex AI by the page's date, it is not judged
+    expect(got[SONNET_37_US]).toEqual({ status: "supported", verification_status: "community_reported" });
+    expect(got[VERTEX_SONNET_37]).toEqual({ status: "supported", verification_status: "community_reported" });
     // the Claude API id of a supportedModels entry: the page's own declared fact
     expect(got[API_OPUS_55]).toEqual({ status: "supported", verification_status: "official_declared" });
   });
@@ -264,6 +271,55 @@ describe("the capability-list rule's limits (facts shaped like the committed one
       status: "supported",
       verification_status: "community_reported",
     });
+  });
+
+  it("a list that drops retired models does not judge a model an official source retires at that provider by the list's day", () => {
+    const deployments = community([bedrock("claude-3-sonnet-20240229", "2024-03-04T00:00:00Z")]);
+    const retirement = (day: string, date_type: "on" | "not_before") =>
+      official([], {
+        output: {
+          deployments: [],
+          lifecycle: [
+            {
+              scope: "deployment",
+              provider_id: "amazon-bedrock",
+              target: { provider_model_id: "anthropic.claude-3-sonnet-20240229-v1:0", region: "us-east-1" },
+              end_of_life: { state: "scheduled", date: day, precision: "day", date_type, evidence: [] },
+              evidence: {
+                source_url: "https://docs.aws.amazon.com/bedrock/lifecycle",
+                source_type: "official_lifecycle",
+                observed_at: "2026-01-01T00:00:00Z",
+                verification_status: "official_declared",
+              },
+            },
+          ],
+          skipped: [],
+        },
+      });
+    const dropping = (extra: Partial<SourceFacts> = {}) => {
+      const base = list(extra);
+      const lists = base.output.capability_lists ?? [];
+      return {
+        ...base,
+        output: {
+          ...base.output,
+          capability_lists: lists.map((l) => ({ ...l, drops_retired: true as const })),
+        },
+      };
+    };
+    const id = of("claude-3-sonnet-20240229");
+    const community_ = { status: "supported", verification_status: "community_reported" };
+    // retired before the list: not judged
+    expect(structuredOutput([deployments, retirement("2025-07-21", "on"), dropping()], [id])[id]).toEqual(
+      community_,
+    );
+    // the same list without drops_retired judges it
+    expect(structuredOutput([deployments, retirement("2025-07-21", "on"), list()], [id])[id]).toEqual(
+      inferred("unsupported"),
+    );
+    // retired after the list, or only "not before" a day: judged
+    for (const r of [retirement("2026-10-01", "on"), retirement("2025-07-21", "not_before")])
+      expect(structuredOutput([deployments, r, dropping()], [id])[id]).toEqual(inferred("unsupported"));
   });
 
   it("never overrides an official statement, and an archived list says nothing", () => {

@@ -624,7 +624,9 @@ function stringList(value: unknown): string[] | null {
  *   the page names for the Claude API.
  * - capability_lists: per provider the models named for it; the release stage gives a Claude
  *   model the page does not name `unsupported` (official_inferred, docs/provenance.md
- *   "Capability lists").
+ *   "Capability lists"), except a model retired at that provider by the page's date: the page
+ *   drops retired models (`drops_retired`: Claude Sonnet 3.7 and Claude 3.5 Sonnet v2, which had
+ *   computer use, are named no more).
  * Names map to ids through the Anthropic identity module; a name it cannot map fails the parse.
  * No deployments.
  */
@@ -717,6 +719,7 @@ export const parseAnthropicComputerUse: Parser = (input) => {
         lab: "anthropic",
         model_ids: [...new Set(providers.flatMap((p) => p.model_ids))].sort(),
         providers,
+        drops_retired: true,
         evidence,
       },
     ],
