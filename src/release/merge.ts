@@ -48,6 +48,7 @@ import {
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
+import { withAliasStatements } from "./alias-lifecycle.js";
 import type { FirstAnnouncements } from "./announcements.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
 import { withoutUnplacedFills } from "./fills.js";
@@ -638,10 +639,14 @@ export function mergeCatalog(input: MergeInput): MergeResult {
   // alias the provider's official source declares, resolved to the model it stands for
   // (declared-aliases.ts). Then Region-scoped official lifecycle statements that cover every
   // Region sending requests into a cross-Region profile are stated for the profile too
-  // (profile-lifecycle.ts).
+  // (profile-lifecycle.ts), and an official statement about a snapshot is stated for the name
+  // that points to it as its only snapshot (alias-lifecycle.ts).
   const folded = foldModelIdentities(input.facts.sources, isOfficial);
-  const resolved = withProfileStatements(
-    resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial),
+  const resolved = withAliasStatements(
+    withProfileStatements(
+      resolveDeclaredAliases(resolveUnversionedNames(folded.sources, isOfficial), isOfficial),
+      isOfficial,
+    ),
     isOfficial,
   );
   // Step 0b: the listing gate: community facts an official availability list excludes create

@@ -144,6 +144,12 @@ export const ModelFact = z
      * one such id, and there its values are `official_inferred` (src/release/model-facts.ts).
      */
     version_unstated: z.literal(true).optional(),
+    /**
+     * The one dated snapshot the page lists for this model id, which the id points to (OpenAI's
+     * "Default snapshot" where the Snapshots list names no other): where no official source
+     * dates the id itself, its lifecycle follows that snapshot's (src/release/alias-lifecycle.ts).
+     */
+    only_snapshot: z.string().min(1).optional(),
     evidence: Evidence,
   })
   .meta({ id: "ModelFact" });

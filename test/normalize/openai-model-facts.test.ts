@@ -350,11 +350,31 @@ describe("OpenAI model pages", () => {
       ],
     ] as const) {
       const facts = await factsOf(name);
-      const { provider_model_id: _a, ...aliasFacts } = defined(facts.get(alias), alias);
+      const { provider_model_id: _a, only_snapshot: _o, ...aliasFacts } = defined(facts.get(alias), alias);
       const { provider_model_id: _s, ...snapshotFacts } = defined(facts.get(snapshot), snapshot);
       expect(snapshotFacts).toEqual(aliasFacts);
     }
     expect(defined(o3Facts.get("o3-2025-04-16"), "o3 snapshot").context_tokens).toBe(200_000);
+  });
+
+  it("names a model id's Default snapshot as its only snapshot where the Snapshots list names no other, in both forms of the page", async () => {
+    const only = async (name: string, id: string) => (await factsOf(name)).get(id)?.only_snapshot;
+    // the Markdown form: one listed snapshot, the Default snapshot
+    expect(await only("model-o3-pro", "o3-pro")).toBe("o3-pro-2025-06-10");
+    expect(await only("model-gpt-4-1", "gpt-4.1")).toBe("gpt-4.1-2025-04-14");
+    // the rendering: the model id's group names it second, and lists it alone
+    expect(await only("model-gpt-5", "gpt-5")).toBe("gpt-5-2025-08-07");
+    expect(await only("model-gpt-4o-search-preview", "gpt-4o-search-preview")).toBe(
+      "gpt-4o-search-preview-2025-03-11",
+    );
+    // o1's page also lists a Deprecated o1-preview group: its own group still has one snapshot
+    expect(await only("model-o1", "o1")).toBe("o1-2024-12-17");
+    // GPT-4o lists three snapshots: it may point to another, so none is its only one
+    expect(await only("model-gpt-4o", "gpt-4o")).toBeUndefined();
+    // GPT-5.6 Luna points to itself: no snapshot
+    expect(await only("model-gpt-5-6-luna", "gpt-5.6-luna")).toBeUndefined();
+    // the snapshot's own fact names none
+    expect(await only("model-o3-pro", "o3-pro-2025-06-10")).toBeUndefined();
   });
 
   it("a rendered page: a Features item marked Not supported is unsupported; the icon must name the URL's model; limits are required", async () => {

@@ -150,15 +150,18 @@ export const parseOpenAiModelPage: Parser = (input) => {
     evidence,
   }));
   // "## Snapshots": the other ids the page lists as available, as bare listing facts
+  const snapshots = new Set<string>();
   for (const item of bullets(section(input.content, "Snapshots") ?? [])) {
     const listed = /^`([^`]+)`$/.exec(item)?.[1];
     if (listed === undefined) continue;
     if (!MODEL_ID.test(listed))
       throw parseFailure(input.source, `${id}: the Snapshots list names "${listed}", not a model id`);
+    if (listed !== id) snapshots.add(listed);
     if (ids.has(listed)) continue;
     ids.add(listed);
     facts.push({ provider_id: PROVIDER_ID, provider_model_id: listed, evidence });
   }
+  markOnlySnapshot(facts, id, defaultSnapshot, snapshots);
   // "The `gpt-5.6` alias routes requests to GPT-5.6 Sol." (the page's description): a name the
   // page declares an alias of its Model ID
   const aliases: ProviderAlias[] = [];
@@ -274,6 +277,7 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
   if (defaultSnapshot !== undefined && !MODEL_ID.test(defaultSnapshot))
     throw parseFailure(input.source, `${id}: the Snapshots list names "${defaultSnapshot}", not a model id`);
   const ids = new Set([id, ...(defaultSnapshot ? [defaultSnapshot] : [])]);
+  const snapshots = new Set<string>();
   const evidence = evidenceFor(input.source, input.observedAt);
   const facts: ModelFact[] = [...ids].map((providerModelId) => ({
     provider_id: PROVIDER_ID,
@@ -288,12 +292,31 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
     for (const line of entries) {
       if (!MODEL_ID.test(line))
         throw parseFailure(input.source, `${id}: the Snapshots list names "${line}", not a model id`);
+      if (line !== id) snapshots.add(line);
       if (ids.has(line)) continue;
       ids.add(line);
       facts.push({ provider_id: PROVIDER_ID, provider_model_id: line, evidence });
     }
   }
+  markOnlySnapshot(facts, id, defaultSnapshot, snapshots);
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
+}
+
+/**
+ * The model id's fact names its Default snapshot as `only_snapshot` where the Snapshots list
+ * names no other id (GPT-5: `gpt-5-2025-08-07`; GPT-4o lists three, so none): the name can
+ * point nowhere else, and its lifecycle follows that snapshot's (src/release/alias-lifecycle.ts).
+ */
+function markOnlySnapshot(
+  facts: ModelFact[],
+  id: string,
+  defaultSnapshot: string | undefined,
+  snapshots: ReadonlySet<string>,
+): void {
+  if (defaultSnapshot === undefined || defaultSnapshot === id) return;
+  if (snapshots.size !== 1 || !snapshots.has(defaultSnapshot)) return;
+  const own = facts.find((f) => f.provider_model_id === id);
+  if (own) own.only_snapshot = defaultSnapshot;
 }
 
 export const parsers: Record<string, Parser> = {
