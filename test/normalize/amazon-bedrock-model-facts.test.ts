@@ -555,6 +555,11 @@ describe("Amazon Bedrock model cards: Capabilities and Features", () => {
         ),
       "Claude Opus 4.8: the Capabilities and Features section has no bedrock-runtime features table",
     );
+    // MiniMax M2.5: Structured outputs supported on bedrock-runtime; Client-side tool calling
+    // only in the bedrock-mantle table, another endpoint: unknown here
+    const minimax = await capabilitiesOf("model-card-minimax-m2-5");
+    expect(minimax.structured_output).toEqual(supported);
+    expect("tool_calling" in minimax).toBe(false);
     const llama = await capabilitiesOf("model-card-llama-3-3-70b-instruct");
     for (const name of ["structured_output", "computer_use", "tool_calling"])
       expect(name in llama).toBe(false);
