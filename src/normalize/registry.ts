@@ -4,6 +4,7 @@
  */
 
 import { parsers as amazonBedrock } from "./parsers/amazon-bedrock.js";
+import { parsers as amazonBedrockFeatures } from "./parsers/amazon-bedrock-features.js";
 import { parsers as amazonBedrockModelFacts } from "./parsers/amazon-bedrock-model-facts.js";
 import { parsers as amazonBedrockPricing } from "./parsers/amazon-bedrock-pricing.js";
 import { parsers as anthropic } from "./parsers/anthropic.js";
@@ -49,6 +50,7 @@ function combine(...modules: Array<Record<string, Parser>>): Record<string, Pars
 
 export const parserRegistry: Readonly<Record<string, Parser>> = Object.freeze(
   combine(
+    amazonBedrockFeatures,
     amazonBedrockModelFacts,
     amazonBedrockPricing,
     amazonBedrock,

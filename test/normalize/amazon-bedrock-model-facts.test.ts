@@ -509,3 +509,79 @@ describe("Amazon Bedrock model cards: the Legacy line", () => {
     ]);
   });
 });
+
+describe("Amazon Bedrock model cards: Capabilities and Features", () => {
+  const capabilitiesOf = async (name: string) => (await factOf(name)).capabilities ?? {};
+
+  it("reads structured outputs, computer use and client-side tool calling from the bedrock-runtime features table, by the column each stands in", async () => {
+    // Claude Opus 4.5: both in Supported; no Client-side tool calling item
+    const opus45 = await capabilitiesOf("model-card-claude-opus-4-5");
+    expect(opus45.structured_output).toEqual(supported);
+    expect(opus45.computer_use).toEqual(supported);
+    expect("tool_calling" in opus45).toBe(false);
+    // Claude Opus 5: Structured outputs in Not Supported (the bedrock-mantle table, also Not Supported, is not kept)
+    const opus5 = await capabilitiesOf("model-card-claude-opus-5");
+    expect(opus5.structured_output).toEqual(unsupported);
+    expect(opus5.computer_use).toEqual(supported);
+    // Amazon Nova Lite: Client-side tool calling supported, Structured outputs not, no Computer use item
+    const novaLite = await capabilitiesOf("model-card-nova-lite");
+    expect(novaLite.tool_calling).toEqual(supported);
+    expect(novaLite.structured_output).toEqual(unsupported);
+    expect("computer_use" in novaLite).toBe(false);
+    // Claude Sonnet 4.6 lists all three as supported
+    const sonnet46 = await capabilitiesOf("model-card-claude-sonnet-4-6");
+    expect([sonnet46.structured_output, sonnet46.computer_use, sonnet46.tool_calling]).toEqual([
+      supported,
+      supported,
+      supported,
+    ]);
+  });
+
+  it("reads the bedrock-runtime table where the copy prints the bedrock-mantle one first (Opus 4.8), and leaves every feature unknown on a card without the section", async () => {
+    const opus48 = await capabilitiesOf("model-card-claude-opus-4-8");
+    expect(opus48.structured_output).toEqual(unsupported);
+    expect(opus48.computer_use).toEqual(supported);
+    const input = await recordedInput("amazon-bedrock", "model-card-claude-opus-4-8");
+    // with the runtime label renamed to mantle, the only table left is another endpoint's
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) =>
+            c.replace(
+              "**Features supported using `bedrock-runtime` endpoint**",
+              "**Features supported using `bedrock-mantle` endpoint**",
+            ),
+          ),
+        ),
+      "Claude Opus 4.8: the Capabilities and Features section has no bedrock-runtime features table",
+    );
+    // MiniMax M2.5: Structured outputs supported on bedrock-runtime; Client-side tool calling
+    // only in the bedrock-mantle table, another endpoint: unknown here
+    const minimax = await capabilitiesOf("model-card-minimax-m2-5");
+    expect(minimax.structured_output).toEqual(supported);
+    expect("tool_calling" in minimax).toBe(false);
+    const llama = await capabilitiesOf("model-card-llama-3-3-70b-instruct");
+    for (const name of ["structured_output", "computer_use", "tool_calling"])
+      expect(name in llama).toBe(false);
+  });
+
+  it("a feature printed without an icon takes its column's status; an icon contradicting its column fails", async () => {
+    const input = await recordedInput("amazon-bedrock", "model-card-claude-opus-5");
+    const noIcons = ParseOutput.parse(
+      card(
+        edit(input, (c) =>
+          c.replace(/!\[(?:Green|Red) circle[^\]]*\]\([^)]*icon-(?:yes|no)\.png\) \[/g, "["),
+        ),
+      ),
+    );
+    expect(noIcons.model_facts?.[0]?.capabilities?.structured_output).toEqual(unsupported);
+    expect(noIcons.model_facts?.[0]?.capabilities?.computer_use).toEqual(supported);
+    expectParseFailure(
+      () =>
+        card(
+          edit(input, (c) => c.replace(/icon-yes\.png\) \[Computer use\]/, "icon-no.png) [Computer use]")),
+        ),
+      'Claude Opus 5: the feature "computer use" stands in the Supported column with another icon',
+    );
+  });
+});

@@ -16,6 +16,17 @@
  *   (supported where either row is: the Voxtral speech-to-text cards tick Speech, not Audio),
  *   Video -> video_input; output Image -> image_output, Speech -> audio_output. A modality the
  *   table leaves out stays unknown.
+ * - The "## Capabilities and Features" section, where the capture keeps it: its "Features
+ *   supported using `bedrock-runtime` endpoint" table (Supported | Not Supported), each cell a
+ *   list of features, each the feature's name after a yes / no icon (some copies print no
+ *   icons: the column says it). "Structured outputs" -> structured_output, "Computer use" ->
+ *   computer_use, "Client-side tool calling" -> tool_calling: supported in the Supported column, unsupported in the Not Supported column
+ *   (the card says so); a feature in neither column stays unknown (the Claude Fable 5 card
+ *   names neither). A feature whose icon contradicts its column, or a
+ *   kept section without the bedrock-runtime table, fails the parse. The other features
+ *   (Guardrails, Agents, Flows ...) have no catalog capability and are not read; the section's
+ *   prompt caching table is not read either (the prompt-caching page, parser
+ *   amazon-bedrock-prompt-caching, states caching per model and mode).
  * - Facts apply to the Model ID of the Programmatic Access table's bedrock-runtime row, the id
  *   the catalog's Bedrock deployments carry. The bedrock-mantle row is another endpoint and is
  *   not read.
@@ -205,6 +216,68 @@ function profileSourceRegions(availability: RegionalAvailability, prefix: string
   return availability.geo.filter((region) => isGovCloudRegion(region) === govCloud);
 }
 
+/** Bedrock features of the Capabilities and Features section read as a catalog capability. */
+const FEATURES: Readonly<Record<string, CapabilityName>> = {
+  "structured outputs": "structured_output",
+  "computer use": "computer_use",
+  "client-side tool calling": "tool_calling",
+};
+
+/**
+ * The "## Capabilities and Features" section's bedrock-runtime features: each read feature's
+ * status by the column it stands in (Supported / Not Supported); null without the section.
+ */
+function runtimeFeatures(
+  input: ParserInput,
+  title: string,
+): Partial<Record<CapabilityName, CapabilityEntry>> | null {
+  const section = levelTwoSection(input.content, "Capabilities and Features");
+  if (section === null) return null;
+  const labels = [...section.matchAll(/^\*\*Features supported using `([a-z-]+)` endpoint\*\*\s*$/gm)];
+  const at = labels.find((m) => m[1] === BEDROCK.surfaces.runtime);
+  const next = labels.find((m) => (m.index ?? 0) > (at?.index ?? 0));
+  const part = at ? section.slice(at.index ?? 0, next?.index ?? section.length) : "";
+  const table = markdownTables(part).find(
+    (t) => headerIs(t, 0, "supported") && headerIs(t, 1, "not supported"),
+  );
+  if (!table)
+    throw parseFailure(
+      input.source,
+      `${title}: the Capabilities and Features section has no bedrock-runtime features table`,
+    );
+  const features: Partial<Record<CapabilityName, CapabilityEntry>> = {};
+  for (const row of table.rows)
+    for (const [column, supported] of [
+      [0, true],
+      [1, false],
+    ] as const)
+      for (const item of (row[column] ?? "").split(/<br\s*\/?>/i)) {
+        const name = plainCell(
+          item.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/^\s*\+\s*/, ""),
+        ).toLowerCase();
+        const capability = FEATURES[name];
+        if (capability === undefined) continue;
+        const icon = iconOf(item);
+        if (icon !== null && icon !== supported)
+          throw parseFailure(
+            input.source,
+            `${title}: the feature "${name}" stands in the ${supported ? "Supported" : "Not Supported"} column with another icon`,
+          );
+        features[capability] = declaredCapability(supported ? "supported" : "unsupported");
+      }
+  return features;
+}
+
+/** The text of a "## <heading>" section up to the next level-2 heading; null without it. */
+function levelTwoSection(content: string, heading: string): string | null {
+  const lines = content.split("\n");
+  const start = lines.findIndex((line) => line.trim() === `## ${heading}`);
+  if (start < 0) return null;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => line.startsWith("## "));
+  return (end < 0 ? rest : rest.slice(0, end)).join("\n");
+}
+
 function headerIs(table: MarkdownTable, index: number, label: string): boolean {
   return plainCell(table.headers[index] ?? "").toLowerCase() === label;
 }
@@ -243,6 +316,8 @@ export const parseBedrockModelCard: Parser = (input) => {
       if (cell && name && (cell.supported || capabilities[name] === undefined))
         capabilities[name] = declaredCapability(cell.supported ? "supported" : "unsupported");
     }
+
+  Object.assign(capabilities, runtimeFeatures(input, title));
 
   const access = tables.find((t) => headerIs(t, 0, "endpoint") && headerIs(t, 1, "model id"));
   const runtime = access?.rows.find((r) => plainCell(r[0] ?? "") === BEDROCK.surfaces.runtime);
