@@ -80,12 +80,18 @@ describe("Anthropic's Structured outputs page on the committed release's facts",
     expect(got[CLAUDE_3_SONNET_US]).toEqual(inferred("unsupported"));
     expect(got[CLAUDE_3_HAIKU_US]).toEqual(inferred("unsupported"));
     expect(got[VERTEX_SONNET_4]).toEqual(inferred("unsupported"));
-    // named, and named by the Bedrock footnote: supported on Bedrock, from Anthropic's page
-    expect(got[SONNET_45_US]).toEqual(inferred("supported"));
+    // named, and named by the Bedrock footnote: supported on Bedrock; its Bedrock model card says
+    // so too, and the card's own statement ranks first
+    expect(got[SONNET_45_US]).toEqual({ status: "supported", verification_status: "official_declared" });
     // the Claude API id: the page's own declared fact
     expect(got[API_SONNET_45]).toEqual({ status: "supported", verification_status: "official_declared" });
-    // named, but not in the Bedrock footnote: the page's silence is not read; LiteLLM's stays
-    expect(got[OPUS_47_US]?.verification_status).toMatch(/^community_/);
+    // named, but not in the Bedrock footnote: the page's silence is not read; Opus 4.7's Bedrock
+    // model card speaks instead (structured outputs not supported on bedrock-runtime)
+    expect(got[OPUS_47_US]).toEqual({ status: "unsupported", verification_status: "official_declared" });
+    const listed = capabilityListFacts([...committed, page], isOfficial).filter(
+      (c) => c.fact.evidence.source_url === PAGE && c.fact.provider_id === "amazon-bedrock",
+    );
+    expect(listed.some((c) => c.fact.provider_model_id.includes("claude-opus-4-7"))).toBe(false);
   });
 
   it("without the capability list (the page's declared facts alone), Claude 3 Sonnet on Bedrock keeps LiteLLM's supported", () => {
@@ -109,7 +115,11 @@ describe("Anthropic's Structured outputs page on the committed release's facts",
     for (const c of facts) {
       expect(modelOf.get(`${c.fact.provider_id}|${c.fact.provider_model_id}`)).toMatch(/^anthropic\//);
       expect(["anthropic", "amazon-bedrock", "google-vertex"]).toContain(c.fact.provider_id);
-      expect(c.fact.evidence).toMatchObject({ source_url: PAGE, verification_status: "official_inferred" });
+      expect(c.fact.evidence.verification_status).toBe("official_inferred");
+      expect([
+        PAGE,
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool.md",
+      ]).toContain(c.fact.evidence.source_url);
     }
   });
 });
@@ -144,15 +154,17 @@ describe("Anthropic's Computer use tool page on the committed release's facts", 
     const got = structuredOutput(without, ids, "computer_use");
     expect(got[SONNET_37_US]).toEqual({ status: "supported", verification_status: "community_reported" });
     expect(got[VERTEX_SONNET_4]).toEqual({ status: "supported", verification_status: "community_reported" });
-    expect(got[SONNET_45_GLOBAL]).toEqual({ status: "supported", verification_status: "community_reported" });
+    // Sonnet 4.5's Bedrock model card states computer use for its profiles (official_declared)
+    expect(got[SONNET_45_GLOBAL]).toEqual({ status: "supported", verification_status: "official_declared" });
     expect(got[CLAUDE_3_HAIKU_US]).toBeUndefined();
   });
 
   it("with the page: named models supported per platform, the others unsupported (official_inferred)", () => {
     const got = structuredOutput([...without, usePage], ids, "computer_use");
     // computer_20250124 is used with Claude Sonnet 4.5 and Claude Sonnet 4, on Bedrock and Google Cloud too
-    expect(got[SONNET_45_US]).toEqual(inferred("supported"));
-    expect(got[SONNET_45_GLOBAL]).toEqual(inferred("supported"));
+    // the card's own statement ranks before the page's inferred one
+    expect(got[SONNET_45_US]).toEqual({ status: "supported", verification_status: "official_declared" });
+    expect(got[SONNET_45_GLOBAL]).toEqual({ status: "supported", verification_status: "official_declared" });
     expect(got[VERTEX_SONNET_4]).toEqual(inferred("supported"));
     // Claude 3 Opus is not named, and no official source retires it on Bedrock: unsupported
     expect(got[CLAUDE_3_OPUS_US]).toEqual(inferred("unsupported"));
