@@ -16,6 +16,7 @@ import {
 } from "../schema/index.js";
 import { CHECKS, type CheckContext } from "./checks/index.js";
 import type { ReleaseDatabase } from "./duckdb.js";
+import { deploymentLifecyclesEmbedded } from "./tables.js";
 import type { CheckResult, CheckRow, ReleaseThresholds } from "./types.js";
 
 export const MAX_CHECK_ROWS = 50;
@@ -75,6 +76,9 @@ const checkDeployment = compileCheck(Deployment);
 const checkLifecycleRecord = compileCheck(LifecycleRecord);
 const checkSourceEvent = compileCheck(SourceEvent);
 
+/** resource_type, resource_id, provider_id, model_id, lifecycle. */
+const DEPLOYMENT_RECORD_KEYS = 5;
+
 /** Every record through its schema; one row per invalid record (first issue). */
 export function schemaCheck(catalog: CatalogContent): CheckResult {
   const rows: CheckRow[] = [];
@@ -96,8 +100,15 @@ export function schemaCheck(catalog: CatalogContent): CheckResult {
     });
   };
   for (const d of catalog.deployments) validate("deployments", d.id, checkDeployment(d));
-  for (const r of catalog.lifecycle)
+  // a deployment's lifecycle record, as the merge makes it, is its deployment's own lifecycle
+  // object under the deployment's id, provider and model (deploymentLifecyclesEmbedded), all
+  // checked with the deployment just above: what is left to check is that it adds nothing
+  const embedded = deploymentLifecyclesEmbedded(catalog);
+  for (const r of catalog.lifecycle) {
+    if (embedded && r.resource_type === "deployment" && Object.keys(r).length === DEPLOYMENT_RECORD_KEYS)
+      continue;
     validate("lifecycle", `${r.resource_type}:${r.resource_id}`, checkLifecycleRecord(r));
+  }
   for (const e of catalog.events) validate("events", e.id, checkSourceEvent(e));
   for (const s of catalog.sources) validate("sources", s.source_id, SourceState.safeParse(s));
   return {

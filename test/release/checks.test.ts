@@ -337,6 +337,23 @@ describe("validation checks", () => {
     ]);
   });
 
+  test("schema_valid over a merged catalog, whose deployment records share their deployments' lifecycles: a broken lifecycle is found once, under its deployment; a record that adds a member is found too", async () => {
+    // the merge's own catalog: each deployment record holds its deployment's lifecycle object
+    const merged = mergedCatalog();
+    const shared = deployment(merged, GPT4O);
+    expect(record(merged, GPT4O).lifecycle).toBe(shared.lifecycle);
+    (shared.lifecycle as { status: string }).status = "gone";
+    expect((await violations(merged, "schema_valid")).rows).toEqual([
+      { collection: "deployments", id: GPT4O, path: "lifecycle.status", problem: expect.any(String) },
+    ]);
+    const summarized = mergedCatalog();
+    const wrapped = record(summarized, GPT4O) as LifecycleRecord & { summary?: unknown };
+    wrapped.summary = { deployments: 1 };
+    expect((await violations(summarized, "schema_valid")).rows).toEqual([
+      expect.objectContaining({ collection: "lifecycle", id: `deployment:${GPT4O}` }),
+    ]);
+  });
+
   test("a build whose merged catalog fails an error check publishes nothing and names the rows", async () => {
     const { dir, cleanup } = await tempSnapshots();
     try {
