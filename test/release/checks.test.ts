@@ -348,7 +348,7 @@ describe("validation checks", () => {
     ]);
     const summarized = mergedCatalog();
     const wrapped = record(summarized, GPT4O) as LifecycleRecord & { summary?: unknown };
-    wrapped.summary = { deployments: 1 };
+    wrapped.summary = { deployment_count: 1 } as unknown as LifecycleRecord["summary"];
     expect((await violations(summarized, "schema_valid")).rows).toEqual([
       expect.objectContaining({ collection: "lifecycle", id: `deployment:${GPT4O}` }),
     ]);
