@@ -138,30 +138,21 @@ export const parseOpenAiModelPage: Parser = (input) => {
       if (name) capabilities[name] = declaredCapability("supported");
     }
 
-  const defaultSnapshot = detail(/^Default snapshot: `([^`]+)`$/)?.[1];
-  const ids = new Set([id, ...(defaultSnapshot && MODEL_ID.test(defaultSnapshot) ? [defaultSnapshot] : [])]);
+  const stated = detail(/^Default snapshot: `([^`]+)`$/)?.[1];
   const evidence = evidenceFor(input.source, input.observedAt);
-  const facts: ModelFact[] = [...ids].map((providerModelId) => ({
-    provider_id: PROVIDER_ID,
-    provider_model_id: providerModelId,
-    context_tokens: contextTokens,
-    max_output_tokens: outputTokens,
-    capabilities: { ...capabilities },
+  // "## Snapshots": the ids the page lists as available
+  const listed = bullets(section(input.content, "Snapshots") ?? []).flatMap((item) => {
+    const name = /^`([^`]+)`$/.exec(item)?.[1];
+    return name === undefined ? [] : [name];
+  });
+  const facts = pageFacts(
+    input,
+    id,
+    stated !== undefined && MODEL_ID.test(stated) ? stated : undefined,
+    { context_tokens: contextTokens, max_output_tokens: outputTokens, capabilities },
+    listed,
     evidence,
-  }));
-  // "## Snapshots": the other ids the page lists as available, as bare listing facts
-  const snapshots = new Set<string>();
-  for (const item of bullets(section(input.content, "Snapshots") ?? [])) {
-    const listed = /^`([^`]+)`$/.exec(item)?.[1];
-    if (listed === undefined) continue;
-    if (!MODEL_ID.test(listed))
-      throw parseFailure(input.source, `${id}: the Snapshots list names "${listed}", not a model id`);
-    if (listed !== id) snapshots.add(listed);
-    if (ids.has(listed)) continue;
-    ids.add(listed);
-    facts.push({ provider_id: PROVIDER_ID, provider_model_id: listed, evidence });
-  }
-  markOnlySnapshot(facts, id, defaultSnapshot, snapshots);
+  );
   // "The `gpt-5.6` alias routes requests to GPT-5.6 Sol." (the page's description): a name the
   // page declares an alias of its Model ID
   const aliases: ProviderAlias[] = [];
@@ -273,50 +264,59 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
     }
   // the model id's own group: the alias, then the snapshot it points to (its Default snapshot)
   const own = groups.find((entries) => entries[0] === id && !entries.includes("Deprecated"));
-  const defaultSnapshot = own?.[1];
-  if (defaultSnapshot !== undefined && !MODEL_ID.test(defaultSnapshot))
-    throw parseFailure(input.source, `${id}: the Snapshots list names "${defaultSnapshot}", not a model id`);
-  const ids = new Set([id, ...(defaultSnapshot ? [defaultSnapshot] : [])]);
-  const snapshots = new Set<string>();
-  const evidence = evidenceFor(input.source, input.observedAt);
-  const facts: ModelFact[] = [...ids].map((providerModelId) => ({
-    provider_id: PROVIDER_ID,
-    provider_model_id: providerModelId,
-    context_tokens: contextTokens,
-    max_output_tokens: outputTokens,
-    capabilities: { ...capabilities },
-    evidence,
-  }));
-  for (const entries of groups) {
-    if (entries.includes("Deprecated")) continue;
-    for (const line of entries) {
-      if (!MODEL_ID.test(line))
-        throw parseFailure(input.source, `${id}: the Snapshots list names "${line}", not a model id`);
-      if (line !== id) snapshots.add(line);
-      if (ids.has(line)) continue;
-      ids.add(line);
-      facts.push({ provider_id: PROVIDER_ID, provider_model_id: line, evidence });
-    }
-  }
-  markOnlySnapshot(facts, id, defaultSnapshot, snapshots);
+  const facts = pageFacts(
+    input,
+    id,
+    own?.[1],
+    { context_tokens: contextTokens, max_output_tokens: outputTokens, capabilities },
+    groups.filter((entries) => !entries.includes("Deprecated")).flat(),
+    evidenceFor(input.source, input.observedAt),
+  );
   return { deployments: [], lifecycle: [], model_facts: facts, skipped: [] };
 }
 
 /**
- * The model id's fact names its Default snapshot as `only_snapshot` where the Snapshots list
- * names no other id (GPT-5: `gpt-5-2025-08-07`; GPT-4o lists three, so none): the name can
+ * A model page's facts, in both of its forms: the stated limits and capabilities for the model
+ * id and for its Default snapshot (the details describe both), a bare listing fact for every
+ * other id of the Snapshots list, and the Default snapshot as the id's `only_snapshot` where the
+ * list names no other (GPT-5: `gpt-5-2025-08-07`; GPT-4o lists three, so none): the name can
  * point nowhere else, and its lifecycle follows that snapshot's (src/release/alias-lifecycle.ts).
  */
-function markOnlySnapshot(
-  facts: ModelFact[],
+function pageFacts(
+  input: ParserInput,
   id: string,
   defaultSnapshot: string | undefined,
-  snapshots: ReadonlySet<string>,
-): void {
-  if (defaultSnapshot === undefined || defaultSnapshot === id) return;
-  if (snapshots.size !== 1 || !snapshots.has(defaultSnapshot)) return;
-  const own = facts.find((f) => f.provider_model_id === id);
-  if (own) own.only_snapshot = defaultSnapshot;
+  stated: Required<Pick<ModelFact, "context_tokens" | "max_output_tokens" | "capabilities">>,
+  listed: readonly string[],
+  evidence: ModelFact["evidence"],
+): ModelFact[] {
+  for (const name of defaultSnapshot === undefined ? listed : [defaultSnapshot, ...listed])
+    if (!MODEL_ID.test(name))
+      throw parseFailure(input.source, `${id}: the Snapshots list names "${name}", not a model id`);
+  const ids = new Set([id, ...(defaultSnapshot ? [defaultSnapshot] : [])]);
+  const facts: ModelFact[] = [...ids].map((providerModelId) => ({
+    provider_id: PROVIDER_ID,
+    provider_model_id: providerModelId,
+    ...stated,
+    capabilities: { ...stated.capabilities },
+    evidence,
+  }));
+  for (const name of listed)
+    if (!ids.has(name)) {
+      ids.add(name);
+      facts.push({ provider_id: PROVIDER_ID, provider_model_id: name, evidence });
+    }
+  const snapshots = new Set(listed.filter((name) => name !== id));
+  const own = facts[0];
+  if (
+    own !== undefined &&
+    defaultSnapshot !== undefined &&
+    defaultSnapshot !== id &&
+    snapshots.size === 1 &&
+    snapshots.has(defaultSnapshot)
+  )
+    own.only_snapshot = defaultSnapshot;
+  return facts;
 }
 
 export const parsers: Record<string, Parser> = {
