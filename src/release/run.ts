@@ -234,7 +234,7 @@ async function stageCatalog(
     pricesSha256: prices.sha256,
     report: plan.report,
     counts: plan.counts,
-    checkSchema: schemaCheckOnce(catalog),
+    checkSchema: schemaCheckOnce(catalog, embedded),
     firstAdded: previous ? null : deploymentRefs(catalog.deployments),
     fingerprint,
     tables,
@@ -247,13 +247,16 @@ function blocks(check: CheckResult): boolean {
   return check.severity === "error" && check.violations > 0;
 }
 
-/** schemaCheck of `catalog` when first called, which then lets go of the catalog. */
-function schemaCheckOnce(catalog: CatalogContent): () => CheckResult {
+/**
+ * schemaCheck of `catalog` when first called, which then lets go of the catalog; `embedded` is
+ * what staging found (deploymentLifecyclesEmbedded), not computed again.
+ */
+function schemaCheckOnce(catalog: CatalogContent, embedded: boolean): () => CheckResult {
   let pending: CatalogContent | null = catalog;
   let result: CheckResult | null = null;
   return () => {
     if (pending !== null) {
-      result = schemaCheck(pending);
+      result = schemaCheck(pending, embedded);
       pending = null;
     }
     return result as CheckResult;

@@ -80,7 +80,10 @@ const checkSourceEvent = compileCheck(SourceEvent);
 const DEPLOYMENT_RECORD_KEYS = 5;
 
 /** Every record through its schema; one row per invalid record (first issue). */
-export function schemaCheck(catalog: CatalogContent): CheckResult {
+export function schemaCheck(
+  catalog: CatalogContent,
+  embedded: boolean = deploymentLifecyclesEmbedded(catalog),
+): CheckResult {
   const rows: CheckRow[] = [];
   let violations = 0;
   const validate = (
@@ -103,7 +106,7 @@ export function schemaCheck(catalog: CatalogContent): CheckResult {
   // a deployment's lifecycle record, as the merge makes it, is its deployment's own lifecycle
   // object under the deployment's id, provider and model (deploymentLifecyclesEmbedded), all
   // checked with the deployment just above: what is left to check is that it adds nothing
-  const embedded = deploymentLifecyclesEmbedded(catalog);
+  // (`embedded`: a build that staged the catalog has already found it out)
   for (const r of catalog.lifecycle) {
     if (embedded && r.resource_type === "deployment" && Object.keys(r).length === DEPLOYMENT_RECORD_KEYS)
       continue;

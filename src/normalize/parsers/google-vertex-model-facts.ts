@@ -226,15 +226,26 @@ function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
       if (!name) return;
       set(name, statusText === "Not supported" ? "unsupported" : item[2] ? "conditional" : "supported");
     });
-    return {
-      provider_id: PROVIDER_ID,
-      provider_model_id: id,
-      context_tokens: contextTokens,
-      ...(outputTokens === undefined ? {} : { max_output_tokens: outputTokens }),
-      capabilities,
-      evidence,
-    };
+    return blockFact(id, contextTokens, outputTokens, capabilities, evidence);
   });
+}
+
+/** A block's model fact, in both forms of the page: a maximum output of "N/A" is not read. */
+function blockFact(
+  id: string,
+  contextTokens: number,
+  outputTokens: number | undefined,
+  capabilities: ModelFact["capabilities"],
+  evidence: ModelFact["evidence"],
+): ModelFact {
+  return {
+    provider_id: PROVIDER_ID,
+    provider_model_id: id,
+    context_tokens: contextTokens,
+    ...(outputTokens === undefined ? {} : { max_output_tokens: outputTokens }),
+    capabilities,
+    evidence,
+  };
 }
 
 /**
@@ -306,14 +317,7 @@ export const parseVertexModelPage: Parser = (input) => {
     );
     if (batch) set("batch", group(batch, 1) === "Supported" ? "supported" : "unsupported");
 
-    return {
-      provider_id: PROVIDER_ID,
-      provider_model_id: id,
-      context_tokens: contextTokens,
-      ...(outputTokens === undefined ? {} : { max_output_tokens: outputTokens }),
-      capabilities,
-      evidence,
-    };
+    return blockFact(id, contextTokens, outputTokens, capabilities, evidence);
   });
   return { deployments: [], lifecycle, model_facts: facts, skipped: [] };
 };
