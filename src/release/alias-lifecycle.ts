@@ -18,8 +18,7 @@
 import type { LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import { inferred, inferredMilestone, push } from "./merge-candidates.js";
-
-const key = (providerId: string, providerModelId: string) => `${providerId}|${providerModelId}`;
+import { modelFactKey } from "./model-facts.js";
 
 /** Whether an assertion dates its target or says its status. */
 const dates = (a: LifecycleAssertion) =>
@@ -35,28 +34,28 @@ export function withAliasStatements(
     if (isOfficial(source))
       for (const f of source.output.model_facts ?? [])
         if (f.only_snapshot !== undefined) {
-          const names = namesOf.get(key(f.provider_id, f.only_snapshot));
-          if (!names?.includes(f.provider_model_id))
-            push(namesOf, key(f.provider_id, f.only_snapshot), f.provider_model_id);
+          const snapshot = modelFactKey(f.provider_id, f.only_snapshot);
+          if (!namesOf.get(snapshot)?.includes(f.provider_model_id))
+            push(namesOf, snapshot, f.provider_model_id);
         }
   if (namesOf.size === 0) return [...sources];
   // names some source places, and names an official source already dates
   const placed = new Set<string>();
   const dated = new Set<string>();
   for (const source of sources) {
-    for (const d of source.output.deployments) placed.add(key(d.provider_id, d.provider_model_id));
+    for (const d of source.output.deployments) placed.add(modelFactKey(d.provider_id, d.provider_model_id));
     if (isOfficial(source))
       for (const a of source.output.lifecycle)
         if (a.scope === "deployment" && a.target && dates(a))
-          dated.add(key(a.provider_id, a.target.provider_model_id));
+          dated.add(modelFactKey(a.provider_id, a.target.provider_model_id));
   }
   return sources.map((source) => {
     if (!isOfficial(source)) return source;
     const added: LifecycleAssertion[] = [];
     for (const a of source.output.lifecycle) {
       if (a.scope !== "deployment" || !a.target || !dates(a)) continue;
-      for (const name of namesOf.get(key(a.provider_id, a.target.provider_model_id)) ?? []) {
-        const k = key(a.provider_id, name);
+      for (const name of namesOf.get(modelFactKey(a.provider_id, a.target.provider_model_id)) ?? []) {
+        const k = modelFactKey(a.provider_id, name);
         if (!placed.has(k) || dated.has(k)) continue;
         const { model_id: _snapshotModel, ...rest } = a;
         added.push({

@@ -17,15 +17,13 @@
  */
 import type { DeploymentFact } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { unversionedName } from "./model-facts.js";
+import { modelFactKey, unversionedName } from "./model-facts.js";
 import type { InputLimitContext } from "./types.js";
 
 interface StatedInputLimit {
   tokens: number;
   source_id: string;
 }
-
-const key = (providerId: string, providerModelId: string) => `${providerId}|${providerModelId}`;
 
 /** A dated snapshot's alias (`gpt-5.1-2025-11-13` -> `gpt-5.1`); undefined for any other id. */
 function aliasOfSnapshot(providerModelId: string): string | undefined {
@@ -43,7 +41,7 @@ function statedInputLimits(
     for (const d of source.output.deployments) {
       const tokens = d.max_input_tokens;
       if (tokens === undefined || d.context_tokens == null || tokens >= d.context_tokens) continue;
-      const k = key(d.provider_id, d.provider_model_id);
+      const k = modelFactKey(d.provider_id, d.provider_model_id);
       const list = stated.get(k) ?? [];
       if (!list.some((s) => s.source_id === source.source_id && s.tokens === tokens))
         list.push({ tokens, source_id: source.source_id });
@@ -69,8 +67,8 @@ export function withoutInputLimitContexts(
   const statingOther = (d: DeploymentFact, sourceId: string): StatedInputLimit | undefined => {
     const alias = aliasOfSnapshot(d.provider_model_id);
     const limits = [
-      ...(stated.get(key(d.provider_id, d.provider_model_id)) ?? []),
-      ...(alias === undefined ? [] : (stated.get(key(d.provider_id, alias)) ?? [])),
+      ...(stated.get(modelFactKey(d.provider_id, d.provider_model_id)) ?? []),
+      ...(alias === undefined ? [] : (stated.get(modelFactKey(d.provider_id, alias)) ?? [])),
     ];
     return limits.find((s) => s.source_id !== sourceId && s.tokens === d.context_tokens);
   };
