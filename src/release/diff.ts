@@ -16,6 +16,7 @@ import {
   readManifest,
   readReleaseEvents,
   readReleaseFile,
+  withDeploymentLifecycles,
 } from "../snapshot/index.js";
 import { type FetchedRows, type ReleaseDatabase, withDatabase } from "./duckdb.js";
 import { loadCatalog, loadReleaseFiles } from "./tables.js";
@@ -324,7 +325,11 @@ async function loadPublished(
     return;
   }
   const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
-  await loadCatalog(db, prefix, JSON.parse(data.toString("utf8")) as CatalogContent);
+  await loadCatalog(
+    db,
+    prefix,
+    withDeploymentLifecycles(JSON.parse(data.toString("utf8")) as CatalogContent),
+  );
 }
 
 /**

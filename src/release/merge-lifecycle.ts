@@ -17,9 +17,9 @@ import {
 } from "../schema/index.js";
 import { announcedFromFirstCopies, type FirstAnnouncements, firstAnnouncement } from "./announcements.js";
 import type { SourceFacts } from "./facts.js";
+import { lifecycleCoreText, type PreviousCore } from "./lifecycle-cores.js";
 import type { RankedAssertion, RankedFact } from "./merge-candidates.js";
 import { deriveStatus } from "./status.js";
-import type { PreviousCore, PreviousCores } from "./types.js";
 
 /** A lifecycle without its coverage and last_changed_at: what the assertions decide. */
 export type LifecycleCore = Omit<Lifecycle, "coverage" | "last_changed_at">;
@@ -256,50 +256,13 @@ export function coverageFor(
   return { status, last_checked_at: lastChecked, source_count: ids.length, source_ids: ids };
 }
 
-/**
- * The normalized assertion without evidence, coverage or timestamps, as text: what
- * last_changed_at tracks. (Its canonical JSON: every member is a string, null or an array of
- * strings, which JSON.stringify writes canonically.)
- */
-export function lifecycleCoreText(lifecycle: LifecycleCore): string {
-  const d = lifecycle.deprecation;
-  const e = lifecycle.end_of_life;
-  return JSON.stringify([
-    lifecycle.status,
-    lifecycle.announced_at,
-    [d.state, d.date, d.precision, d.date_type],
-    [e.state, e.date, e.precision, e.date_type],
-    lifecycle.replacement_ids,
-  ]);
-}
-
-export type { PreviousCore, PreviousCores } from "./types.js";
-
-/** Adds a resource's previous core to cores kept by resource type, then id. */
-export function setPreviousCore(
-  byType: Map<string, Map<string, PreviousCore>>,
-  type: string,
-  id: string,
-  core: PreviousCore,
-): void {
-  let byId = byType.get(type);
-  if (byId === undefined) {
-    byId = new Map();
-    byType.set(type, byId);
-  }
-  byId.set(id, core);
-}
-
-/** The cores of lifecycle records (by resource type, then id). */
-export function previousCoresOf(records: readonly LifecycleRecord[]): PreviousCores {
-  const byType = new Map<string, Map<string, PreviousCore>>();
-  for (const r of records)
-    setPreviousCore(byType, r.resource_type, r.resource_id, {
-      core: lifecycleCoreText(r.lifecycle),
-      last_changed_at: r.lifecycle.last_changed_at,
-    });
-  return byType;
-}
+export {
+  type CoreFields,
+  lifecycleCoreText,
+  type PreviousCore,
+  type PreviousCores,
+  previousCoresOf,
+} from "./lifecycle-cores.js";
 
 function isAllUnknown(lifecycle: LifecycleCore): boolean {
   return (

@@ -76,7 +76,6 @@ import {
   type PreviousCore,
   type PreviousCores,
   pickLifecycle,
-  previousCoresOf,
   scopeStatus,
   uniqueSorted,
 } from "./merge-lifecycle.js";
@@ -111,7 +110,8 @@ export interface MergeInput {
   now: string;
   facts: FactsFile;
   states: readonly SourceState[];
-  previousLifecycle: readonly LifecycleRecord[];
+  /** The previous release's lifecycle cores (previousCoresOf; empty for a first release). */
+  previousCores: PreviousCores;
   /** The first dated copy stating each milestone, per source (announcements.ts); absent: none. */
   firstAnnouncements?: FirstAnnouncements;
 }
@@ -629,7 +629,7 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     now: input.now,
     stateById: new Map(input.states.map((s) => [s.source_id, s])),
     sourceById: new Map(input.facts.sources.map((s) => [s.source_id, s])),
-    previousCores: previousCoresOf(input.previousLifecycle),
+    previousCores: input.previousCores,
     modelListings: officialModelListings(input.facts.sources, isOfficial),
     firstAnnouncements: input.firstAnnouncements ?? new Map(),
   };

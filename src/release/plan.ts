@@ -10,7 +10,6 @@ import { compareCodePoints } from "../lib/canonical-json.js";
 import type {
   CatalogContent,
   CorrectionOutcome,
-  LifecycleRecord,
   PricesFile,
   SourceEvent,
   SourceState,
@@ -22,12 +21,13 @@ import { mergeCatalog } from "./merge.js";
 import { isOfficial } from "./merge-candidates.js";
 import { currentObservations, type PriceObservation, priceHistory } from "./price-history.js";
 import { reportWithoutChecks } from "./report.js";
-import type { BuildReport } from "./types.js";
+import type { BuildReport, PreviousCores } from "./types.js";
 
 /** What the plan takes from the previous release. */
 export interface PlanPrevious {
   releaseId: string;
-  lifecycle: readonly LifecycleRecord[];
+  /** Its lifecycle records' cores, what last_changed_at is kept against (previous-release.ts). */
+  cores: PreviousCores;
   events: readonly SourceEvent[];
   /** Its facts.json: needed only when a source failed or was skipped (needsPreviousFacts). */
   facts: FactsFile | null;
@@ -84,7 +84,7 @@ export function planRelease(input: ReleasePlanInput): ReleasePlan {
     now,
     facts: gathered.facts,
     states: input.states,
-    previousLifecycle: previous?.lifecycle ?? [],
+    previousCores: previous?.cores ?? new Map(),
     firstAnnouncements: firstAnnouncements(input.datedLifecycle ?? []),
   });
   const catalog: CatalogContent = {

@@ -11,8 +11,17 @@
  */
 import { CatalogError } from "../lib/errors.js";
 import { SHA256_HEX } from "../lib/hash.js";
-import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
+import type {
+  CatalogContent,
+  DatePrecision,
+  DateType,
+  LifecycleRecord,
+  LifecycleStatus,
+  MilestoneState,
+  ReleaseManifest,
+} from "../schema/index.js";
 import { catalogParts, catalogPartsBySpans, EVENTS_MARKER } from "../snapshot/catalog-parts.js";
+import { readServeIndex, SERVE_INDEX_FILE } from "../snapshot/index.js";
 import {
   CATALOG_FILE,
   DEPLOYMENTS_PARQUET,
@@ -26,13 +35,16 @@ import {
 } from "./artifact.js";
 import type { ReleaseDatabase } from "./duckdb.js";
 import { FACTS_FILE, type FactsFile } from "./facts.js";
+import { deploymentCoresOf, type PreviousCores, previousCoresOf } from "./lifecycle-cores.js";
 import { loadPublishedRelease } from "./tables.js";
 
 /** The previous release: the values a build plans with, and its tables for DuckDB. */
 export interface PreviousRelease {
   releaseId: string;
-  /** Its catalog.json's events, lifecycle records and source states: everything but its deployments. */
-  catalog: Pick<CatalogContent, "events" | "lifecycle" | "sources">;
+  /** Its catalog.json's events and source states. */
+  catalog: Pick<CatalogContent, "events" | "sources">;
+  /** Its lifecycle records' cores (the deployments' own included), what last_changed_at is kept against. */
+  cores: PreviousCores;
   /** Loads its tables (deployments, lifecycle, events, sources) into `db` under `prefix`. */
   load: (db: ReleaseDatabase, prefix: string) => Promise<void>;
   /** Its facts.json, read on first call (null for a release without one). */
@@ -78,7 +90,7 @@ async function verifiedPath(snapshotsDir: string, manifest: ReleaseManifest, nam
 }
 
 /**
- * The events, lifecycle records and source states of a release's catalog.json, which is
+ * The events, stored lifecycle records and source states of a release's catalog.json, which is
  * hash-checked a chunk at a time, keeping only its bytes from the events on (the deployments,
  * most of the file, are neither kept nor parsed); a catalog not in the canonical shape is read
  * and parsed whole.
@@ -86,7 +98,7 @@ async function verifiedPath(snapshotsDir: string, manifest: ReleaseManifest, nam
 async function catalogWithoutDeployments(
   snapshotsDir: string,
   manifest: ReleaseManifest,
-): Promise<PreviousRelease["catalog"]> {
+): Promise<Pick<CatalogContent, "events" | "lifecycle" | "sources">> {
   const names = ["events", "lifecycle", "sources"] as const;
   const tail = await readReleaseFileFrom(snapshotsDir, manifest, CATALOG_FILE, EVENTS_MARKER);
   return (
@@ -95,17 +107,43 @@ async function catalogWithoutDeployments(
   );
 }
 
+/**
+ * The cores of a release's lifecycle records: those catalog.json stores, and, where it leaves
+ * the deployments' own out (src/snapshot/deployment-lifecycles.ts), theirs from serve-index.json
+ * (format 2 holds each deployment's lifecycle as columns, the status in the deployments'), which
+ * is hash-checked and parsed. The deployments are not read.
+ */
+async function lifecycleCores(
+  snapshotsDir: string,
+  manifest: ReleaseManifest,
+  stored: readonly LifecycleRecord[],
+): Promise<PreviousCores> {
+  const cores = previousCoresOf(stored);
+  const catalogFile = manifest.files[CATALOG_FILE];
+  if (
+    stored.some((r) => r.resource_type === "deployment") ||
+    !manifest.files[SERVE_INDEX_FILE] ||
+    !catalogFile
+  )
+    return cores;
+  const index = await readServeIndex(snapshotsDir, manifest, catalogFile.bytes);
+  if (index.deployment_lifecycle) cores.set("deployment", deploymentCoresOf(index));
+  return cores;
+}
+
 /** A published release, read as the previous release of a build. */
 export async function readRelease(snapshotsDir: string, releaseId: string): Promise<PreviousRelease> {
   const manifest = await readManifest(snapshotsDir, releaseId);
   try {
-    const catalog = await catalogWithoutDeployments(snapshotsDir, manifest);
+    const { lifecycle, ...catalog } = await catalogWithoutDeployments(snapshotsDir, manifest);
+    const cores = await lifecycleCores(snapshotsDir, manifest, lifecycle);
     const deploymentsParquet = await verifiedPath(snapshotsDir, manifest, DEPLOYMENTS_PARQUET);
     const lifecycleParquet = await verifiedPath(snapshotsDir, manifest, LIFECYCLE_PARQUET);
     let factsRead: Promise<FactsFile | null> | null = null;
     return {
       releaseId,
       catalog,
+      cores,
       load: (db, prefix) =>
         loadPublishedRelease(db, prefix, {
           deploymentsParquet,

@@ -14,6 +14,7 @@ import { canonicalJson } from "../lib/canonical-json.js";
 import { CatalogError } from "../lib/errors.js";
 import { sha256Hex } from "../lib/hash.js";
 import type { CatalogContent, ReleaseManifest } from "../schema/index.js";
+import { deploymentLifecyclesEmbedded } from "../snapshot/index.js";
 import {
   CATALOG_FILE,
   CatalogLayoutRecorder,
@@ -37,12 +38,10 @@ import { type ReleaseDatabase, type StagedTable, withDatabase } from "./duckdb.j
 import { FACTS_FILE, FactsFile } from "./facts.js";
 import type { Fingerprint } from "./fingerprint.js";
 import { needsPreviousFacts, planRelease, type ReleasePlan, type ReleasePlanInput } from "./plan.js";
-
 import { type PreviousRelease, readPreviousRelease } from "./previous-release.js";
 import { withCheckResults } from "./report.js";
 import { writeCanonicalJsonTo, writeCatalogJson, writeFactsJson } from "./serialize.js";
 import {
-  deploymentLifecyclesEmbedded,
   deploymentsParquetQuery,
   lifecycleParquetQuery,
   loadCatalog,
@@ -184,22 +183,18 @@ async function stageCatalog(
   const { catalog } = plan;
   const tables = [...(await stageCatalogRows(db, "", catalog)), await stageFacts(db, plan.facts)];
   const layout = new CatalogLayoutRecorder();
-  // the deployments' lifecycle records are the deployments' own lifecycles: DuckDB takes them
-  // from the deployments' lines
+  // the deployments' own lifecycle records are not stored (they are the deployments' own
+  // lifecycles): catalog.json leaves them out and DuckDB takes them from the deployments' lines
   const lines = recordLineWriters(db, "");
   const embedded = deploymentLifecyclesEmbedded(catalog);
-  const lifecycleLine = embedded
-    ? (bytes: Uint8Array, index: number) => {
-        if (catalog.lifecycle[index]?.resource_type !== "deployment") lines.lifecycle.writeBytes(bytes);
-      }
-    : lines.lifecycle.writeBytes;
   const catalogWriter = new ObjectWriter(snapshotsDir);
   let fingerprint: Fingerprint;
   try {
     fingerprint = writeCatalogJson(catalog, {
       catalog: (chunk) => catalogWriter.write(chunk),
       layout,
-      records: { deployments: lines.deployments.writeBytes, lifecycle: lifecycleLine },
+      records: { deployments: lines.deployments.writeBytes, lifecycle: lines.lifecycle.writeBytes },
+      embedded,
     });
   } catch (error) {
     catalogWriter.abort();
@@ -223,7 +218,7 @@ async function stageCatalog(
   // a column per piece: no string of the whole 25 MB index (at 100,000 deployments)
   keep(
     stageObject(snapshotsDir, (sink) =>
-      writeCanonicalJsonTo(serveIndexFor(catalog, layout.finish()), sink, 2),
+      writeCanonicalJsonTo(serveIndexFor(catalog, layout.finish(), embedded), sink, 2),
     ),
   );
   // a deployment's intervals per piece
@@ -279,7 +274,7 @@ function planInput(
     ...(input.datedLifecycle ? { datedLifecycle: input.datedLifecycle } : {}),
     previous: previous && {
       releaseId: previous.releaseId,
-      lifecycle: previous.catalog.lifecycle,
+      cores: previous.cores,
       events: previous.catalog.events,
       facts: previousFacts,
     },

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson, writeCanonicalJson } from "../lib/canonical-json.js";
 import type { CatalogContent } from "../schema/index.js";
-import type { CatalogLayoutRecorder, SpannedList } from "../snapshot/index.js";
+import { type CatalogLayoutRecorder, type SpannedList, storedLifecycle } from "../snapshot/index.js";
 import type { FactsFile } from "./facts.js";
 import { Fingerprint } from "./fingerprint.js";
 
@@ -160,7 +160,7 @@ function writeArray<T>(
  * Writes catalog.json and facts.json (canonical JSON) to their sinks; returns the content
  * fingerprint, contentFingerprint(catalog, facts), computed from the same texts. With
  * `sinks.layout`, the layout of catalog.json (record and member spans) is recorded on the way;
- * `sinks.records` receives every deployment's and lifecycle record's text (the build stages them
+ * `sinks.records` receives every deployment's and stored lifecycle record's text (the build stages them
  * for DuckDB); `sinks.between` is called between the two files.
  */
 export function serializeRelease(
@@ -171,8 +171,10 @@ export function serializeRelease(
     facts: Sink;
     layout?: CatalogLayoutRecorder;
     between?: () => void;
-    /** Each deployment's and lifecycle record's canonical JSON (UTF-8 bytes) and index, as it is written. */
+    /** Each deployment's and stored lifecycle record's canonical JSON (UTF-8 bytes) and index, as it is written. */
     records?: Record<SpannedList, (bytes: Uint8Array, index: number) => void>;
+    /** The deployments' own lifecycle records are left out (deploymentLifecyclesEmbedded). */
+    embedded?: boolean;
   },
 ): string {
   const fingerprint = writeCatalogJson(catalog, sinks);
@@ -191,6 +193,7 @@ export function writeCatalogJson(
     catalog: Sink;
     layout?: CatalogLayoutRecorder;
     records?: Record<SpannedList, (bytes: Uint8Array, index: number) => void>;
+    embedded?: boolean;
   },
 ): Fingerprint {
   const fingerprint = new Fingerprint();
@@ -212,8 +215,10 @@ export function writeCatalogJson(
   cat.write(`"events":`);
   cat.member("events", () => cat.write(`[${events.join(",")}]`));
   cat.write(",");
-  fingerprint.section("lifecycle", catalog.lifecycle.length);
-  writeArray(cat, "lifecycle", catalog.lifecycle, canonicalJson, record("lifecycle"), "lifecycle");
+  // the stored records (deployment-lifecycles.ts): a deployment's own is in the deployment
+  const lifecycle = storedLifecycle(catalog.lifecycle, sinks.embedded ?? false);
+  fingerprint.section("lifecycle", lifecycle.length);
+  writeArray(cat, "lifecycle", lifecycle, canonicalJson, record("lifecycle"), "lifecycle");
   fingerprint.section("events", events.length);
   for (const text of events) fingerprint.record(text);
   cat.write(",");

@@ -15,7 +15,6 @@ import { canonicalJson } from "../lib/canonical-json.js";
 import {
   CapabilityName,
   type CatalogContent,
-  type Deployment,
   PRICE_FIELDS,
   type SourceEvent,
   type SourceState,
@@ -334,35 +333,6 @@ export function recordLineWriters(
     deployments: db.lineWriter(`${prefix}deployment_records`),
     lifecycle: db.lineWriter(`${prefix}lifecycle_records`),
   };
-}
-
-/**
- * Whether a catalog's deployment lifecycle records are exactly its deployments' own lifecycles,
- * as the merge makes them (the same object, the same ids, no summary), one per deployment: then
- * the records need not be staged for DuckDB (loadStagedRecords' `deploymentLifecycles`). A
- * catalog made otherwise (edited by hand, read from a file) stages them all.
- */
-export function deploymentLifecyclesEmbedded(
-  catalog: Pick<CatalogContent, "deployments" | "lifecycle">,
-): boolean {
-  const byLifecycle = new Map<unknown, Deployment>();
-  for (const d of catalog.deployments) byLifecycle.set(d.lifecycle, d);
-  const matched = new Set<Deployment>();
-  for (const r of catalog.lifecycle) {
-    if (r.resource_type !== "deployment") continue;
-    const d = byLifecycle.get(r.lifecycle);
-    if (
-      d === undefined ||
-      matched.has(d) ||
-      d.id !== r.resource_id ||
-      d.provider_id !== r.provider_id ||
-      d.model_id !== r.model_id ||
-      r.summary !== undefined
-    )
-      return false;
-    matched.add(d);
-  }
-  return matched.size === catalog.deployments.length;
 }
 
 function* jsonLines<T>(records: readonly T[], json: (record: T) => string): Generator<string> {

@@ -50,14 +50,7 @@ export interface ReleaseInput {
   datedLifecycle?: LifecycleObservation[];
 }
 
-/** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
-export interface PreviousCore {
-  core: string;
-  last_changed_at: string | null;
-}
-
-/** The previous release's lifecycle cores by resource type, then resource id. */
-export type PreviousCores = ReadonlyMap<string, ReadonlyMap<string, PreviousCore>>;
+export type { PreviousCore, PreviousCores } from "./lifecycle-cores.js";
 
 export type CheckSeverity = "error" | "warning";
 

@@ -14,9 +14,9 @@ import {
   SourceEvent,
   SourceState,
 } from "../schema/index.js";
+import { deploymentLifecyclesEmbedded } from "../snapshot/index.js";
 import { CHECKS, type CheckContext } from "./checks/index.js";
 import type { ReleaseDatabase } from "./duckdb.js";
-import { deploymentLifecyclesEmbedded } from "./tables.js";
 import type { CheckResult, CheckRow, ReleaseThresholds } from "./types.js";
 
 export const MAX_CHECK_ROWS = 50;

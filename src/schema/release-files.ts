@@ -300,10 +300,15 @@ const Nullable = <T extends z.ZodType>(item: T) => z.array(item.nullable());
  * hash-checks and parses this file and reads a record from catalog.json only when a request
  * needs it. Records are listed in the order the API serves them (deployments by id, lifecycle
  * records by resource_type, resource_id); a position is an index into every column of its list.
+ *
+ * Format 2 (src/snapshot/deployment-lifecycles.ts): catalog.json does not store the deployments'
+ * own lifecycle records, so `lifecycle` lists the stored records (providers and models) and
+ * `deployment_lifecycle` holds the deployments' own lifecycles, by deployment position; those
+ * records come first in the served order. Format 1: `lifecycle` lists every record.
  */
 export const ServeIndexFile = z
   .strictObject({
-    format: z.literal(1),
+    format: z.union([z.literal(1), z.literal(2)]),
     /** The size of catalog.json: every span lies inside it. */
     catalog_bytes: Count,
     /** The byte span [offset, length] of each top-level member of catalog.json. */
@@ -347,6 +352,24 @@ export const ServeIndexFile = z
       /** Records with a summary (providers and models). */
       summary: Positions,
     }),
+    /** Format 2: each deployment's own lifecycle, at the deployment's position (its status is the deployment's). */
+    deployment_lifecycle: z
+      .strictObject({
+        announced_at: CodedColumn,
+        deprecation_state: CodedColumn,
+        deprecation_date: CodedColumn,
+        deprecation_precision: CodedColumn,
+        deprecation_date_type: CodedColumn,
+        end_of_life_state: CodedColumn,
+        end_of_life_date: CodedColumn,
+        end_of_life_precision: CodedColumn,
+        end_of_life_date_type: CodedColumn,
+        /** The replacement ids as a JSON array's text. */
+        replacement_ids: CodedColumn,
+        coverage_status: CodedColumn,
+        last_changed_at: CodedColumn,
+      })
+      .optional(),
   })
   .meta({
     id: "ServeIndex",

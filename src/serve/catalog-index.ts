@@ -26,6 +26,7 @@ import {
 import {
   byDeploymentId,
   byTypeAndId,
+  deploymentLifecycleRecord,
   type IndexedRelease,
   type LoadedRelease,
   type OpenCatalog,
@@ -374,21 +375,68 @@ function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentField
   };
 }
 
-function lifecycleFields(index: ServeIndexFile["lifecycle"]): LifecycleFields {
+/**
+ * The lifecycle records' columns by position. Format 2 (src/snapshot/deployment-lifecycles.ts):
+ * the deployments' own records first, at the deployments' positions (they sort first: resource
+ * type `deployment`, then id), then the stored ones; format 1: the stored ones, which are all.
+ */
+function lifecycleFields(index: ServeIndexFile, deployments: DeploymentFields): LifecycleFields {
+  const stored = index.lifecycle;
+  const own = index.deployment_lifecycle;
+  const n = own ? deployments.id.length : 0;
+  const column = <T>(ownValues: readonly T[] | null, storedValues: readonly T[]): T[] =>
+    ownValues === null ? [...storedValues] : [...ownValues, ...storedValues];
+  const derived = <T extends string | null>(coded: Coded | undefined): T[] | null =>
+    own && coded ? decode<T>(coded) : null;
   return {
-    resource_type: decode(index.resource_type),
-    resource_id: index.resource_id,
-    provider_id: decode(index.provider_id),
-    model_id: decode(index.model_id),
-    status: decode(index.status),
-    deprecation_state: decode(index.deprecation_state),
-    deprecation_date: decode(index.deprecation_date),
-    end_of_life_state: decode(index.end_of_life_state),
-    end_of_life_date: decode(index.end_of_life_date),
-    coverage_status: decode(index.coverage_status),
-    last_changed_at: decode(index.last_changed_at),
-    summary: index.summary,
+    resource_type: column(
+      own ? new Array<ResourceType>(n).fill("deployment") : null,
+      decode(stored.resource_type),
+    ),
+    resource_id: column(own ? deployments.id : null, stored.resource_id),
+    provider_id: column(own ? deployments.provider_id : null, decode(stored.provider_id)),
+    model_id: column(own ? deployments.model_id : null, decode(stored.model_id)),
+    status: column(own ? deployments.status : null, decode(stored.status)),
+    deprecation_state: column(derived(own?.deprecation_state), decode(stored.deprecation_state)),
+    deprecation_date: column(derived(own?.deprecation_date), decode(stored.deprecation_date)),
+    end_of_life_state: column(derived(own?.end_of_life_state), decode(stored.end_of_life_state)),
+    end_of_life_date: column(derived(own?.end_of_life_date), decode(stored.end_of_life_date)),
+    coverage_status: column(derived(own?.coverage_status), decode(stored.coverage_status)),
+    last_changed_at: column(derived(own?.last_changed_at), decode(stored.last_changed_at)),
+    summary: stored.summary.map((p) => p + n),
   };
+}
+
+/**
+ * Format 2's lifecycle records by position: the deployments' own first (deploymentLifecycleRecord
+ * of the deployment at that position), then the stored ones.
+ */
+class WithDeploymentLifecycles implements StoredRecords<LifecycleRecord> {
+  constructor(
+    private readonly deployments: StoredRecords<Deployment>,
+    private readonly stored: StoredRecords<LifecycleRecord>,
+  ) {}
+  get length(): number {
+    return this.deployments.length + this.stored.length;
+  }
+  at(position: number): LifecycleRecord | undefined {
+    const n = this.deployments.length;
+    if (position >= n) return this.stored.at(position - n);
+    const d = this.deployments.at(position);
+    return d === undefined ? undefined : deploymentLifecycleRecord(d);
+  }
+  async all(): Promise<LifecycleRecord[]> {
+    return [...(await this.deployments.all()).map(deploymentLifecycleRecord), ...(await this.stored.all())];
+  }
+  bytes(): (position: number) => Buffer | undefined {
+    const stored = this.stored.bytes();
+    return (position) => {
+      const n = this.deployments.length;
+      if (position >= n) return stored(position - n);
+      const record = this.at(position);
+      return record === undefined ? undefined : Buffer.from(canonicalJson(record), "utf8");
+    };
+  }
 }
 
 interface ReleaseParts {
@@ -437,7 +485,7 @@ function serve(parts: ReleaseParts): ServedRelease {
   const deploymentJson = new LazyRecordJson(parts.deployments, Deployment, parts.cacheSize);
   const lifecycleJson = new LazyRecordJson(parts.lifecycle, LifecycleRecord, parts.cacheSize);
 
-  const lcFields = lifecycleFields(index.lifecycle);
+  const lcFields = lifecycleFields(index, fields);
   const lifecycleOrders = {} as Record<LifecycleSortKey, LifecycleOrders>;
   for (const key of ["end_of_life", "deprecation", "last_changed"] as const)
     lifecycleOrders[key] = lazyLifecycleOrders(lcFields, key);
@@ -505,22 +553,24 @@ export function indexOpenedRelease(
   const { manifest, index, catalog, events } = opened;
   const close = () => catalog.close();
   const parsedDeployments = new RecordCache<Deployment>(cacheSize);
+  const deployments = new SpanRecords<Deployment>(
+    catalog,
+    index.deployments,
+    index.members.deployments as [number, number],
+    parsedDeployments,
+  );
+  const stored = new SpanRecords<LifecycleRecord>(
+    catalog,
+    index.lifecycle,
+    index.members.lifecycle as [number, number],
+    null,
+  );
   const release = serve({
     manifest,
     index,
-    deployments: new SpanRecords<Deployment>(
-      catalog,
-      index.deployments,
-      index.members.deployments as [number, number],
-      parsedDeployments,
-    ),
+    deployments,
     parsedDeployments,
-    lifecycle: new SpanRecords<LifecycleRecord>(
-      catalog,
-      index.lifecycle,
-      index.members.lifecycle as [number, number],
-      null,
-    ),
+    lifecycle: index.deployment_lifecycle ? new WithDeploymentLifecycles(deployments, stored) : stored,
     events,
     cacheSize,
     close,

@@ -1,13 +1,14 @@
 /**
  * catalog.json as a release stores it: the canonical JSON of the catalog (keys sorted, no
- * whitespace), assembled record by record so the byte span of every deployment and lifecycle
- * record inside the file is known. The bytes are exactly `canonicalJson(catalog)` (a test holds
- * them equal); the spans (a `CatalogLayout`) let the server read one record without parsing
+ * whitespace) with the lifecycle records it stores (deployment-lifecycles.ts), assembled record
+ * by record so the byte span of every deployment and lifecycle record inside the file is known.
+ * The bytes are exactly `canonicalJson` of that (a test holds them equal); the spans (a `CatalogLayout`) let the server read one record without parsing
  * the file. A writer that streams catalog.json in its own way records the same layout by
  * handing each piece of text it writes to a `CatalogLayoutRecorder`.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import type { CatalogContent } from "../schema/release.js";
+import { storedLifecycle } from "./deployment-lifecycles.js";
 
 /** Byte spans in catalog.json: `offset[i]` and `length[i]` of the i-th item. */
 export interface Spans {
@@ -86,15 +87,24 @@ export class CatalogLayoutRecorder {
 
 const SPANNED: readonly string[] = ["deployments", "lifecycle"] satisfies SpannedList[];
 
-/** Serializes a catalog to the bytes of catalog.json, with its layout. */
-export function serializeCatalog(catalog: CatalogContent): { bytes: Buffer; layout: CatalogLayout } {
+/**
+ * Serializes a catalog to the bytes of catalog.json, with its layout; `embedded`
+ * (deploymentLifecyclesEmbedded): the deployments' own lifecycle records are left out.
+ */
+export function serializeCatalog(
+  catalog: CatalogContent,
+  embedded = false,
+): { bytes: Buffer; layout: CatalogLayout } {
   const pieces: string[] = [];
   const layout = new CatalogLayoutRecorder();
   const add = (text: string) => {
     pieces.push(text);
     layout.text(text);
   };
-  const record = catalog as unknown as Record<string, unknown>;
+  const record = {
+    ...catalog,
+    lifecycle: storedLifecycle(catalog.lifecycle, embedded),
+  } as unknown as Record<string, unknown>;
   const keys = Object.keys(record)
     .filter((key) => record[key] !== undefined)
     .sort(compareCodePoints);

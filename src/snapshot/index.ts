@@ -14,6 +14,13 @@ export {
   type Spans,
   serializeCatalog,
 } from "./catalog-file.js";
+export {
+  byTypeAndId,
+  deploymentLifecycleRecord,
+  deploymentLifecyclesEmbedded,
+  storedLifecycle,
+  withDeploymentLifecycles,
+} from "./deployment-lifecycles.js";
 export { LATEST_FILE, listReleases, readLatest, writeLatest } from "./latest.js";
 export {
   CATALOG_FILE,
@@ -58,7 +65,6 @@ export {
 } from "./read.js";
 export {
   byDeploymentId,
-  byTypeAndId,
   catalogReleaseFiles,
   SERVE_INDEX_FILE,
   serveIndexFor,

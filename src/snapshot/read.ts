@@ -11,6 +11,7 @@ import { LifecycleRecord } from "../schema/lifecycle.js";
 import { CatalogContent, type ReleaseManifest } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
 import { catalogParts } from "./catalog-parts.js";
+import { withDeploymentLifecycles } from "./deployment-lifecycles.js";
 import { readLatest } from "./latest.js";
 import { CATALOG_FILE, readManifest } from "./manifest.js";
 import { objectPath, readReleaseFile } from "./objects.js";
@@ -21,7 +22,10 @@ export interface LoadedRelease {
   catalog: CatalogContent;
 }
 
-/** Load and verify a release (LATEST when no id is given). Throws release_not_found / release_damaged. */
+/**
+ * Load and verify a release (LATEST when no id is given), with every lifecycle record (the
+ * deployments' own put back: withDeploymentLifecycles). Throws release_not_found / release_damaged.
+ */
 export async function loadRelease(snapshotsDir: string, releaseId?: string): Promise<LoadedRelease> {
   const id = releaseId ?? (await readLatest(snapshotsDir));
   if (!id) throw new CatalogError("release_not_found", `no release published in ${snapshotsDir} (no LATEST)`);
@@ -29,7 +33,7 @@ export async function loadRelease(snapshotsDir: string, releaseId?: string): Pro
   const data = await readReleaseFile(snapshotsDir, manifest, CATALOG_FILE);
   let catalog: CatalogContent;
   try {
-    catalog = CatalogContent.parse(JSON.parse(data.toString("utf8")));
+    catalog = withDeploymentLifecycles(CatalogContent.parse(JSON.parse(data.toString("utf8"))));
   } catch (error) {
     throw new CatalogError(
       "release_damaged",
@@ -74,7 +78,7 @@ export async function loadTrustedRelease(snapshotsDir: string, releaseId?: strin
   try {
     const raw = JSON.parse(data.toString("utf8")) as unknown;
     const checked = TrustedCatalog.parse(raw);
-    return { manifest, catalog: checked };
+    return { manifest, catalog: withDeploymentLifecycles(checked) };
   } catch (error) {
     throw new CatalogError(
       "release_damaged",
@@ -387,6 +391,25 @@ const LIFECYCLE_COLUMNS: Record<Exclude<keyof ServeIndexFile["lifecycle"], "summ
   last_changed_at: "coded",
 };
 
+/** Format 2's columns of the deployments' own lifecycles, one value per deployment. */
+const DEPLOYMENT_LIFECYCLE_COLUMNS: Record<
+  keyof NonNullable<ServeIndexFile["deployment_lifecycle"]>,
+  "coded"
+> = {
+  announced_at: "coded",
+  deprecation_state: "coded",
+  deprecation_date: "coded",
+  deprecation_precision: "coded",
+  deprecation_date_type: "coded",
+  end_of_life_state: "coded",
+  end_of_life_date: "coded",
+  end_of_life_precision: "coded",
+  end_of_life_date_type: "coded",
+  replacement_ids: "coded",
+  coverage_status: "coded",
+  last_changed_at: "coded",
+};
+
 function objectAt(value: unknown, name: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`${name} is not an object`);
   return value as Record<string, unknown>;
@@ -397,16 +420,14 @@ function arrayAt(value: unknown, name: string): unknown[] {
   return value;
 }
 
-/** Checks one list of an index (its columns, positions and spans); returns its record count. */
-function checkList(
+/** Checks the columns of one list of `count` records; `optional` ones are checked when present. */
+function checkColumns(
   name: string,
   list: Record<string, unknown>,
   columns: Record<string, Kind>,
-  positionLists: Record<string, unknown>,
-  catalogBytes: number,
+  count: number,
   optional: ReadonlySet<string> = new Set(),
-): number {
-  const count = arrayAt(list.offset, `${name}.offset`).length;
+): void {
   for (const [column, kind] of Object.entries(columns)) {
     if (optional.has(column) && list[column] === undefined) continue;
     const where = `${name}.${column}`;
@@ -425,6 +446,19 @@ function checkList(
     }
     if (values.length !== count) fail(`${where} holds ${values.length} values for ${count} records`);
   }
+}
+
+/** Checks one list of an index (its columns, positions and spans); returns its record count. */
+function checkList(
+  name: string,
+  list: Record<string, unknown>,
+  columns: Record<string, Kind>,
+  positionLists: Record<string, unknown>,
+  catalogBytes: number,
+  optional: ReadonlySet<string> = new Set(),
+): number {
+  const count = arrayAt(list.offset, `${name}.offset`).length;
+  checkColumns(name, list, columns, count, optional);
   for (const [column, positions] of Object.entries(positionLists))
     if (!arrayAt(positions, `${name}.${column}`).every((p) => isCount(p) && (p as number) < count))
       fail(`${name}.${column} names a position beyond ${count}`);
@@ -444,7 +478,7 @@ function checkList(
  */
 function checkedIndex(raw: unknown, catalogBytes: number, manifest: ReleaseManifest): ServeIndexFile {
   const index = objectAt(raw, "the index");
-  if (index.format !== 1) fail(`has format ${String(index.format)}, not 1`);
+  if (index.format !== 1 && index.format !== 2) fail(`has format ${String(index.format)}, not 1 or 2`);
   if (index.catalog_bytes !== catalogBytes)
     fail(`describes a catalog of ${String(index.catalog_bytes)} bytes, not ${catalogBytes}`);
   const members = objectAt(index.members, "members");
@@ -469,5 +503,13 @@ function checkedIndex(raw: unknown, catalogBytes: number, manifest: ReleaseManif
     fail(`lists ${count} deployments, the manifest counts ${manifest.counts.deployments}`);
   const lifecycle = objectAt(index.lifecycle, "lifecycle");
   checkList("lifecycle", lifecycle, LIFECYCLE_COLUMNS, { summary: lifecycle.summary }, catalogBytes);
+  if (index.format === 2) {
+    // the deployments' own records are not stored, so none may be listed
+    const types = objectAt(lifecycle.resource_type, "lifecycle.resource_type");
+    if ((types.values as unknown[]).includes("deployment"))
+      fail("of format 2 lists a stored deployment lifecycle record");
+    const own = objectAt(index.deployment_lifecycle, "deployment_lifecycle");
+    checkColumns("deployment_lifecycle", own, DEPLOYMENT_LIFECYCLE_COLUMNS, count);
+  } else if (index.deployment_lifecycle !== undefined) fail("of format 1 has deployment_lifecycle");
   return raw as ServeIndexFile;
 }

@@ -14,6 +14,7 @@ import type { CatalogContent } from "../schema/release.js";
 import type { ServeIndexFile } from "../schema/release-files.js";
 import { deploymentLevel } from "../schema/verification.js";
 import { type CatalogLayout, type Spans, serializeCatalog } from "./catalog-file.js";
+import { byTypeAndId, deploymentLifecyclesEmbedded, storedLifecycle } from "./deployment-lifecycles.js";
 import { CATALOG_FILE } from "./manifest.js";
 
 export const SERVE_INDEX_FILE = "serve-index.json";
@@ -44,14 +45,11 @@ class CodedBuilder {
   }
 }
 
-/** The order the API serves records in: deployments by id, lifecycle by (resource_type, resource_id). */
+export { byTypeAndId };
+
+/** The order the API serves deployments in: by id (lifecycle records: byTypeAndId). */
 export function byDeploymentId(a: Deployment, b: Deployment): number {
   return compareCodePoints(a.id, b.id);
-}
-export function byTypeAndId(a: LifecycleRecord, b: LifecycleRecord): number {
-  return (
-    compareCodePoints(a.resource_type, b.resource_type) || compareCodePoints(a.resource_id, b.resource_id)
-  );
 }
 
 /**
@@ -72,14 +70,21 @@ const NO_SPANS: Spans = { offset: [], length: [] };
  * The serving index of a catalog. With the layout of its catalog.json (serializeCatalog, or a
  * CatalogLayoutRecorder beside another writer), every record's span in it; without one (a
  * release published before serve-index.json existed, loaded whole), no spans and no members.
+ * `embedded` (deploymentLifecyclesEmbedded): catalog.json leaves the deployments' own lifecycle
+ * records out, and the index is format 2 (their columns by deployment position); else format 1.
  */
-export function serveIndexFor(catalog: CatalogContent, layout?: CatalogLayout): ServeIndexFile {
+export function serveIndexFor(
+  catalog: CatalogContent,
+  layout?: CatalogLayout,
+  embedded = false,
+): ServeIndexFile {
   const depOrder = servedOrder(catalog.deployments, byDeploymentId);
   const deployments = depOrder
     ? depOrder.map((i) => catalog.deployments[i] as Deployment)
     : catalog.deployments;
-  const lcOrder = servedOrder(catalog.lifecycle, byTypeAndId);
-  const lifecycle = lcOrder ? lcOrder.map((i) => catalog.lifecycle[i] as LifecycleRecord) : catalog.lifecycle;
+  const stored = storedLifecycle(catalog.lifecycle, embedded);
+  const lcOrder = servedOrder(stored, byTypeAndId);
+  const lifecycle = lcOrder ? lcOrder.map((i) => stored[i] as LifecycleRecord) : stored;
   const pick = (spans: Spans, order: number[] | null): Spans =>
     !layout
       ? NO_SPANS
@@ -93,11 +98,12 @@ export function serveIndexFor(catalog: CatalogContent, layout?: CatalogLayout): 
   const lcSpans = pick(layout?.lifecycle ?? NO_SPANS, lcOrder);
 
   return {
-    format: 1,
+    format: embedded ? 2 : 1,
     catalog_bytes: layout?.bytes ?? 0,
     members: layout?.members ?? {},
     deployments: { offset: depSpans.offset, length: depSpans.length, ...deploymentColumns(deployments) },
     lifecycle: { offset: lcSpans.offset, length: lcSpans.length, ...lifecycleColumns(lifecycle) },
+    ...(embedded ? { deployment_lifecycle: deploymentLifecycleColumns(deployments) } : {}),
   };
 }
 
@@ -215,14 +221,56 @@ function lifecycleColumns(records: readonly LifecycleRecord[]): LifecycleColumns
   };
 }
 
+/** The deployments' own lifecycles as columns (format 2), in one pass. */
+function deploymentLifecycleColumns(
+  deployments: readonly Deployment[],
+): NonNullable<ServeIndexFile["deployment_lifecycle"]> {
+  const n = deployments.length;
+  const columns = {
+    announced_at: new CodedBuilder(n),
+    deprecation_state: new CodedBuilder(n),
+    deprecation_date: new CodedBuilder(n),
+    deprecation_precision: new CodedBuilder(n),
+    deprecation_date_type: new CodedBuilder(n),
+    end_of_life_state: new CodedBuilder(n),
+    end_of_life_date: new CodedBuilder(n),
+    end_of_life_precision: new CodedBuilder(n),
+    end_of_life_date_type: new CodedBuilder(n),
+    replacement_ids: new CodedBuilder(n),
+    coverage_status: new CodedBuilder(n),
+    last_changed_at: new CodedBuilder(n),
+  };
+  for (const d of deployments) {
+    const lifecycle = d.lifecycle;
+    const deprecation = lifecycle.deprecation;
+    const endOfLife = lifecycle.end_of_life;
+    columns.announced_at.add(lifecycle.announced_at);
+    columns.deprecation_state.add(deprecation.state);
+    columns.deprecation_date.add(deprecation.date);
+    columns.deprecation_precision.add(deprecation.precision);
+    columns.deprecation_date_type.add(deprecation.date_type);
+    columns.end_of_life_state.add(endOfLife.state);
+    columns.end_of_life_date.add(endOfLife.date);
+    columns.end_of_life_precision.add(endOfLife.precision);
+    columns.end_of_life_date_type.add(endOfLife.date_type);
+    columns.replacement_ids.add(JSON.stringify(lifecycle.replacement_ids));
+    columns.coverage_status.add(lifecycle.coverage.status);
+    columns.last_changed_at.add(lifecycle.last_changed_at);
+  }
+  return Object.fromEntries(
+    Object.entries(columns).map(([name, column]) => [name, column.finish()]),
+  ) as NonNullable<ServeIndexFile["deployment_lifecycle"]>;
+}
+
 /**
  * The release files of a catalog: catalog.json (canonical JSON) and serve-index.json (its
  * serving index, canonical JSON too). What the release stage publishes for a catalog.
  */
 export function catalogReleaseFiles(catalog: CatalogContent): Record<string, Uint8Array> {
-  const { bytes, layout } = serializeCatalog(catalog);
+  const embedded = deploymentLifecyclesEmbedded(catalog);
+  const { bytes, layout } = serializeCatalog(catalog, embedded);
   return {
     [CATALOG_FILE]: bytes,
-    [SERVE_INDEX_FILE]: Buffer.from(canonicalJson(serveIndexFor(catalog, layout)), "utf8"),
+    [SERVE_INDEX_FILE]: Buffer.from(canonicalJson(serveIndexFor(catalog, layout, embedded)), "utf8"),
   };
 }

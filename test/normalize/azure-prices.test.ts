@@ -285,7 +285,7 @@ describe("official and community Azure prices in the merge", () => {
       now,
       facts,
       states: [state(official, now), state(communityInput.source, now)],
-      previousLifecycle: [],
+      previousCores: new Map(),
     });
     const id = "dep_azure_gpt-4o-2024-08-06_azure-openai-global-standard_global";
     const deployment = merged.deployments.find((d) => d.id === id);

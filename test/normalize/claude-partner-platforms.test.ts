@@ -264,7 +264,7 @@ describe("the merged catalog", () => {
     }
     const { facts } = gatherFacts(contributions, null);
     const states = contributions.map((c) => state(c.source, NOW));
-    const result = mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] });
+    const result = mergeCatalog({ now: NOW, facts, states, previousCores: new Map() });
     return new Map(result.deployments.map((d) => [d.id, d]));
   }
 

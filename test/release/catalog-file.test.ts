@@ -12,10 +12,13 @@ import {
   CATALOG_FILE,
   CatalogLayoutRecorder,
   catalogReleaseFiles,
+  deploymentLifecyclesEmbedded,
   loadRelease,
   SERVE_INDEX_FILE,
   serializeCatalog,
   serveIndexFor,
+  storedLifecycle,
+  withDeploymentLifecycles,
 } from "../../src/snapshot/index.js";
 import { committedReleaseId, REPO_SNAPSHOTS } from "../helpers/committed-release.js";
 import { fixtureCatalog } from "../serve/support/fixture.js";
@@ -33,8 +36,23 @@ function nonAsciiCatalog(): CatalogContent {
   };
 }
 
+/** The committed catalog as loaded: the deployments' own lifecycle records are their lifecycles (stored once). */
 async function committedCatalog(): Promise<CatalogContent> {
   return (await loadRelease(REPO_SNAPSHOTS, await committedReleaseId())).catalog;
+}
+
+/** The committed catalog with every lifecycle record its own object: stored whole, as before format 2. */
+async function separateRecordsCatalog(): Promise<CatalogContent> {
+  // a JSON round trip (structuredClone would keep the shared lifecycle objects shared)
+  return JSON.parse(JSON.stringify(await committedCatalog())) as CatalogContent;
+}
+
+/** What catalog.json holds of a catalog: the deployments' own lifecycle records left out where they are theirs. */
+function stored(catalog: CatalogContent): CatalogContent {
+  return {
+    ...catalog,
+    lifecycle: [...storedLifecycle(catalog.lifecycle, deploymentLifecyclesEmbedded(catalog))],
+  };
 }
 
 type Coded = { values: Array<string | null>; codes: number[] };
@@ -50,16 +68,45 @@ function spanRecord<T>(bytes: Buffer, list: { offset: number[]; length: number[]
 }
 
 describe("catalog.json written record by record", () => {
-  it("is byte for byte the canonical JSON of the catalog (the committed release's, and one with multi-byte text)", async () => {
+  it("is byte for byte the canonical JSON of the catalog as stored (the committed release's, both forms, and one with multi-byte text)", async () => {
     for (const catalog of [
       await committedCatalog(),
+      await separateRecordsCatalog(),
       nonAsciiCatalog(),
       fixtureCatalog({ deployments: [] }),
     ]) {
-      const { bytes } = serializeCatalog(catalog);
-      expect(bytes.equals(Buffer.from(canonicalJson(catalog), "utf8"))).toBe(true);
+      const embedded = deploymentLifecyclesEmbedded(catalog);
+      const { bytes } = serializeCatalog(catalog, embedded);
+      expect(bytes.equals(Buffer.from(canonicalJson(stored(catalog)), "utf8"))).toBe(true);
       expect(bytes.equals(catalogReleaseFiles(catalog)[CATALOG_FILE] as Uint8Array)).toBe(true);
     }
+  });
+
+  it("stores a deployment's own lifecycle record once, in the deployment, and reads back the same catalog", async () => {
+    const catalog = await committedCatalog();
+    const count = (c: CatalogContent) => c.lifecycle.filter((r) => r.resource_type === "deployment").length;
+    expect(count(catalog)).toBe(catalog.deployments.length);
+    expect(deploymentLifecyclesEmbedded(catalog)).toBe(true);
+    const onDisk = JSON.parse(serializeCatalog(catalog, true).bytes.toString("utf8")) as CatalogContent;
+    expect(count(onDisk)).toBe(0);
+    expect(onDisk.lifecycle.length).toBe(catalog.lifecycle.length - catalog.deployments.length);
+    expect(onDisk.lifecycle.length).toBeGreaterThan(100);
+    expect(withDeploymentLifecycles(onDisk)).toEqual(catalog);
+    // a catalog whose records are their own objects (a release before format 2) is stored whole and read alike
+    const separate = await separateRecordsCatalog();
+    expect(deploymentLifecyclesEmbedded(separate)).toBe(false);
+    const whole = JSON.parse(serializeCatalog(separate).bytes.toString("utf8")) as CatalogContent;
+    expect(count(whole)).toBe(catalog.deployments.length);
+    expect(withDeploymentLifecycles(whole)).toEqual(catalog);
+    // one deployment record edited by hand: stored whole, kept as edited
+    const edited = structuredClone(catalog);
+    const first = edited.lifecycle.find((r) => r.resource_type === "deployment");
+    if (!first) throw new Error("a deployment record");
+    first.lifecycle = { ...first.lifecycle, replacement_ids: ["edited"] };
+    const editedOnDisk = JSON.parse(
+      serializeCatalog(edited, deploymentLifecyclesEmbedded(edited)).bytes.toString("utf8"),
+    ) as CatalogContent;
+    expect(withDeploymentLifecycles(editedOnDisk)).toEqual(edited);
   });
 
   it("gives every deployment and lifecycle record the span of its own canonical JSON, and each member the span of its value", () => {
@@ -87,15 +134,16 @@ describe("catalog.json written record by record", () => {
 
 describe("the build's streaming writer", () => {
   it("records the same layout as serializeCatalog while it writes the same bytes in chunks", async () => {
-    for (const catalog of [await committedCatalog(), nonAsciiCatalog()]) {
+    for (const catalog of [await committedCatalog(), await separateRecordsCatalog(), nonAsciiCatalog()]) {
       const chunks: Uint8Array[] = [];
       const layout = new CatalogLayoutRecorder();
+      const embedded = deploymentLifecyclesEmbedded(catalog);
       serializeRelease(
         catalog,
         { format: 1, sources: [] },
-        { catalog: (c) => chunks.push(Buffer.from(c)), facts: () => {}, layout },
+        { catalog: (c) => chunks.push(Buffer.from(c)), facts: () => {}, layout, embedded },
       );
-      const expected = serializeCatalog(catalog);
+      const expected = serializeCatalog(catalog, embedded);
       expect(Buffer.concat(chunks).equals(expected.bytes)).toBe(true);
       expect(layout.finish()).toEqual(expected.layout);
     }
@@ -104,7 +152,7 @@ describe("the build's streaming writer", () => {
 
 describe("serve-index.json", () => {
   it("lists records in the served order with their spans, and its columns are the records' values", async () => {
-    for (const catalog of [await committedCatalog(), nonAsciiCatalog()]) {
+    for (const catalog of [await committedCatalog(), await separateRecordsCatalog(), nonAsciiCatalog()]) {
       const files = catalogReleaseFiles(catalog);
       const bytes = Buffer.from(files[CATALOG_FILE] as Uint8Array);
       const index = ServeIndexFile.parse(
@@ -141,7 +189,29 @@ describe("serve-index.json", () => {
         (id, i) => `${lc.resource_type.values[lc.resource_type.codes[i] as number]} ${id}`,
       );
       expect(keys).toEqual([...keys].sort());
-      expect(keys).toHaveLength(catalog.lifecycle.length);
+      expect(keys).toHaveLength(stored(catalog).lifecycle.length);
+      // format 2: the deployments' own lifecycles are columns by deployment position
+      expect(index.format).toBe(deploymentLifecyclesEmbedded(catalog) ? 2 : 1);
+      const own = index.deployment_lifecycle;
+      expect(own !== undefined).toBe(index.format === 2);
+      if (own)
+        deps.id.forEach((_, i) => {
+          const { lifecycle } = spanRecord<Deployment>(bytes, deps, i);
+          expect(Object.keys(own).map((name) => decoded(own[name as keyof typeof own], i))).toEqual([
+            lifecycle.announced_at,
+            lifecycle.deprecation.state,
+            lifecycle.deprecation.date,
+            lifecycle.deprecation.precision,
+            lifecycle.deprecation.date_type,
+            lifecycle.end_of_life.state,
+            lifecycle.end_of_life.date,
+            lifecycle.end_of_life.precision,
+            lifecycle.end_of_life.date_type,
+            JSON.stringify(lifecycle.replacement_ids),
+            lifecycle.coverage.status,
+            lifecycle.last_changed_at,
+          ]);
+        });
       lc.resource_id.forEach((id, i) => {
         const record = spanRecord<LifecycleRecord>(bytes, lc, i);
         expect(record.resource_id).toBe(id);
@@ -178,7 +248,7 @@ describe("serve-index.json", () => {
     const text = Buffer.from(catalogReleaseFiles(catalog)[SERVE_INDEX_FILE] as Uint8Array).toString();
     expect(canonicalJson(JSON.parse(text))).toBe(text);
     const withSpans = JSON.parse(text) as ServeIndexFile;
-    const without = serveIndexFor(catalog);
+    const without = serveIndexFor(catalog, undefined, deploymentLifecyclesEmbedded(catalog));
     for (const list of [withSpans.deployments, withSpans.lifecycle, without.deployments, without.lifecycle]) {
       const spanned = list as { offset?: number[]; length?: number[] };
       delete spanned.offset;
@@ -186,6 +256,8 @@ describe("serve-index.json", () => {
     }
     expect(without.deployments).toEqual(withSpans.deployments);
     expect(without.lifecycle).toEqual(withSpans.lifecycle);
+    expect(without.deployment_lifecycle).toEqual(withSpans.deployment_lifecycle);
+    expect(withSpans.format).toBe(2);
     expect([without.catalog_bytes, without.members]).toEqual([0, {}]);
   });
 

@@ -154,7 +154,7 @@ describe("the committed release", () => {
       now: NOW,
       facts: { format: 1, sources },
       states: [],
-      previousLifecycle: [],
+      previousCores: new Map(),
     });
     expect(merged.deployments.map((d) => d.id)).toContain("dep_cohere_north-mini-code-1-0_api_global");
   });

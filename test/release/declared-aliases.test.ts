@@ -50,7 +50,7 @@ function factsOf(w: World, extra: Extra = {}) {
 
 function merge(w: World, extra: Extra = {}) {
   const { facts, states } = factsOf(w, extra);
-  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] }) };
+  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousCores: new Map() }) };
 }
 
 function find(deployments: Deployment[], id: string): Deployment {

@@ -300,7 +300,7 @@ export function releaseInput(snapshotsDir: string, options: InputOptions = {}): 
 export function mergedCatalog(world: World = standardWorld(), now = NOW): CatalogContent {
   const { contributions, states } = contributionsFor(world, [], now);
   const { facts } = gatherFacts(contributions, null);
-  const merged = mergeCatalog({ now, facts, states, previousLifecycle: [] });
+  const merged = mergeCatalog({ now, facts, states, previousCores: new Map() });
   return { deployments: merged.deployments, lifecycle: merged.lifecycle, events: [], sources: states };
 }
 

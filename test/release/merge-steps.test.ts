@@ -195,7 +195,7 @@ describe("merge deployment fields", () => {
 
   test("an official batch price makes the model's deployments on that surface and region support batch, official_inferred", () => {
     const { facts, states } = gathered();
-    const merged = mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] });
+    const merged = mergeCatalog({ now: NOW, facts, states, previousCores: new Map() });
     const batchOf = (id: string) => merged.deployments.find((d) => d.id === id)?.capabilities.batch;
     // gpt-4o is priced officially in batch mode: both its deployments; gpt-4-turbo is not
     for (const id of [GPT4O, depId("gpt-4o", "batch")])
@@ -266,7 +266,7 @@ describe("merge lifecycle and derive status", () => {
   });
 
   test("last_changed_at keeps the previous time while the lifecycle's core is the same", () => {
-    const merged = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const merged = mergeCatalog({ now: NOW, ...gathered(), previousCores: new Map() });
     const record = merged.lifecycle.find((r) => r.resource_id === TURBO);
     if (!record) throw new Error("gpt-4-turbo has a record");
     const { coverage: _c, last_changed_at: _l, ...core } = record.lifecycle;
@@ -278,14 +278,15 @@ describe("merge lifecycle and derive status", () => {
   });
 
   test("mergeCatalog on a previous release is pure: last_changed_at kept where nothing changed, now where the assertion changed", () => {
-    const first = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const first = mergeCatalog({ now: NOW, ...gathered(), previousCores: new Map() });
     const said = first.lifecycle.filter((r) => r.lifecycle.last_changed_at !== null);
     expect(said.length).toBeGreaterThan(3);
     for (const r of said) expect(r.lifecycle.last_changed_at).toBe(NOW);
 
     // the same facts a day later: every lifecycle that says something keeps the previous time
     const previousLifecycle = structuredClone(first.lifecycle);
-    const sameInput = { now: LATER, ...gathered(), previousLifecycle };
+    const previousCores = previousCoresOf(previousLifecycle);
+    const sameInput = { now: LATER, ...gathered(), previousCores };
     const before = structuredClone(sameInput);
     const same = mergeCatalog(sameInput);
     expect(sameInput).toEqual(before);
@@ -299,7 +300,7 @@ describe("merge lifecycle and derive status", () => {
     const turbo = world.lifecycle[0];
     if (!turbo) throw new Error("the world asserts gpt-4-turbo's lifecycle");
     turbo.end_of_life = scheduled("2027-03-01");
-    const moved = mergeCatalog({ now: LATER, ...gathered(world), previousLifecycle });
+    const moved = mergeCatalog({ now: LATER, ...gathered(world), previousCores });
     const changedAt = (catalog: typeof moved, type: string, id: string) =>
       catalog.lifecycle.find((r) => r.resource_type === type && r.resource_id === id)?.lifecycle
         .last_changed_at;
@@ -311,7 +312,7 @@ describe("merge lifecycle and derive status", () => {
     const fresh = mergeCatalog({
       now: LATER,
       ...gathered(),
-      previousLifecycle: previousLifecycle.filter((r) => r.resource_id !== GPT4O),
+      previousCores: previousCoresOf(previousLifecycle.filter((r) => r.resource_id !== GPT4O)),
     });
     expect(changedAt(fresh, "deployment", GPT4O)).toBe(LATER);
     expect(changedAt(fresh, "deployment", TURBO)).toBe(NOW);
@@ -320,7 +321,7 @@ describe("merge lifecycle and derive status", () => {
 
 describe("resolve replacements", () => {
   test("a provider's name resolves to the catalog's model; an unknown or own name is reported", () => {
-    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousCores: new Map() });
     const { identities } = candidatesOf();
     const index = replacementIndex(identities, deployments);
     expect(resolveReplacement(index, "openai", "gpt-4.1", null)).toBe("openai/gpt-4.1");
@@ -351,7 +352,7 @@ describe("resolve replacements", () => {
 
 describe("summarize", () => {
   test("counts statuses and known milestones and finds the next end of life", () => {
-    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousLifecycle: [] });
+    const { deployments } = mergeCatalog({ now: NOW, ...gathered(), previousCores: new Map() });
     const summary = summarize(deployments, TODAY);
     expect(summary.deployment_count).toBe(deployments.length);
     expect(summary.known_milestone_count + summary.unknown_milestone_count).toBe(deployments.length * 2);
@@ -378,7 +379,7 @@ describe("the release plan and its fingerprint", () => {
     const before = structuredClone(input);
     const plan = planRelease(input);
     expect(input).toEqual(before);
-    const merged = mergeCatalog({ now: NOW, facts: plan.facts, states, previousLifecycle: [] });
+    const merged = mergeCatalog({ now: NOW, facts: plan.facts, states, previousCores: new Map() });
     expect(plan.catalog.deployments).toEqual(merged.deployments);
     expect(plan.catalog.sources.map((s) => s.source_id)).toEqual(states.map((s) => s.source_id).sort());
   });
@@ -542,10 +543,10 @@ describe("the merge and its facts", () => {
     const now = "2026-11-23T00:00:00Z";
     const states = catalog.sources;
     const expected = canonicalJson(
-      mergeCatalog({ now, facts: structuredClone(facts), states, previousLifecycle: [] }),
+      mergeCatalog({ now, facts: structuredClone(facts), states, previousCores: new Map() }),
     );
     const frozen = deepFreeze(structuredClone(facts));
-    const merged = mergeCatalog({ now, facts: frozen, states, previousLifecycle: [] });
+    const merged = mergeCatalog({ now, facts: frozen, states, previousCores: new Map() });
     expect(canonicalJson(merged)).toBe(expected);
     // some capabilities are a fact's own object, not a copy
     const shared = new Set(frozen.sources.flatMap((s) => s.output.deployments.map((d) => d.capabilities)));

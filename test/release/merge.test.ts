@@ -28,7 +28,7 @@ const GPT4O = depId("gpt-4o");
 function merge(world: World, now = NOW) {
   const { contributions, states } = contributionsFor(world, [], now);
   const { facts } = gatherFacts(contributions, null);
-  return mergeCatalog({ now, facts, states, previousLifecycle: [] });
+  return mergeCatalog({ now, facts, states, previousCores: new Map() });
 }
 
 function find(deployments: Deployment[], id: string): Deployment {
@@ -85,7 +85,7 @@ describe("merge precedence", () => {
     const communityContribution = contributions.find((c) => c.source.source_id === COMMUNITY_ID);
     communityContribution?.output?.lifecycle.push(communityEol);
     const { facts } = gatherFacts(contributions, null);
-    const merged = mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] });
+    const merged = mergeCatalog({ now: NOW, facts, states, previousCores: new Map() });
     expect(find(merged.deployments, TURBO).lifecycle.end_of_life.date).toBe("2027-01-15");
     expect(merged.conflicts).toEqual([
       {

@@ -59,7 +59,7 @@ function merge(world: World, pages: Array<[SourceDefinition, ModelFact[]]>) {
     states.push(state(src));
   }
   const { facts } = gatherFacts(contributions, null);
-  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] }) };
+  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousCores: new Map() }) };
 }
 
 function find(deployments: Deployment[], id: string): Deployment {

@@ -140,7 +140,7 @@ describe("OpenAI's pricing page and deprecations page (real captures)", () => {
       now: NOW,
       facts: { format: 1, sources: [pricing, deprecations] },
       states: [],
-      previousLifecycle: [],
+      previousCores: new Map(),
     });
     const ids = merged.deployments.map((d) => d.id);
     expect(ids.filter((id) => id.includes("gpt-3.5-0301"))).toEqual([]);
@@ -197,7 +197,7 @@ describe("Google's Gemini API pricing page and deprecations page (real captures)
       now: NOW,
       facts: { format: 1, sources: [geminiPricing, geminiDeprecations] },
       states: [],
-      previousLifecycle: [],
+      previousCores: new Map(),
     });
     const ids = merged.deployments.map((d) => d.id);
     expect(ids).not.toContain("dep_google_embedding-2-preview_gemini-api_global");
@@ -338,7 +338,7 @@ describe("Together AI's serverless models page and deprecations page (real captu
       now: NOW,
       facts: { format: 1, sources: [models, removals] },
       states: [],
-      previousLifecycle: [],
+      previousCores: new Map(),
     });
     const marin = merged.deployments.find((x) => x.id === id);
     expect(marin?.lifecycle.end_of_life).toMatchObject({ date: "2026-02-25", date_type: "on" });

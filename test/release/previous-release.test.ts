@@ -11,6 +11,7 @@ import { withDatabase } from "../../src/release/duckdb.js";
 import {
   CATALOG_FILE,
   DEPLOYMENTS_PARQUET,
+  loadRelease,
   objectPath,
   REPORT_FILE,
   readFacts,
@@ -19,6 +20,7 @@ import {
   readReleaseFile,
   runRelease,
 } from "../../src/release/index.js";
+import { previousCoresOf } from "../../src/release/lifecycle-cores.js";
 import { readPreviousRelease, readRelease } from "../../src/release/previous-release.js";
 import { checkContext } from "../../src/release/validate.js";
 import { CatalogContent } from "../../src/schema/index.js";
@@ -53,11 +55,13 @@ describe("the previous release", () => {
     const previous = await readPreviousRelease(COMMITTED_SNAPSHOTS);
     if (!previous) throw new Error("read");
     expect(previous.releaseId).toBe(latest);
-    expect(previous.catalog).toEqual({
-      events: whole.events,
-      lifecycle: whole.lifecycle,
-      sources: whole.sources,
-    });
+    expect(previous.catalog).toEqual({ events: whole.events, sources: whole.sources });
+    // every record's core, the deployments' own (not in catalog.json: their columns in
+    // serve-index.json) the same as read from their records
+    expect(whole.lifecycle.filter((r) => r.resource_type === "deployment")).toEqual([]);
+    const { catalog } = await loadRelease(COMMITTED_SNAPSHOTS, latest);
+    expect(catalog.lifecycle.length).toBeGreaterThan(whole.lifecycle.length + 1000);
+    expect(previous.cores).toEqual(previousCoresOf(catalog.lifecycle));
     const report = JSON.parse(
       (await readReleaseFile(COMMITTED_SNAPSHOTS, manifest, REPORT_FILE)).toString("utf8"),
     ) as { content_fingerprint: string };

@@ -40,7 +40,7 @@ function merge(w: World, communityLifecycle: LifecycleAssertion[] = []) {
   const communityContribution = contributions.find((c) => c.source.source_id === community.source_id);
   if (communityContribution?.output) communityContribution.output.lifecycle = communityLifecycle;
   const { facts } = gatherFacts(contributions, null);
-  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousLifecycle: [] }) };
+  return { facts, merged: mergeCatalog({ now: NOW, facts, states, previousCores: new Map() }) };
 }
 
 function find(deployments: Deployment[], id: string): Deployment {

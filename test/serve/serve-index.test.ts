@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG_FILE, publishRelease } from "../../src/release/artifact.js";
-import type { ServeIndexFile } from "../../src/schema/index.js";
+import type { CatalogContent, ServeIndexFile } from "../../src/schema/index.js";
 import { indexRelease } from "../../src/serve/catalog-index.js";
 import { createKey } from "../../src/serve/index.js";
 import { loadServedRelease } from "../../src/serve/server.js";
@@ -27,14 +27,19 @@ import { expectSameServed } from "./support/same-served.js";
 
 let work: string;
 let indexedDir: string;
+let wholeLifecycleDir: string;
 let legacyDir: string;
 let indexedId: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "serve-index-"));
   indexedDir = join(work, "indexed");
+  wholeLifecycleDir = join(work, "whole-lifecycle");
   legacyDir = join(work, "legacy");
   indexedId = await publishFixture(indexedDir);
+  // every lifecycle record its own object (a JSON round trip): catalog.json stores them all and
+  // serve-index.json is format 1, as releases were published before format 2
+  await publishFixture(wholeLifecycleDir, JSON.parse(JSON.stringify(fixtureCatalog())) as CatalogContent);
   await publishFixture(legacyDir, fixtureCatalog(), null, "catalog-only");
 });
 
@@ -52,6 +57,29 @@ describe("a release served from its serve-index.json", () => {
     await expectSameServed(indexed, indexRelease(await loadRelease(indexedDir)));
     await expectSameServed(indexed, legacy);
     indexed.close();
+  });
+
+  it("serves the deployments' own lifecycle records from the deployments (format 2) exactly as from stored records (format 1)", async () => {
+    const own = await loadServedRelease(indexedDir);
+    const whole = await loadServedRelease(wholeLifecycleDir);
+    const index = async (dir: string) => {
+      const manifest = await readManifest(dir, (await loadServedRelease(dir)).releaseId);
+      const entry = manifest.files[SERVE_INDEX_FILE];
+      return JSON.parse(await readFile(objectPath(dir, entry?.sha256 as string), "utf8")) as ServeIndexFile;
+    };
+    const [ownIndex, wholeIndex] = [await index(indexedDir), await index(wholeLifecycleDir)];
+    expect([ownIndex.format, wholeIndex.format]).toEqual([2, 1]);
+    const deploymentRecords = (i: ServeIndexFile) =>
+      i.lifecycle.resource_type.codes.filter((c) => i.lifecycle.resource_type.values[c] === "deployment")
+        .length;
+    expect([deploymentRecords(ownIndex), deploymentRecords(wholeIndex)]).toEqual([0, DEPLOYMENTS.length]);
+    expect(own.lifecycleCount).toBe(whole.lifecycleCount);
+    await expectSameServed(own, whole);
+    // the records' stored bytes (what history reads) too
+    const [a, b] = [own.lifecycle.bytes(), whole.lifecycle.bytes()];
+    for (let i = 0; i < own.lifecycleCount; i++) expect(a(i)?.toString(), `${i}`).toBe(b(i)?.toString());
+    own.close();
+    whole.close();
   });
 
   it("reads a deployment from its span of catalog.json on first use, and the same bytes again after", async () => {
@@ -217,7 +245,27 @@ describe("a damaged release with serve-index.json", () => {
         (i) => ((i.deployments.supported as Record<string, number[]>).telepathy = [0]),
         /unknown capability telepathy/,
       ],
-      ["another format", (i) => ((i as { format: number }).format = 2), /has format 2/],
+      ["another format", (i) => ((i as { format: number }).format = 3), /has format 3/],
+      [
+        "format 2 without the deployments' lifecycles",
+        (i) => delete i.deployment_lifecycle,
+        /deployment_lifecycle is not an object/,
+      ],
+      [
+        "a deployment lifecycle column shorter than the deployments",
+        (i) => i.deployment_lifecycle?.end_of_life_date.codes.pop(),
+        /deployment_lifecycle.end_of_life_date holds/,
+      ],
+      [
+        "a stored deployment record in format 2",
+        (i) => i.lifecycle.resource_type.values.push("deployment"),
+        /lists a stored deployment lifecycle record/,
+      ],
+      [
+        "format 1 with the deployments' lifecycles",
+        (i) => ((i as { format: number }).format = 1),
+        /of format 1 has deployment_lifecycle/,
+      ],
       [
         "a fraction for a max output",
         (i) => ((i.deployments.max_output_tokens as Array<number | null>)[0] = 0.5),

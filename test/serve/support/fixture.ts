@@ -19,6 +19,7 @@ import {
   type SourceState,
   type VerificationStatus,
 } from "../../../src/schema/index.js";
+import { deploymentLifecycleRecord } from "../../../src/snapshot/index.js";
 
 export const OBSERVED = "2026-11-21T00:00:00Z";
 export const CREATED = "2026-11-22T00:00:00Z";
@@ -408,15 +409,35 @@ export const SOURCE_STATES: SourceState[] = (Object.keys(SOURCES) as Array<keyof
   .sort((a, b) => (a.source_id < b.source_id ? -1 : 1));
 
 export function fixtureCatalog(overrides: Partial<CatalogContent> = {}): CatalogContent {
-  return CatalogContent.parse({
-    deployments: DEPLOYMENTS,
-    lifecycle: LIFECYCLE,
-    events: [...EVENTS].sort((a, b) =>
-      a.detected_at !== b.detected_at ? (a.detected_at < b.detected_at ? -1 : 1) : a.id < b.id ? -1 : 1,
-    ),
-    sources: SOURCE_STATES,
-    ...overrides,
-  });
+  return asMerged(
+    CatalogContent.parse({
+      deployments: DEPLOYMENTS,
+      lifecycle: LIFECYCLE,
+      events: [...EVENTS].sort((a, b) =>
+        a.detected_at !== b.detected_at ? (a.detected_at < b.detected_at ? -1 : 1) : a.id < b.id ? -1 : 1,
+      ),
+      sources: SOURCE_STATES,
+      ...overrides,
+    }),
+  );
+}
+
+/**
+ * A parsed catalog as the merge makes it: a deployment's lifecycle record that says what the
+ * deployment says holds the deployment's own lifecycle object, so a release publishes it once
+ * (src/snapshot/deployment-lifecycles.ts). (Parsing copies every object.)
+ */
+function asMerged(catalog: CatalogContent): CatalogContent {
+  const byId = new Map(catalog.deployments.map((d) => [d.id, d]));
+  return {
+    ...catalog,
+    lifecycle: catalog.lifecycle.map((r) => {
+      const d = r.resource_type === "deployment" ? byId.get(r.resource_id) : undefined;
+      return d && canonicalJson(deploymentLifecycleRecord(d)) === canonicalJson(r)
+        ? deploymentLifecycleRecord(d)
+        : r;
+    }),
+  };
 }
 
 /**
