@@ -19,6 +19,7 @@ import { announcedFromFirstCopies, type FirstAnnouncements, firstAnnouncement } 
 import type { SourceFacts } from "./facts.js";
 import { lifecycleCoreText, type PreviousCore } from "./lifecycle-cores.js";
 import type { RankedAssertion, RankedFact } from "./merge-candidates.js";
+import { lifecycleCoverage } from "./shared-values.js";
 import { deriveStatus } from "./status.js";
 
 /** A lifecycle without its coverage and last_changed_at: what the assertions decide. */
@@ -74,8 +75,9 @@ function isDefined<T>(value: T | undefined): value is T {
   return value !== undefined;
 }
 
+/** Silence about a milestone: one frozen value for every lifecycle (shared-values.ts). */
 function unknownMilestone(): LifecycleMilestone {
-  return { ...UNKNOWN_MILESTONE, evidence: [] };
+  return UNKNOWN_MILESTONE;
 }
 
 /**
@@ -253,7 +255,7 @@ export function coverageFor(
       lastChecked = state.checked_at;
   }
   const status = checked === 0 ? "unmonitored" : degraded || !officialLifecycle ? "partial" : "monitored";
-  return { status, last_checked_at: lastChecked, source_count: ids.length, source_ids: ids };
+  return lifecycleCoverage(status, lastChecked, ids);
 }
 
 export {

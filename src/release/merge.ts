@@ -92,6 +92,7 @@ import { foldModelIdentities, type ModelIdentityReport } from "./model-identity-
 import { comparePrecedence, corroborate, factLevel } from "./precedence.js";
 import { withProfileStatements } from "./profile-lifecycle.js";
 import { type ReplacementIndex, replacementIndex, resolveReplacements } from "./replacements.js";
+import { factProvenance } from "./shared-values.js";
 import { statusFromDeployments } from "./status.js";
 import type {
   CommunityDisagreement,
@@ -180,15 +181,15 @@ interface KeptCard {
 function rateCardProvenance(kept: KeptCard | undefined): FactProvenance | null {
   const card = kept?.from.fact.rate_card;
   if (kept === undefined || !card) return null;
-  return {
-    verification_status: kept.level,
-    source_urls: uniqueSorted(
+  return factProvenance(
+    kept.level,
+    uniqueSorted(
       [kept.from, ...kept.agreeing]
         .flatMap((r) => [r.fact.evidence.source_url, r.fact.rate_card?.source_url ?? ""])
         .filter((u) => u !== ""),
     ),
-    observed_at: card.observed_at,
-  };
+    card.observed_at,
+  );
 }
 
 /**
@@ -272,19 +273,15 @@ export function listingProvenance(ranked: readonly RankedFact[]): FactProvenance
   const best = placers[0];
   if (best === undefined) throw new Error("a deployment without facts has no listing");
   if (placers.length === 1)
-    return {
-      verification_status: best.verification,
-      source_urls: [best.fact.evidence.source_url],
-      observed_at: best.fact.evidence.observed_at,
-    };
+    return factProvenance(best.verification, [best.fact.evidence.source_url], best.fact.evidence.observed_at);
   const placing = placers.filter((r) => r.verification === best.verification);
   let newest = best;
   for (const r of placing) if (r.observedMs > newest.observedMs) newest = r;
-  return {
-    verification_status: best.verification,
-    source_urls: uniqueSorted(placing.map((r) => r.fact.evidence.source_url)),
-    observed_at: newest.fact.evidence.observed_at,
-  };
+  return factProvenance(
+    best.verification,
+    uniqueSorted(placing.map((r) => r.fact.evidence.source_url)),
+    newest.fact.evidence.observed_at,
+  );
 }
 
 /** Whether a rate card prices cached input or cache writes (at its base or in a tier). */

@@ -31,6 +31,7 @@ import type {
 } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
 import { comparePrecedence, corroborate, factLevel, type PrecedenceKey } from "./precedence.js";
+import { factProvenance } from "./shared-values.js";
 import type { CommunityDisagreement, OfficialDisagreement, SourceConflict } from "./types.js";
 
 /** A deployment fact as the merge ranks it (merge.ts's RankedFact fits this shape). */
@@ -622,13 +623,11 @@ export function mergeSpecs(
 /** The provenance of a value: its level, its source and those that agree, when it was seen. */
 function provenanceOf(picked: Picked | undefined): FactProvenance | null {
   if (picked === undefined) return null;
-  return {
-    verification_status: picked.level,
-    source_urls: [...new Set([picked.from, ...picked.agreeing].map((c) => c.evidence.source_url))].sort(
-      compareCodePoints,
-    ),
-    observed_at: picked.from.evidence.observed_at,
-  };
+  return factProvenance(
+    picked.level,
+    [...new Set([picked.from, ...picked.agreeing].map((c) => c.evidence.source_url))].sort(compareCodePoints),
+    picked.from.evidence.observed_at,
+  );
 }
 
 /**

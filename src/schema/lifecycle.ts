@@ -56,7 +56,7 @@ export const UNKNOWN_MILESTONE: LifecycleMilestone = Object.freeze({
   date: null,
   precision: "unknown",
   date_type: "unknown",
-  evidence: [],
+  evidence: Object.freeze([]) as unknown as LifecycleMilestone["evidence"],
 }) as LifecycleMilestone;
 
 /**
