@@ -10,7 +10,6 @@ import {
   type Lifecycle,
   type LifecycleCoverage,
   type LifecycleMilestone,
-  type LifecycleRecord,
   type LifecycleStatus,
   type SourceState,
   UNKNOWN_MILESTONE,

@@ -11,15 +11,7 @@
  */
 import { CatalogError } from "../lib/errors.js";
 import { SHA256_HEX } from "../lib/hash.js";
-import type {
-  CatalogContent,
-  DatePrecision,
-  DateType,
-  LifecycleRecord,
-  LifecycleStatus,
-  MilestoneState,
-  ReleaseManifest,
-} from "../schema/index.js";
+import type { CatalogContent, LifecycleRecord, ReleaseManifest } from "../schema/index.js";
 import { catalogParts, catalogPartsBySpans, EVENTS_MARKER } from "../snapshot/catalog-parts.js";
 import { readServeIndex, SERVE_INDEX_FILE } from "../snapshot/index.js";
 import {

@@ -52,11 +52,12 @@ export const LifecycleMilestone = withProblems(
 export type LifecycleMilestone = z.infer<typeof LifecycleMilestone>;
 
 export const UNKNOWN_MILESTONE: LifecycleMilestone = Object.freeze({
-  state: "unknown",
+  // members in code-point order, as canonical JSON writes them (the merge shares this value)
   date: null,
-  precision: "unknown",
   date_type: "unknown",
   evidence: Object.freeze([]) as unknown as LifecycleMilestone["evidence"],
+  precision: "unknown",
+  state: "unknown",
 }) as LifecycleMilestone;
 
 /**
