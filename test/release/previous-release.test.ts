@@ -7,6 +7,7 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { catalogReleaseFiles, publishRelease } from "../../src/release/artifact.js";
 import { withDatabase } from "../../src/release/duckdb.js";
 import {
   CATALOG_FILE,
@@ -91,6 +92,40 @@ describe("the previous release", () => {
       sources: manifest.counts.sources,
     });
     expect(counts.deployments).toBeGreaterThan(1500);
+  });
+
+  it("reads a release published before format 2 (every lifecycle record in catalog.json) to the same cores, events and sources", async () => {
+    const latest = await committedLatest();
+    const manifest = await readManifest(COMMITTED_SNAPSHOTS, latest);
+    // its twin as published before format 2: the same catalog with every lifecycle record its
+    // own object (a JSON round trip), so catalog.json stores them all; the other files as they are
+    const { catalog } = await loadRelease(COMMITTED_SNAPSHOTS, latest);
+    const whole = catalogReleaseFiles(JSON.parse(JSON.stringify(catalog)) as CatalogContent);
+    const files: Record<string, Uint8Array> = { ...whole };
+    for (const name of Object.keys(manifest.files))
+      files[name] ??= await readReleaseFile(COMMITTED_SNAPSHOTS, manifest, name);
+    const dir = join(committedCopy, "format-1");
+    const twin = await publishRelease(dir, {
+      files,
+      createdAt: manifest.created_at,
+      previousReleaseId: null,
+      counts: manifest.counts,
+    });
+    const stored = CatalogContent.parse(
+      JSON.parse(
+        (await readReleaseFile(dir, await readManifest(dir, twin.releaseId), CATALOG_FILE)).toString(),
+      ),
+    );
+    expect(stored.lifecycle.filter((r) => r.resource_type === "deployment")).toHaveLength(
+      catalog.deployments.length,
+    );
+    const [before, after] = [
+      await readRelease(dir, twin.releaseId),
+      await readRelease(COMMITTED_SNAPSHOTS, latest),
+    ];
+    expect(before.cores.get("deployment")?.size).toBe(catalog.deployments.length);
+    expect(before.cores).toEqual(after.cores);
+    expect(before.catalog).toEqual(after.catalog);
   });
 
   it("a build's clock is an instant to the second, as last_changed_at is written to Parquet", () => {
