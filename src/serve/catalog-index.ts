@@ -384,8 +384,8 @@ function lifecycleFields(index: ServeIndexFile, deployments: DeploymentFields): 
   const stored = index.lifecycle;
   const own = index.deployment_lifecycle;
   const n = own ? deployments.id.length : 0;
-  const column = <T>(ownValues: readonly T[] | null, storedValues: readonly T[]): T[] =>
-    ownValues === null ? [...storedValues] : [...ownValues, ...storedValues];
+  const column = <T>(ownValues: readonly T[] | null, storedValues: T[]): T[] =>
+    ownValues === null ? storedValues : [...ownValues, ...storedValues];
   const derived = <T extends string | null>(coded: Coded | undefined): T[] | null =>
     own && coded ? decode<T>(coded) : null;
   return {
