@@ -82,7 +82,7 @@ export function withDeploymentLifecycles<C extends Pick<CatalogContent, "deploym
 ): C {
   const stored = new Set<string>();
   for (const r of catalog.lifecycle) if (r.resource_type === "deployment") stored.add(r.resource_id);
-  if (stored.size === catalog.deployments.length) return catalog;
   const added = catalog.deployments.filter((d) => !stored.has(d.id)).map(deploymentLifecycleRecord);
+  if (added.length === 0) return catalog;
   return { ...catalog, lifecycle: [...added, ...catalog.lifecycle].sort(byTypeAndId) };
 }

@@ -9,6 +9,7 @@ import { serializeRelease } from "../../src/release/serialize.js";
 import type { CatalogContent, Deployment, LifecycleRecord } from "../../src/schema/index.js";
 import { ServeIndexFile } from "../../src/schema/index.js";
 import {
+  byTypeAndId,
   CATALOG_FILE,
   CatalogLayoutRecorder,
   catalogReleaseFiles,
@@ -107,6 +108,14 @@ describe("catalog.json written record by record", () => {
       serializeCatalog(edited, deploymentLifecyclesEmbedded(edited)).bytes.toString("utf8"),
     ) as CatalogContent;
     expect(withDeploymentLifecycles(editedOnDisk)).toEqual(edited);
+    // a stored record of an id no deployment has does not stand in for a deployment's own
+    const [strayFrom] = whole.lifecycle.filter((r) => r.resource_type === "deployment");
+    if (!strayFrom) throw new Error("a stored deployment record");
+    const stray = { ...strayFrom, resource_id: "dep_nowhere" };
+    const strayed = { ...whole, lifecycle: whole.lifecycle.map((r) => (r === strayFrom ? stray : r)) };
+    expect(withDeploymentLifecycles(strayed).lifecycle).toEqual(
+      [...catalog.lifecycle, stray].sort(byTypeAndId),
+    );
   });
 
   it("gives every deployment and lifecycle record the span of its own canonical JSON, and each member the span of its value", () => {
