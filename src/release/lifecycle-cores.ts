@@ -7,6 +7,7 @@
  * where catalog.json leaves those records out (src/snapshot/deployment-lifecycles.ts). Pure.
  */
 import type { Lifecycle, LifecycleRecord, LifecycleStatus, ServeIndexFile } from "../schema/index.js";
+import { decodeColumn } from "../snapshot/index.js";
 
 /** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
 export interface PreviousCore {
@@ -59,13 +60,6 @@ export function previousCoresOf(records: readonly LifecycleRecord[]): Map<string
   return byType;
 }
 
-type Coded = ServeIndexFile["lifecycle"]["status"];
-
-/** A coded column's values, one per record. */
-function decoded<T extends string | null>(coded: Coded): T[] {
-  return coded.codes.map((code) => coded.values[code] as T);
-}
-
 /**
  * The cores of the deployments' own lifecycle records from a format 2 serve-index.json's
  * columns (`deployment_lifecycle`, the status in `deployments.status`), by deployment id; an
@@ -75,12 +69,12 @@ export function deploymentCoresOf(index: ServeIndexFile): Map<string, PreviousCo
   const byId = new Map<string, PreviousCore>();
   const own = index.deployment_lifecycle;
   if (!own) return byId;
-  const status = decoded<LifecycleStatus>(index.deployments.status);
+  const status = decodeColumn<LifecycleStatus>(index.deployments.status);
   const milestone = (kind: "deprecation" | "end_of_life") => {
-    const state = decoded<MilestoneCore["state"]>(own[`${kind}_state`]);
-    const date = decoded<string | null>(own[`${kind}_date`]);
-    const precision = decoded<MilestoneCore["precision"]>(own[`${kind}_precision`]);
-    const dateType = decoded<MilestoneCore["date_type"]>(own[`${kind}_date_type`]);
+    const state = decodeColumn<MilestoneCore["state"]>(own[`${kind}_state`]);
+    const date = decodeColumn<string | null>(own[`${kind}_date`]);
+    const precision = decodeColumn<MilestoneCore["precision"]>(own[`${kind}_precision`]);
+    const dateType = decodeColumn<MilestoneCore["date_type"]>(own[`${kind}_date_type`]);
     return (i: number): MilestoneCore => ({
       state: state[i] as MilestoneCore["state"],
       date: date[i] ?? null,
@@ -90,9 +84,9 @@ export function deploymentCoresOf(index: ServeIndexFile): Map<string, PreviousCo
   };
   const deprecation = milestone("deprecation");
   const endOfLife = milestone("end_of_life");
-  const announced = decoded<string | null>(own.announced_at);
-  const replacements = decoded<string | null>(own.replacement_ids);
-  const changed = decoded<string | null>(own.last_changed_at);
+  const announced = decodeColumn<string | null>(own.announced_at);
+  const replacements = decodeColumn<string | null>(own.replacement_ids);
+  const changed = decodeColumn<string | null>(own.last_changed_at);
   index.deployments.id.forEach((id, i) => {
     const core: CoreFields = {
       status: status[i] as LifecycleStatus,

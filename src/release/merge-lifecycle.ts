@@ -257,14 +257,6 @@ export function coverageFor(
   return lifecycleCoverage(status, lastChecked, ids);
 }
 
-export {
-  type CoreFields,
-  lifecycleCoreText,
-  type PreviousCore,
-  type PreviousCores,
-  previousCoresOf,
-} from "./lifecycle-cores.js";
-
 function isAllUnknown(lifecycle: LifecycleCore): boolean {
   return (
     lifecycle.status === "unknown" &&

@@ -48,11 +48,13 @@ import {
   type SourceState,
   TOKEN_PRICE_FIELDS,
 } from "../schema/index.js";
+import { byTypeAndId, deploymentLifecycleRecord } from "../snapshot/index.js";
 import { withAliasStatements } from "./alias-lifecycle.js";
 import type { FirstAnnouncements } from "./announcements.js";
 import { resolveDeclaredAliases } from "./declared-aliases.js";
 import { withoutUnplacedFills } from "./fills.js";
 import { withoutInputLimitContexts } from "./input-limits.js";
+import type { PreviousCore, PreviousCores } from "./lifecycle-cores.js";
 import { gateCommunityFacts } from "./listing-gate.js";
 import {
   assertionsFor,
@@ -73,8 +75,6 @@ import {
   type ModelListing,
   officialModelListings,
   type PickedLifecycle,
-  type PreviousCore,
-  type PreviousCores,
   pickLifecycle,
   scopeStatus,
   uniqueSorted,
@@ -757,18 +757,8 @@ export function mergeCatalog(input: MergeInput): MergeResult {
     );
   for (const model of [...identities.modelIds].sort(compareCodePoints))
     scope("model", model, byModel.get(model) ?? [], identities.modelAssertions.get(model) ?? []);
-  for (const deployment of deployments)
-    lifecycle.push({
-      resource_type: "deployment",
-      resource_id: deployment.id,
-      provider_id: deployment.provider_id,
-      model_id: deployment.model_id,
-      lifecycle: deployment.lifecycle,
-    });
-  lifecycle.sort(
-    (a, b) =>
-      compareCodePoints(a.resource_type, b.resource_type) || compareCodePoints(a.resource_id, b.resource_id),
-  );
+  for (const deployment of deployments) lifecycle.push(deploymentLifecycleRecord(deployment));
+  lifecycle.sort(byTypeAndId);
   conflicts.sort(
     (a, b) => compareCodePoints(a.resource_id, b.resource_id) || compareCodePoints(a.field, b.field),
   );

@@ -17,11 +17,12 @@ import type {
 import { firstAnnouncements, type LifecycleObservation } from "./announcements.js";
 import type { SourceContribution } from "./contribution.js";
 import { type FactsFile, gatherFacts } from "./facts.js";
+import type { PreviousCores } from "./lifecycle-cores.js";
 import { mergeCatalog } from "./merge.js";
 import { isOfficial } from "./merge-candidates.js";
 import { currentObservations, type PriceObservation, priceHistory } from "./price-history.js";
 import { reportWithoutChecks } from "./report.js";
-import type { BuildReport, PreviousCores } from "./types.js";
+import type { BuildReport } from "./types.js";
 
 /** What the plan takes from the previous release. */
 export interface PlanPrevious {

@@ -50,8 +50,6 @@ export interface ReleaseInput {
   datedLifecycle?: LifecycleObservation[];
 }
 
-export type { PreviousCore, PreviousCores } from "./lifecycle-cores.js";
-
 export type CheckSeverity = "error" | "warning";
 
 /** One violating row of a check: plain JSON values (bigints are converted). */

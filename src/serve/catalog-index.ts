@@ -26,6 +26,7 @@ import {
 import {
   byDeploymentId,
   byTypeAndId,
+  decodeColumn,
   deploymentLifecycleRecord,
   type IndexedRelease,
   type LoadedRelease,
@@ -345,9 +346,6 @@ function byDetectedAtAndId(a: SourceEvent, b: SourceEvent): number {
 }
 
 type Coded = ServeIndexFile["deployments"]["provider_id"];
-function decode<T extends string | null>(column: Coded): T[] {
-  return column.codes.map((code) => column.values[code] as T);
-}
 
 function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentFields {
   const count = index.id.length;
@@ -360,18 +358,18 @@ function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentField
   }
   return {
     id: index.id,
-    provider_id: decode(index.provider_id),
-    model_id: decode(index.model_id),
-    region: decode(index.region),
-    mode: decode(index.mode),
+    provider_id: decodeColumn(index.provider_id),
+    model_id: decodeColumn(index.model_id),
+    region: decodeColumn(index.region),
+    mode: decodeColumn(index.mode),
     provider_model_id: index.provider_model_id,
-    status: decode(index.status),
+    status: decodeColumn(index.status),
     priced,
     input_micro_usd: index.input_micro_usd,
     output_micro_usd: index.output_micro_usd,
     context_tokens: index.context_tokens,
     supported,
-    verification: decode(index.verification),
+    verification: decodeColumn(index.verification),
   };
 }
 
@@ -387,22 +385,22 @@ function lifecycleFields(index: ServeIndexFile, deployments: DeploymentFields): 
   const column = <T>(ownValues: readonly T[] | null, storedValues: T[]): T[] =>
     ownValues === null ? storedValues : [...ownValues, ...storedValues];
   const derived = <T extends string | null>(coded: Coded | undefined): T[] | null =>
-    own && coded ? decode<T>(coded) : null;
+    own && coded ? decodeColumn<T>(coded) : null;
   return {
     resource_type: column(
       own ? new Array<ResourceType>(n).fill("deployment") : null,
-      decode(stored.resource_type),
+      decodeColumn(stored.resource_type),
     ),
     resource_id: column(own ? deployments.id : null, stored.resource_id),
-    provider_id: column(own ? deployments.provider_id : null, decode(stored.provider_id)),
-    model_id: column(own ? deployments.model_id : null, decode(stored.model_id)),
-    status: column(own ? deployments.status : null, decode(stored.status)),
-    deprecation_state: column(derived(own?.deprecation_state), decode(stored.deprecation_state)),
-    deprecation_date: column(derived(own?.deprecation_date), decode(stored.deprecation_date)),
-    end_of_life_state: column(derived(own?.end_of_life_state), decode(stored.end_of_life_state)),
-    end_of_life_date: column(derived(own?.end_of_life_date), decode(stored.end_of_life_date)),
-    coverage_status: column(derived(own?.coverage_status), decode(stored.coverage_status)),
-    last_changed_at: column(derived(own?.last_changed_at), decode(stored.last_changed_at)),
+    provider_id: column(own ? deployments.provider_id : null, decodeColumn(stored.provider_id)),
+    model_id: column(own ? deployments.model_id : null, decodeColumn(stored.model_id)),
+    status: column(own ? deployments.status : null, decodeColumn(stored.status)),
+    deprecation_state: column(derived(own?.deprecation_state), decodeColumn(stored.deprecation_state)),
+    deprecation_date: column(derived(own?.deprecation_date), decodeColumn(stored.deprecation_date)),
+    end_of_life_state: column(derived(own?.end_of_life_state), decodeColumn(stored.end_of_life_state)),
+    end_of_life_date: column(derived(own?.end_of_life_date), decodeColumn(stored.end_of_life_date)),
+    coverage_status: column(derived(own?.coverage_status), decodeColumn(stored.coverage_status)),
+    last_changed_at: column(derived(own?.last_changed_at), decodeColumn(stored.last_changed_at)),
     summary: stored.summary.map((p) => p + n),
   };
 }

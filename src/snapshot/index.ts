@@ -66,6 +66,7 @@ export {
 export {
   byDeploymentId,
   catalogReleaseFiles,
+  decodeColumn,
   SERVE_INDEX_FILE,
   serveIndexFor,
 } from "./serve-index.js";

@@ -47,6 +47,11 @@ class CodedBuilder {
 
 export { byTypeAndId };
 
+/** A coded column's values, one per record (what CodedBuilder encoded). */
+export function decodeColumn<T extends string | null>(column: CodedColumn): T[] {
+  return column.codes.map((code) => column.values[code] as T);
+}
+
 /** The order the API serves deployments in: by id (lifecycle records: byTypeAndId). */
 export function byDeploymentId(a: Deployment, b: Deployment): number {
   return compareCodePoints(a.id, b.id);

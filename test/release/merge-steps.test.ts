@@ -14,6 +14,7 @@ import {
   fingerprintLine,
   fingerprintPieces,
 } from "../../src/release/fingerprint.js";
+import { previousCoresOf } from "../../src/release/lifecycle-cores.js";
 import {
   endOfLifeConflict,
   mergeCatalog,
@@ -33,7 +34,6 @@ import {
   deploymentStatus,
   lastChangedAt,
   pickLifecycle,
-  previousCoresOf,
   scopeStatus,
 } from "../../src/release/merge-lifecycle.js";
 import { planRelease } from "../../src/release/plan.js";
