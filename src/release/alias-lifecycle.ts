@@ -17,7 +17,7 @@
  */
 import type { LifecycleAssertion } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { inferred, inferredMilestone, push } from "./merge-candidates.js";
+import { inferredStatement, push } from "./merge-candidates.js";
 import { modelFactKey } from "./model-facts.js";
 
 /** Whether an assertion dates its target or says its status. */
@@ -58,14 +58,7 @@ export function withAliasStatements(
         const k = modelFactKey(a.provider_id, name);
         if (!placed.has(k) || dated.has(k)) continue;
         const { model_id: _snapshotModel, ...rest } = a;
-        added.push({
-          ...rest,
-          target: { ...a.target, provider_model_id: name },
-          ...(a.deprecation ? { deprecation: inferredMilestone(a.deprecation) } : {}),
-          ...(a.end_of_life ? { end_of_life: inferredMilestone(a.end_of_life) } : {}),
-          ...(a.extended_access ? { extended_access: inferredMilestone(a.extended_access) } : {}),
-          evidence: inferred(a.evidence),
-        });
+        added.push(inferredStatement(rest, { ...a.target, provider_model_id: name }));
       }
     }
     return added.length === 0

@@ -180,6 +180,24 @@ function atVersionName(providerModelId: string): string | undefined {
   return at > 0 ? providerModelId.slice(0, at) : undefined;
 }
 
+/**
+ * An official deployment-scope statement stated for a target it does not name (another id, a
+ * profile's Region): the same statement at `official_inferred`, its evidence and every milestone's.
+ */
+export function inferredStatement(
+  assertion: LifecycleAssertion,
+  target: NonNullable<LifecycleAssertion["target"]>,
+): LifecycleAssertion {
+  return {
+    ...assertion,
+    target,
+    evidence: inferred(assertion.evidence),
+    ...(assertion.deprecation ? { deprecation: inferredMilestone(assertion.deprecation) } : {}),
+    ...(assertion.end_of_life ? { end_of_life: inferredMilestone(assertion.end_of_life) } : {}),
+    ...(assertion.extended_access ? { extended_access: inferredMilestone(assertion.extended_access) } : {}),
+  };
+}
+
 /** Evidence at the level `official_inferred` (an official page's statement applied to an id it does not name). */
 export function inferred(evidence: Evidence): Evidence {
   return { ...evidence, verification_status: "official_inferred" };

@@ -31,7 +31,7 @@
 import { BEDROCK_GEOGRAPHIES, bedrockIdentity, geographyIncludes } from "../normalize/identity/index.js";
 import type { DeploymentFact, LifecycleAssertion, LifecycleMilestone } from "../schema/index.js";
 import type { SourceFacts } from "./facts.js";
-import { inferred, inferredMilestone, push, targets } from "./merge-candidates.js";
+import { inferred, inferredMilestone, inferredStatement, push, targets } from "./merge-candidates.js";
 
 export function withProfileStatements(
   sources: readonly SourceFacts[],
@@ -183,16 +183,7 @@ function profileStatements(
       seen.add(profile.id);
       if (!(profile.source_regions ?? []).every((r) => regions.has(r))) continue;
       if (!targets({ ...target, region: profile.region }, profile)) continue;
-      added.push({
-        ...assertion,
-        target: { ...target, region: profile.region },
-        evidence: inferred(assertion.evidence),
-        ...(assertion.deprecation ? { deprecation: inferredMilestone(assertion.deprecation) } : {}),
-        ...(assertion.end_of_life ? { end_of_life: inferredMilestone(assertion.end_of_life) } : {}),
-        ...(assertion.extended_access
-          ? { extended_access: inferredMilestone(assertion.extended_access) }
-          : {}),
-      });
+      added.push(inferredStatement(assertion, { ...target, region: profile.region }));
     }
   }
   return added;
