@@ -22,6 +22,15 @@ const HEADING = /^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 /** The delimiter row under a table's header: "|---|:--|:-:|". */
 const SEPARATOR_ROW = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
+/** The lines of the "## <heading>" section up to the next "## " heading; null when absent. */
+export function levelTwoSection(content: string, heading: string): string[] | null {
+  const lines = content.split("\n");
+  const start = lines.findIndex((line) => line.trim() === `## ${heading}`);
+  if (start < 0) return null;
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
 /** True when `line` is the delimiter row of a pipe table ("| --- | :-: |"). */
 export function isSeparatorRow(line: string): boolean {
   return SEPARATOR_ROW.test(line.trim());

@@ -73,7 +73,7 @@ import {
   bedrockDeployment,
   isGovCloudRegion,
 } from "../identity/index.js";
-import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
+import { levelTwoSection, type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "amazon-bedrock";
@@ -231,8 +231,9 @@ function runtimeFeatures(
   input: ParserInput,
   title: string,
 ): Partial<Record<CapabilityName, CapabilityEntry>> | null {
-  const section = levelTwoSection(input.content, "Capabilities and Features");
-  if (section === null) return null;
+  const sectionLines = levelTwoSection(input.content, "Capabilities and Features");
+  if (sectionLines === null) return null;
+  const section = sectionLines.join("\n");
   const labels = [...section.matchAll(/^\*\*Features supported using `([a-z-]+)` endpoint\*\*\s*$/gm)];
   const at = labels.find((m) => m[1] === BEDROCK.surfaces.runtime);
   const next = labels.find((m) => (m.index ?? 0) > (at?.index ?? 0));
@@ -266,16 +267,6 @@ function runtimeFeatures(
         features[capability] = declaredCapability(supported ? "supported" : "unsupported");
       }
   return features;
-}
-
-/** The text of a "## <heading>" section up to the next level-2 heading; null without it. */
-function levelTwoSection(content: string, heading: string): string | null {
-  const lines = content.split("\n");
-  const start = lines.findIndex((line) => line.trim() === `## ${heading}`);
-  if (start < 0) return null;
-  const rest = lines.slice(start + 1);
-  const end = rest.findIndex((line) => line.startsWith("## "));
-  return (end < 0 ? rest : rest.slice(0, end)).join("\n");
 }
 
 function headerIs(table: MarkdownTable, index: number, label: string): boolean {

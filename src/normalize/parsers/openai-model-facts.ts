@@ -45,7 +45,7 @@ import {
   setModality,
   tokenCount,
 } from "../helpers.js";
-import { markdownTables, plainCell } from "../markdown.js";
+import { levelTwoSection, markdownTables, plainCell } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
@@ -61,15 +61,6 @@ const LISTED: Readonly<Record<string, CapabilityName>> = {
   computer_use: "computer_use",
 };
 
-/** The lines of the "## <heading>" section up to the next "## " heading; null when absent. */
-function section(content: string, heading: string): string[] | null {
-  const lines = content.split("\n");
-  const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
-  if (start < 0) return null;
-  const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
-  return lines.slice(start + 1, end < 0 ? undefined : end);
-}
-
 /** "- item" lines of a section. */
 function bullets(lines: string[]): string[] {
   return lines.flatMap((l) => {
@@ -82,7 +73,7 @@ export const parseOpenAiModelPage: Parser = (input) => {
   const id = /^Model ID: `([^`]+)`\s*$/m.exec(input.content)?.[1];
   if (!id && RENDERED_ICON.test(input.content)) return parseRenderedModelPage(input);
   if (!id || !MODEL_ID.test(id)) throw parseFailure(input.source, 'no "Model ID: `<model>`" line');
-  const detailLines = section(input.content, "Model details");
+  const detailLines = levelTwoSection(input.content, "Model details");
   if (!detailLines) throw parseFailure(input.source, `${id}: no "## Model details" section`);
   const details = bullets(detailLines);
   const detail = (re: RegExp) => details.map((d) => re.exec(d)).find((m) => m !== null) ?? null;
@@ -117,7 +108,7 @@ export const parseOpenAiModelPage: Parser = (input) => {
   modal(outputs, "audio", "audio_output");
   if (details.includes("Reasoning token support")) capabilities.reasoning = declaredCapability("supported");
 
-  const endpointLines = section(input.content, "Endpoints");
+  const endpointLines = levelTwoSection(input.content, "Endpoints");
   if (endpointLines) {
     const table = markdownTables(endpointLines.join("\n")).find(
       (t) => plainCell(t.headers[0] ?? "") === "Endpoint",
@@ -133,7 +124,7 @@ export const parseOpenAiModelPage: Parser = (input) => {
       );
   }
   for (const heading of ["Supported features", "Supported tools"])
-    for (const item of bullets(section(input.content, heading) ?? [])) {
+    for (const item of bullets(levelTwoSection(input.content, heading) ?? [])) {
       const name = LISTED[item];
       if (name) capabilities[name] = declaredCapability("supported");
     }
@@ -141,7 +132,7 @@ export const parseOpenAiModelPage: Parser = (input) => {
   const stated = detail(/^Default snapshot: `([^`]+)`$/)?.[1];
   const evidence = evidenceFor(input.source, input.observedAt);
   // "## Snapshots": the ids the page lists as available
-  const listed = bullets(section(input.content, "Snapshots") ?? []).flatMap((item) => {
+  const listed = bullets(levelTwoSection(input.content, "Snapshots") ?? []).flatMap((item) => {
     const name = /^`([^`]+)`$/.exec(item)?.[1];
     return name === undefined ? [] : [name];
   });
