@@ -22,6 +22,19 @@ const HEADING = /^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 /** The delimiter row under a table's header: "|---|:--|:-:|". */
 const SEPARATOR_ROW = /^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
+/** A leading YAML front matter block ("---" ... "---"), its body captured. */
+const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** The document without its leading front matter (unchanged when there is none). */
+export function withoutFrontMatter(content: string): string {
+  return content.replace(FRONT_MATTER, "");
+}
+
+/** The text of the document's leading front matter (its YAML), or undefined when it has none. */
+export function frontMatterText(content: string): string | undefined {
+  return FRONT_MATTER.exec(content)?.[1];
+}
+
 /** The lines of the "## <heading>" section up to the next "## " heading; null when absent. */
 export function levelTwoSection(content: string, heading: string): string[] | null {
   const lines = content.split("\n");

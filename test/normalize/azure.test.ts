@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bedrockIdentity } from "../../src/normalize/identity/index.js";
+import { withoutFrontMatter } from "../../src/normalize/markdown.js";
 import {
   azureCanonicalModelId,
   azureProviderModelId,
@@ -7,7 +8,6 @@ import {
   parseReplacements,
   parsers,
   SECTION_TYPES,
-  withoutFrontMatter,
 } from "../../src/normalize/parsers/azure.js";
 import type { Parser, ParserInput } from "../../src/normalize/types.js";
 import { type DeploymentFact, type LifecycleAssertion, ParseOutput } from "../../src/schema/index.js";

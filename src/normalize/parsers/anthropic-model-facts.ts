@@ -22,7 +22,14 @@ import type { CapabilityEntry, CapabilityList, CapabilityName, ModelFact } from 
 import { parseCalendarDate } from "../dates.js";
 import { declaredCapability, evidenceFor, parseFailure, tokenCount } from "../helpers.js";
 import { anthropicIdentity, anthropicModelIdForName } from "../identity/anthropic.js";
-import { collapseSpace, linkText, type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
+import {
+  collapseSpace,
+  frontMatterText,
+  linkText,
+  type MarkdownTable,
+  markdownTables,
+  plainCell,
+} from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "anthropic";
@@ -593,10 +600,10 @@ export const parseAnthropicStructuredOutputs: Parser = (input) => {
   };
 };
 
-/** The page's YAML front matter (between the leading "---" lines), or undefined when it has none. */
+/** The page's YAML front matter (markdown.ts frontMatterText), parsed, or undefined when it has none. */
 function frontMatter(content: string): unknown {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(content);
-  return m ? parseYaml(group(m, 1)) : undefined;
+  const text = frontMatterText(content);
+  return text === undefined ? undefined : parseYaml(text);
 }
 
 /** The strings of a front matter list, or null when it is not a list of strings. */

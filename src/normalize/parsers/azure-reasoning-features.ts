@@ -60,9 +60,9 @@ import {
   SkipLog,
   tokenCount,
 } from "../helpers.js";
-import { type MarkdownTable, markdownTables, plainCell } from "../markdown.js";
+import { type MarkdownTable, markdownTables, plainCell, withoutFrontMatter } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
-import { azureProviderModelId, withoutFrontMatter } from "./azure.js";
+import { azureProviderModelId } from "./azure.js";
 import { AZURE_VERSION } from "./azure-model-facts.js";
 
 const PROVIDER_ID = "azure";

@@ -68,7 +68,7 @@ import {
   azureDeployment,
   azureProviderModelId,
 } from "../identity/index.js";
-import { cleanCell, type MarkdownTable, markdownTables } from "../markdown.js";
+import { cleanCell, type MarkdownTable, markdownTables, withoutFrontMatter } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 export const API_SURFACE = AZURE.surfaces.azureOpenai;
@@ -81,14 +81,6 @@ export const API_SURFACE = AZURE.surfaces.azureOpenai;
 
 // ---------------------------------------------------------------------------------------
 // Markdown pipe tables
-
-/** A leading YAML front matter block ("---" ... "---"), as Microsoft's docs files start with. */
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/** The document without its leading front matter (unchanged when there is none). */
-export function withoutFrontMatter(content: string): string {
-  return content.replace(FRONT_MATTER, "");
-}
 
 /**
  * Every pipe table of an Azure docs file (front matter skipped) with its header cells and
