@@ -35,6 +35,14 @@ export function frontMatterText(content: string): string | undefined {
   return FRONT_MATTER.exec(content)?.[1];
 }
 
+/** A page's non-empty lines, trimmed: a page rendered from HTML, one value per line. */
+export function renderedLines(content: string): string[] {
+  return content
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
+
 /** The lines of the "## <heading>" section up to the next "## " heading; null when absent. */
 export function levelTwoSection(content: string, heading: string): string[] | null {
   const lines = content.split("\n");

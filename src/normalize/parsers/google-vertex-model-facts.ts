@@ -54,7 +54,7 @@ import {
   tokenCount,
 } from "../helpers.js";
 import { VERTEX } from "../identity/index.js";
-import { splitTableRow } from "../markdown.js";
+import { renderedLines, splitTableRow } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "google-vertex";
@@ -135,10 +135,7 @@ const RENDERED_LISTED: Readonly<Record<string, CapabilityName>> = {
  * ("Supported" / "Not supported"; a "Preview feature" item that is Supported is conditional).
  */
 function parseRenderedBlocks(input: ParserInput): ModelFact[] | null {
-  const lines = input.content
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
+  const lines = renderedLines(input.content);
   const starts: number[] = [];
   lines.forEach((l, i) => {
     if (l === "Model ID" && /^`[^`]+`$/.test(lines[i + 1] ?? "")) starts.push(i);

@@ -45,7 +45,7 @@ import {
   setModality,
   tokenCount,
 } from "../helpers.js";
-import { levelTwoSection, markdownTables, plainCell } from "../markdown.js";
+import { levelTwoSection, markdownTables, plainCell, renderedLines } from "../markdown.js";
 import type { Parser, ParserInput } from "../types.js";
 
 const PROVIDER_ID = "openai";
@@ -199,10 +199,7 @@ function parseRenderedModelPage(input: ParserInput): ParseOutput {
   const named = /\/models\/([^/]+?)(?:\.md)?$/.exec(input.source.url)?.[1];
   if (named !== undefined && named !== id)
     throw parseFailure(input.source, `the page's model icon names ${id}, its URL ${named}`);
-  const lines = input.content
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
+  const lines = renderedLines(input.content);
   const count = (re: RegExp) => {
     const m = lines.map((l) => re.exec(l)).find((x) => x !== null);
     return m ? tokenCount(group(m, 1)) : null;
