@@ -1,10 +1,10 @@
 /**
- * Thin adapter over @duckdb/node-api: an in-memory database with bounded memory (it spills to
- * its work directory), bulk loading through temporary NDJSON files read by `read_json` (one
- * statement per table, not one INSERT per row; rows keyed by column, or whole records flattened
- * by SQL), queries returning plain JSON rows, statements handed to DuckDB to run while the
- * caller's JS goes on (`begin`), and Parquet export returning the files' bytes (each file written
- * by one thread, so its bytes are the same from run to run).
+ * Thin adapter over @duckdb/node-api: a compressed in-memory database with bounded memory (it
+ * spills to its work directory), bulk loading through temporary NDJSON files read by
+ * `read_json` (one statement per table, not one INSERT per row; rows keyed by column, or whole
+ * records flattened by SQL), queries returning plain JSON rows, statements handed to DuckDB to
+ * run while the caller's JS goes on (`begin`), and Parquet export returning the files' bytes
+ * (each file written by one thread, so its bytes are the same from run to run).
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -27,11 +27,26 @@ export const PARQUET_COPY_OPTIONS = "FORMAT parquet, COMPRESSION zstd, ROW_GROUP
 const STAGE_CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 /**
- * Threads for loading and querying. Insertion order is not preserved: every query whose rows
- * are read (checks, diff, exports, Parquet files) orders them itself, and without it DuckDB
- * loads a 100,000-deployment catalog about 1.5x faster and its Parquet files about 3x faster.
+ * Threads for loading and querying: the cores the build's own JS thread leaves, at most two
+ * (one on a two-core machine). DuckDB loads a build's records while that thread writes
+ * serve-index.json, prices.json and facts.json, so a second DuckDB thread there only takes
+ * turns with it. On the two-core build machine, one thread with the memory settings of
+ * ReleaseDatabase.open made a 100,000-deployment build 0.91x as long, at a lower peak; one
+ * thread without them, 0.96x as long at a 48 MiB higher peak (docs/lean-core.md). Insertion
+ * order is not preserved: every query whose rows are read (checks, diff, exports, Parquet
+ * files) orders them itself, and without it DuckDB loads a 100,000-deployment catalog about
+ * 1.5x faster and its Parquet files about 3x faster.
  */
-const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism()));
+const LOAD_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+/**
+ * The database the tables live in: in memory, attached with compression and made every
+ * connection's default (USE). DuckDB compresses such a database's tables when it checkpoints
+ * them, which it does by itself after a large load: a 100,000-deployment catalog's deployments
+ * table then holds about 7 MB, against 153 MB in the default in-memory database. A small
+ * catalog's tables stay as loaded.
+ */
+const TABLES_DATABASE = "release_tables";
 
 function* rowLines(rows: Iterable<Record<string, unknown>>): Generator<string> {
   for (const row of rows) yield JSON.stringify(row);
@@ -117,7 +132,16 @@ export class ReleaseDatabase {
       // writes Parquet from them).
       await connection.run(`SET temp_directory = ${sqlString(join(workDir, "spill"))}`);
       await connection.run(`SET memory_limit = ${sqlString(DUCKDB_MEMORY_LIMIT)}`);
+      // Memory DuckDB frees goes back to the system soon (its allocator's caches flushed past
+      // 16 MB, by background threads), so what the records' load used is not still held while
+      // the Parquet files are written beside the build's largest JS heap. With the compressed
+      // tables and one thread: a 100,000-deployment build's peak 914 against 958 MiB, a second
+      // build's (two catalogs' tables) 1,015 against 1,099 MiB (docs/lean-core.md).
+      await connection.run("SET allocator_flush_threshold = '16MB'");
+      await connection.run("SET allocator_background_threads = true");
+      await connection.run(`ATTACH ':memory:' AS ${TABLES_DATABASE} (COMPRESS)`);
       const background = [await instance.connect(), await instance.connect()];
+      for (const each of [connection, ...background]) await each.run(`USE ${TABLES_DATABASE}`);
       return new ReleaseDatabase(instance, connection, background, workDir);
     } catch (error) {
       throw new CatalogError(

@@ -135,3 +135,19 @@ describe("ReleaseDatabase.fetch", () => {
     expect((error as CatalogError).message).toMatch(/missing_table/);
   });
 });
+
+describe("ReleaseDatabase.open", () => {
+  it("keeps every connection's tables in one in-memory database attached with compression", async () => {
+    const where =
+      "SELECT database_name AS name, path, CAST(options AS VARCHAR) AS options FROM duckdb_databases() WHERE database_name = current_database()";
+    const seen = await withDatabase(async (db) => {
+      // a script on a background connection and a query on the main one see the same database
+      await db.begin([`CREATE TABLE seen_by_script AS ${where}`]);
+      return { script: await db.all("SELECT * FROM seen_by_script"), main: await db.all(where) };
+    });
+    expect(seen.script).toEqual(seen.main);
+    expect(seen.main).toHaveLength(1);
+    expect(seen.main[0]).toMatchObject({ name: "release_tables", path: null });
+    expect(String(seen.main[0]?.options)).toMatch(/compress[^,}]*true/);
+  });
+});
