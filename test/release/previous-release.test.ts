@@ -63,6 +63,11 @@ describe("the previous release", () => {
     const { catalog } = await loadRelease(COMMITTED_SNAPSHOTS, latest);
     expect(catalog.lifecycle.length).toBeGreaterThan(whole.lifecycle.length + 1000);
     expect(previous.cores).toEqual(previousCoresOf(catalog.lifecycle));
+    // deployments alike hold one shared core: one value per distinct core and last_changed_at
+    const own = [...(previous.cores.get("deployment")?.values() ?? [])];
+    const distinct = new Set(own.map((c) => `${c.last_changed_at}\n${c.core}`)).size;
+    expect(new Set(own).size).toBe(distinct);
+    expect(distinct).toBeLessThan(own.length / 4);
     const report = JSON.parse(
       (await readReleaseFile(COMMITTED_SNAPSHOTS, manifest, REPORT_FILE)).toString("utf8"),
     ) as { content_fingerprint: string };
