@@ -137,8 +137,8 @@ function loadPreviousTables(db: ReleaseDatabase, previous: PreviousRelease | nul
  * facts.json to staged objects (`keep` gets each as it is made, for the caller to discard
  * unless published), every record's canonical JSON, serialized once, to DuckDB's staging files
  * as well, and the catalog's small tables. Returns once DuckDB has loaded the new catalog's
- * tables and the previous release's (`previousLoaded`, under prev_). Of the plan, only the
- * catalog is left, for the schema check (checkSchema), which lets it go.
+ * tables and the previous release's (`previous.loaded`: loadPreviousTables, under prev_). Of the
+ * plan, only the catalog is left, for the schema check (checkSchema), which lets it go.
  */
 async function stageRelease(
   db: ReleaseDatabase,
