@@ -74,11 +74,6 @@ function isDefined<T>(value: T | undefined): value is T {
   return value !== undefined;
 }
 
-/** Silence about a milestone: one frozen value for every lifecycle (shared-values.ts). */
-function unknownMilestone(): LifecycleMilestone {
-  return UNKNOWN_MILESTONE;
-}
-
 /**
  * Merge lifecycle: each field from the best-ranked assertion that speaks about it. A status
  * `unknown`, a milestone of state `unknown`, a null announced_at and an empty replacement list
@@ -112,6 +107,7 @@ export function pickLifecycle(
       : [];
   const fromCopies = announcedFromFirstCopies(firstCopies, [deprecation, endOfLife].filter(isDefined));
   const [deprecationFirst, endOfLifeFirst] = fromCopies === null ? [] : firstCopies;
+  // a milestone nothing dates is UNKNOWN_MILESTONE: one frozen value shared by every lifecycle
   return {
     status: statusFrom?.assertion.status ?? null,
     statusFrom,
@@ -119,13 +115,13 @@ export function pickLifecycle(
     deprecation:
       deprecationFrom && deprecation
         ? milestoneWithEvidence(deprecation, deprecationFrom.assertion.evidence, deprecationFirst)
-        : unknownMilestone(),
+        : UNKNOWN_MILESTONE,
     deprecationStatus: deprecationFrom?.assertion.deprecation_status,
     extendedAccess: extendedFrom?.assertion.extended_access,
     end_of_life:
       endOfLifeFrom && endOfLife
         ? milestoneWithEvidence(endOfLife, endOfLifeFrom.assertion.evidence, endOfLifeFirst)
-        : unknownMilestone(),
+        : UNKNOWN_MILESTONE,
     replacements:
       replacementsFrom?.assertion.replacements !== undefined
         ? { ids: replacementsFrom.assertion.replacements, from: replacementsFrom }

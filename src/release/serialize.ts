@@ -160,8 +160,8 @@ function writeArray<T>(
  * Writes catalog.json and facts.json (canonical JSON) to their sinks; returns the content
  * fingerprint, contentFingerprint(catalog, facts), computed from the same texts. With
  * `sinks.layout`, the layout of catalog.json (record and member spans) is recorded on the way;
- * `sinks.records` receives every deployment's and stored lifecycle record's text (the build stages them
- * for DuckDB); `sinks.between` is called between the two files.
+ * `sinks.records` receives every deployment's and stored lifecycle record's text (the build
+ * stages them for DuckDB); `sinks.between` is called between the two files.
  */
 export function serializeRelease(
   catalog: CatalogContent,
@@ -171,7 +171,7 @@ export function serializeRelease(
     facts: Sink;
     layout?: CatalogLayoutRecorder;
     between?: () => void;
-    /** Each deployment's and stored lifecycle record's canonical JSON (UTF-8 bytes) and index, as it is written. */
+    /** Each deployment's and stored lifecycle record's canonical JSON (UTF-8 bytes) and index, as written. */
     records?: Record<SpannedList, (bytes: Uint8Array, index: number) => void>;
     /** The deployments' own lifecycle records are left out (deploymentLifecyclesEmbedded). */
     embedded?: boolean;

@@ -45,8 +45,6 @@ class CodedBuilder {
   }
 }
 
-export { byTypeAndId };
-
 /** A coded column's values, one per record (what CodedBuilder encoded). */
 export function decodeColumn<T extends string | null>(column: CodedColumn): T[] {
   return column.codes.map((code) => column.values[code] as T);
