@@ -45,24 +45,76 @@ export function percentChange(oldValue: number | null, newValue: number | null):
   return Math.round(((newValue - oldValue) * 10000) / oldValue) / 100;
 }
 
-function milestoneChanges(from: string, to: string, milestone: "deprecation" | "end_of_life"): string {
+/**
+ * The columns of a deployment the diff compares (beside its capabilities' JSON), read from the
+ * pairs table: `old_<column>` and `new_<column>`.
+ */
+const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = [
+  "model_id",
+  "status",
+  "capabilities",
+  "context_tokens",
+  "max_output_tokens",
+  ...PRICE_COLUMNS.map(([, column]) => column),
+];
+
+/** The lifecycle columns the diff compares (milestones and replacements), as in the pairs table. */
+const COMPARED_LIFECYCLE_COLUMNS: readonly string[] = [
+  "deprecation_state",
+  "deprecation_date",
+  "end_of_life_state",
+  "end_of_life_date",
+  "replacement_ids",
+];
+
+/**
+ * One join of the two catalogs' deployments (and one of their lifecycles), kept as a temporary
+ * table of only the pairs that differ in a compared column: every change query below reads
+ * that small table, not a join of both catalogs of its own (at 100,000 deployments, 10 joins
+ * took about 0.45 s, against about 0.1 s for the two).
+ */
+function pairsStatements(from: string, to: string): string[] {
+  const both = (columns: readonly string[]) =>
+    columns.map((c) => `o.${c} AS old_${c}, n.${c} AS new_${c}`).join(", ");
+  const anyDiffers = (columns: readonly string[]) =>
+    columns.map((c) => `o.${c} IS DISTINCT FROM n.${c}`).join(" OR ");
+  return [
+    `CREATE OR REPLACE TEMP TABLE diff_deployment_pairs AS
+     SELECT n.id, n.provider_id, ${both(COMPARED_DEPLOYMENT_COLUMNS)}
+     FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
+     WHERE ${anyDiffers(COMPARED_DEPLOYMENT_COLUMNS)}`,
+    `CREATE OR REPLACE TEMP TABLE diff_lifecycle_pairs AS
+     SELECT n.resource_type, n.resource_id,
+            coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
+            ${both(COMPARED_LIFECYCLE_COLUMNS)}
+     FROM ${to}lifecycle n
+     JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
+     WHERE ${anyDiffers(COMPARED_LIFECYCLE_COLUMNS)}`,
+  ];
+}
+
+/** A pairs table's rows whose `column` changed: `old` and `new`, with `select` before them. */
+function changedColumn(table: string, select: string, column: string): string {
+  return `SELECT ${select}, old_${column} AS old, new_${column} AS new FROM ${table}
+        WHERE old_${column} IS DISTINCT FROM new_${column}`;
+}
+
+function milestoneChanges(milestone: "deprecation" | "end_of_life"): string {
   const s = `${milestone}_state`;
   const d = `${milestone}_date`;
   return `
-    SELECT n.resource_type, n.resource_id,
-           coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
+    SELECT resource_type, resource_id, provider_id,
            CASE
-             WHEN o.${s} = 'scheduled' AND n.${s} = 'scheduled' AND n.${d} < o.${d} THEN '${milestone}_earlier'
-             WHEN o.${s} = 'scheduled' AND n.${s} = 'scheduled' AND n.${d} > o.${d} THEN '${milestone}_later'
-             WHEN o.${s} <> 'scheduled' AND n.${s} = 'scheduled' THEN '${milestone}_scheduled'
+             WHEN old_${s} = 'scheduled' AND new_${s} = 'scheduled' AND new_${d} < old_${d} THEN '${milestone}_earlier'
+             WHEN old_${s} = 'scheduled' AND new_${s} = 'scheduled' AND new_${d} > old_${d} THEN '${milestone}_later'
+             WHEN old_${s} <> 'scheduled' AND new_${s} = 'scheduled' THEN '${milestone}_scheduled'
              ELSE '${milestone}_unscheduled'
            END AS kind,
-           o.${d} AS old, n.${d} AS new,
-           date_diff('day', try_cast(o.${d} AS DATE), try_cast(n.${d} AS DATE)) AS days
-    FROM ${to}lifecycle n
-    JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
-    WHERE (n.${s} = 'scheduled' OR o.${s} = 'scheduled')
-      AND (n.${s} IS DISTINCT FROM o.${s} OR n.${d} IS DISTINCT FROM o.${d})`;
+           old_${d} AS old, new_${d} AS new,
+           date_diff('day', try_cast(old_${d} AS DATE), try_cast(new_${d} AS DATE)) AS days
+    FROM diff_lifecycle_pairs
+    WHERE (new_${s} = 'scheduled' OR old_${s} = 'scheduled')
+      AND (new_${s} IS DISTINCT FROM old_${s} OR new_${d} IS DISTINCT FROM old_${d})`;
 }
 
 /** Diff the catalog loaded under `from` against the one under `to` (table prefixes). */
@@ -151,13 +203,15 @@ export async function queryDiff(
     : await db.fetch<DeploymentRef>(refs(to, from));
   const deploymentsRemoved = await db.fetch<DeploymentRef>(refs(from, to));
 
+  for (const statement of pairsStatements(from, to)) await db.run(statement);
   const priceRows = await db.fetch<Omit<PriceChange, "percent">>(`
     SELECT * FROM (
-      ${PRICE_COLUMNS.map(
-        ([component, column]) => `SELECT n.id AS deployment_id, n.provider_id, '${component}' AS component,
-          o.${column} AS old, n.${column} AS new
-        FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-        WHERE o.${column} IS DISTINCT FROM n.${column}`,
+      ${PRICE_COLUMNS.map(([component, column]) =>
+        changedColumn(
+          "diff_deployment_pairs",
+          `id AS deployment_id, provider_id, '${component}' AS component`,
+          column,
+        ),
       ).join("\n      UNION ALL\n      ")}
     )
     ORDER BY provider_id, deployment_id, component`);
@@ -165,12 +219,12 @@ export async function queryDiff(
   const limitChanges = await db.fetch<LimitChange>(`
     SELECT * FROM (
       ${(["context_tokens", "max_output_tokens"] as const)
-        .map(
-          (
+        .map((field) =>
+          changedColumn(
+            "diff_deployment_pairs",
+            `id AS deployment_id, provider_id, '${field}' AS field`,
             field,
-          ) => `SELECT n.id AS deployment_id, n.provider_id, '${field}' AS field, o.${field} AS old, n.${field} AS new
-        FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-        WHERE o.${field} IS DISTINCT FROM n.${field}`,
+          ),
         )
         .join("\n      UNION ALL\n      ")}
     )
@@ -180,9 +234,7 @@ export async function queryDiff(
   // change (the merge writes that JSON canonical), so only theirs is expanded per capability.
   const capabilityChanges = await db.fetch<CapabilityChange>(`
     WITH changed AS (
-      SELECT n.id, n.provider_id, o.capabilities AS old, n.capabilities AS new
-      FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-      WHERE o.capabilities IS DISTINCT FROM n.capabilities
+      ${changedColumn("diff_deployment_pairs", "id, provider_id", "capabilities")}
     ),
     oc AS (
       SELECT changed.id, c.key AS capability, json_extract_string(c.value, '$.status') AS status
@@ -201,25 +253,18 @@ export async function queryDiff(
     ORDER BY changed.provider_id, deployment_id, capability`);
 
   const modelChanges = await db.fetch<ModelChange>(`
-    SELECT n.id AS deployment_id, n.provider_id, o.model_id AS old, n.model_id AS new
-    FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-    WHERE o.model_id IS DISTINCT FROM n.model_id
-    ORDER BY n.provider_id, n.id`);
+    ${changedColumn("diff_deployment_pairs", "id AS deployment_id, provider_id", "model_id")}
+    ORDER BY provider_id, deployment_id`);
 
   const statusChanges = await db.fetch<StatusChange>(`
-    SELECT n.id AS deployment_id, n.provider_id, o.status AS old, n.status AS new
-    FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-    WHERE o.status IS DISTINCT FROM n.status
-    ORDER BY n.provider_id, n.id`);
+    ${changedColumn("diff_deployment_pairs", "id AS deployment_id, provider_id", "status")}
+    ORDER BY provider_id, deployment_id`);
 
   const lifecycleChanges = await db.fetch<LifecycleChange>(`
     WITH replaced AS (
-      SELECT n.resource_type, n.resource_id,
-             coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
-             n.replacement_ids AS new_ids, o.replacement_ids AS old_ids
-      FROM ${to}lifecycle n
-      JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
-      WHERE n.replacement_ids IS DISTINCT FROM o.replacement_ids
+      SELECT resource_type, resource_id, provider_id, new_replacement_ids AS new_ids, old_replacement_ids AS old_ids
+      FROM diff_lifecycle_pairs
+      WHERE new_replacement_ids IS DISTINCT FROM old_replacement_ids
     ),
     added AS (
       SELECT resource_type, resource_id, provider_id, 'replacement_added' AS kind, NULL AS old, unnest(new_ids) AS new, NULL::BIGINT AS days, old_ids
@@ -230,9 +275,9 @@ export async function queryDiff(
       FROM replaced
     )
     SELECT * FROM (
-      ${milestoneChanges(from, to, "end_of_life")}
+      ${milestoneChanges("end_of_life")}
       UNION ALL
-      ${milestoneChanges(from, to, "deprecation")}
+      ${milestoneChanges("deprecation")}
       UNION ALL
       SELECT resource_type, resource_id, provider_id, kind, old, new, days FROM added WHERE NOT list_contains(old_ids, new)
       UNION ALL
