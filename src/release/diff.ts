@@ -19,7 +19,7 @@ import {
   withDeploymentLifecycles,
 } from "../snapshot/index.js";
 import { type FetchedRows, type ReleaseDatabase, withDatabase } from "./duckdb.js";
-import { loadCatalog, loadReleaseFiles } from "./tables.js";
+import { DIFF_DEPLOYMENT_COLUMNS, DIFF_LIFECYCLE_COLUMNS, loadCatalog, loadReleaseFiles } from "./tables.js";
 import type {
   CapabilityChange,
   DeploymentRef,
@@ -46,50 +46,29 @@ export function percentChange(oldValue: number | null, newValue: number | null):
 }
 
 /**
- * The columns of a deployment the diff compares (beside its capabilities' JSON), read from the
- * pairs table: `old_<column>` and `new_<column>`.
+ * One join of the two catalogs' deployments (and one of their lifecycles), kept as a table of
+ * only the pairs that differ in a compared column: every change query of fetchDiff reads that
+ * small table, not a join of both catalogs of its own (at 100,000 deployments, 10 joins took
+ * about 0.45 s, against about 0.1 s for the two). Plain tables, not temporary ones: a build runs
+ * these statements on a connection of its own (ReleaseDatabase.begin).
  */
-const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = [
-  "model_id",
-  "status",
-  "capabilities",
-  "context_tokens",
-  "max_output_tokens",
-  ...PRICE_COLUMNS.map(([, column]) => column),
-];
-
-/** The lifecycle columns the diff compares (milestones and replacements), as in the pairs table. */
-const COMPARED_LIFECYCLE_COLUMNS: readonly string[] = [
-  "deprecation_state",
-  "deprecation_date",
-  "end_of_life_state",
-  "end_of_life_date",
-  "replacement_ids",
-];
-
-/**
- * One join of the two catalogs' deployments (and one of their lifecycles), kept as a temporary
- * table of only the pairs that differ in a compared column: every change query below reads
- * that small table, not a join of both catalogs of its own (at 100,000 deployments, 10 joins
- * took about 0.45 s, against about 0.1 s for the two).
- */
-function pairsStatements(from: string, to: string): string[] {
+export function diffPairsStatements(from: string, to: string): string[] {
   const both = (columns: readonly string[]) =>
     columns.map((c) => `o.${c} AS old_${c}, n.${c} AS new_${c}`).join(", ");
   const anyDiffers = (columns: readonly string[]) =>
     columns.map((c) => `o.${c} IS DISTINCT FROM n.${c}`).join(" OR ");
   return [
-    `CREATE OR REPLACE TEMP TABLE diff_deployment_pairs AS
-     SELECT n.id, n.provider_id, ${both(COMPARED_DEPLOYMENT_COLUMNS)}
+    `CREATE OR REPLACE TABLE diff_deployment_pairs AS
+     SELECT n.id, n.provider_id, ${both(DIFF_DEPLOYMENT_COLUMNS)}
      FROM ${to}deployments n JOIN ${from}deployments o ON o.id = n.id
-     WHERE ${anyDiffers(COMPARED_DEPLOYMENT_COLUMNS)}`,
-    `CREATE OR REPLACE TEMP TABLE diff_lifecycle_pairs AS
+     WHERE ${anyDiffers(DIFF_DEPLOYMENT_COLUMNS)}`,
+    `CREATE OR REPLACE TABLE diff_lifecycle_pairs AS
      SELECT n.resource_type, n.resource_id,
             coalesce(n.provider_id, CASE WHEN n.resource_type = 'provider' THEN n.resource_id END) AS provider_id,
-            ${both(COMPARED_LIFECYCLE_COLUMNS)}
+            ${both(DIFF_LIFECYCLE_COLUMNS)}
      FROM ${to}lifecycle n
      JOIN ${from}lifecycle o ON o.resource_type = n.resource_type AND o.resource_id = n.resource_id
-     WHERE ${anyDiffers(COMPARED_LIFECYCLE_COLUMNS)}`,
+     WHERE ${anyDiffers(DIFF_LIFECYCLE_COLUMNS)}`,
   ];
 }
 
@@ -181,11 +160,22 @@ export interface DiffResults {
 
 /**
  * DuckDB's half of the diff: every query run and its result fetched, in milliseconds. Turning
- * the results into rows (readDiff) is the slow half at scale, and needs no DuckDB thread: a
- * build hands DuckDB its Parquet files in between. `known.deploymentsAdded`: the added
- * deployments, when the caller has them (deploymentRefs of a catalog diffed against none).
+ * the results into rows (readDiff) is the slow half at scale, and needs no DuckDB thread.
+ * `known.deploymentsAdded`: the added deployments, when the caller has them (deploymentRefs of
+ * a catalog diffed against none).
  */
 export async function queryDiff(
+  db: ReleaseDatabase,
+  from: string,
+  to: string,
+  known: { deploymentsAdded?: readonly DeploymentRef[] } = {},
+): Promise<DiffResults> {
+  for (const statement of diffPairsStatements(from, to)) await db.run(statement);
+  return fetchDiff(db, from, to, known);
+}
+
+/** queryDiff once diffPairsStatements have run (a build hands them to DuckDB beside its other work). */
+export async function fetchDiff(
   db: ReleaseDatabase,
   from: string,
   to: string,
@@ -203,7 +193,6 @@ export async function queryDiff(
     : await db.fetch<DeploymentRef>(refs(to, from));
   const deploymentsRemoved = await db.fetch<DeploymentRef>(refs(from, to));
 
-  for (const statement of pairsStatements(from, to)) await db.run(statement);
   const priceRows = await db.fetch<Omit<PriceChange, "percent">>(`
     SELECT * FROM (
       ${PRICE_COLUMNS.map(([component, column]) =>

@@ -580,9 +580,8 @@ export function lifecycleCsvQuery(prefix = ""): string {
  * nothing. DuckDB reads only these columns of the Parquet files: at 100,000 deployments the
  * deployments table loads in about 0.13 s instead of 0.34-0.89 s (measured).
  */
-const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = [
-  "id",
-  "provider_id",
+/** A deployment's columns the diff compares between two releases (diff.ts), its keys aside. */
+export const DIFF_DEPLOYMENT_COLUMNS: readonly string[] = [
   "model_id",
   "status",
   "context_tokens",
@@ -590,16 +589,21 @@ const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = [
   ...PRICE_FIELDS,
   "capabilities",
 ];
-const COMPARED_LIFECYCLE_COLUMNS: readonly string[] = [
-  "resource_type",
-  "resource_id",
-  "provider_id",
-  "model_id",
+/** A lifecycle's columns the diff compares between two releases (diff.ts), its keys aside. */
+export const DIFF_LIFECYCLE_COLUMNS: readonly string[] = [
   "deprecation_state",
   "deprecation_date",
   "end_of_life_state",
   "end_of_life_date",
   "replacement_ids",
+];
+const COMPARED_DEPLOYMENT_COLUMNS: readonly string[] = ["id", "provider_id", ...DIFF_DEPLOYMENT_COLUMNS];
+const COMPARED_LIFECYCLE_COLUMNS: readonly string[] = [
+  "resource_type",
+  "resource_id",
+  "provider_id",
+  "model_id",
+  ...DIFF_LIFECYCLE_COLUMNS,
 ];
 
 /** A compared table's columns out of its Parquet file: milestone days back to ISO text. */
