@@ -1,7 +1,8 @@
 /**
  * readReleaseFileFrom (src/snapshot/objects.ts): a release file hash-checked a chunk at a time,
- * keeping only the bytes from a marker on. The marker may sit anywhere, across the edge of two
- * read chunks too; the result must be the bytes a whole read would give from the marker on.
+ * keeping only the bytes from the last marker on. The marker may sit anywhere: across the edge
+ * of two read chunks, in the last two chunks it looks in, or before them (the file is then read
+ * whole); the result must be the bytes a whole read would give from the marker on.
  */
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -39,6 +40,7 @@ function fileWithMarkerAt(size: number, at: number | null): Buffer {
 }
 
 describe("readReleaseFileFrom", () => {
+  // three chunks: the marker's last two chunks and one before them
   const size = 2 * READ_CHUNK + 12_345;
   const positions = [
     0,
@@ -59,11 +61,28 @@ describe("readReleaseFileFrom", () => {
       expect(tail?.equals(bytes.subarray(at))).toBe(true);
     });
 
-  it("keeps the bytes from the first marker where there are two", async () => {
-    const bytes = fileWithMarkerAt(size, READ_CHUNK - 4);
-    bytes.write(MARKER, READ_CHUNK + 50_000, "utf8");
-    const tail = await readReleaseFileFrom(dir, await releaseOf(bytes), "catalog.json", MARKER);
-    expect(tail?.equals(bytes.subarray(READ_CHUNK - 4))).toBe(true);
+  it("keeps the bytes from the last marker where there are two", async () => {
+    for (const [first, second] of [
+      [100, READ_CHUNK + 50_000],
+      [READ_CHUNK - 4, 2 * READ_CHUNK + 1_000],
+      [7, 20],
+    ] as const) {
+      const bytes = fileWithMarkerAt(size, first);
+      bytes.write(MARKER, second, "utf8");
+      const tail = await readReleaseFileFrom(dir, await releaseOf(bytes), "catalog.json", MARKER);
+      expect(tail?.equals(bytes.subarray(second))).toBe(true);
+    }
+  });
+
+  it("finds the marker in a file of one chunk, or shorter than the marker", async () => {
+    const small = fileWithMarkerAt(1_000, 500);
+    expect(
+      (await readReleaseFileFrom(dir, await releaseOf(small), "catalog.json", MARKER))?.equals(
+        small.subarray(500),
+      ),
+    ).toBe(true);
+    const tiny = Buffer.from("]}");
+    expect(await readReleaseFileFrom(dir, await releaseOf(tiny), "catalog.json", MARKER)).toBeNull();
   });
 
   it("gives null without the marker or without one asked for, and refuses bytes that do not match their hash", async () => {
