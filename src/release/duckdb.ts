@@ -324,8 +324,7 @@ export class ReleaseDatabase {
    * bytes: the COPYs one after another, in one script on a background connection, with
    * `threads = 1`, so each file's bytes are the same from run to run. The script is handed over
    * before this returns, so the caller's JS goes on while DuckDB writes (a build checks every
-   * record's schema meanwhile, which takes longer); the usual thread count is set again once the
-   * files are written. One file at a time holds one sorted copy of a table, not two: at 100,000
+   * record's schema meanwhile); the usual thread count is set again once the files are written. One file at a time holds one sorted copy of a table, not two: at 100,000
    * deployments, writing both side by side cost 30-60 MiB more peak memory and saved no time.
    * `first`: statements the script runs before the files, with the usual thread count (a build's
    * checks and diff, so that none of DuckDB's work waits for the caller's JS).

@@ -6,7 +6,13 @@
  * lifecycle records, and the columns serve-index.json keeps of the deployments' own lifecycles
  * where catalog.json leaves those records out (src/snapshot/deployment-lifecycles.ts). Pure.
  */
-import type { Lifecycle, LifecycleRecord, LifecycleStatus, ServeIndexFile } from "../schema/index.js";
+import type {
+  CodedColumn,
+  Lifecycle,
+  LifecycleRecord,
+  LifecycleStatus,
+  ServeIndexFile,
+} from "../schema/index.js";
 
 /** What a build keeps of a previous lifecycle: its core text (lifecycleCoreText) and when it last changed. */
 export interface PreviousCore {
@@ -115,8 +121,6 @@ export function deploymentCoresOf(index: ServeIndexFile): Map<string, PreviousCo
   });
   return byId;
 }
-
-type CodedColumn = ServeIndexFile["deployments"]["status"];
 
 /**
  * One code per row for the combination of its codes in `columns` (rows alike in every column

@@ -291,6 +291,7 @@ const CodedColumn = z.strictObject({
   values: z.array(z.string().nullable()),
   codes: z.array(Count),
 });
+export type CodedColumn = z.infer<typeof CodedColumn>;
 const Positions = z.array(Count).meta({ description: "Record positions in the index's order, ascending." });
 const Nullable = <T extends z.ZodType>(item: T) => z.array(item.nullable());
 

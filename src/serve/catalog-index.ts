@@ -11,6 +11,7 @@ import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import {
   CapabilityName,
   type CatalogContent,
+  type CodedColumn,
   type CoverageStatus,
   Deployment,
   LifecycleRecord,
@@ -345,8 +346,6 @@ function byDetectedAtAndId(a: SourceEvent, b: SourceEvent): number {
   return compareCodePoints(a.detected_at, b.detected_at) || compareCodePoints(a.id, b.id);
 }
 
-type Coded = ServeIndexFile["deployments"]["provider_id"];
-
 function deploymentFields(index: ServeIndexFile["deployments"]): DeploymentFields {
   const count = index.id.length;
   const priced = new Uint8Array(count);
@@ -384,7 +383,7 @@ function lifecycleFields(index: ServeIndexFile, deployments: DeploymentFields): 
   const n = own ? deployments.id.length : 0;
   const column = <T>(ownValues: readonly T[] | null, storedValues: T[]): T[] =>
     ownValues === null ? storedValues : [...ownValues, ...storedValues];
-  const derived = <T extends string | null>(coded: Coded | undefined): T[] | null =>
+  const derived = <T extends string | null>(coded: CodedColumn | undefined): T[] | null =>
     own && coded ? decodeColumn<T>(coded) : null;
   return {
     resource_type: column(

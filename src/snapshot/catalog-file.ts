@@ -3,8 +3,9 @@
  * whitespace) with the lifecycle records it stores (deployment-lifecycles.ts), assembled record
  * by record so the byte span of every deployment and lifecycle record inside the file is known.
  * The bytes are exactly `canonicalJson` of that (a test holds them equal); the spans (a
- * `CatalogLayout`) let the server read one record without parsing the file. A writer that streams catalog.json in its own way records the same layout by
- * handing each piece of text it writes to a `CatalogLayoutRecorder`.
+ * `CatalogLayout`) let the server read one record without parsing the file. A writer that
+ * streams catalog.json in its own way records the same layout by handing each piece of text it
+ * writes to a `CatalogLayoutRecorder`.
  */
 import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import type { CatalogContent } from "../schema/release.js";

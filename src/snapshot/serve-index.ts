@@ -11,15 +11,13 @@ import { canonicalJson, compareCodePoints } from "../lib/canonical-json.js";
 import type { CapabilityName, Deployment } from "../schema/deployment.js";
 import type { LifecycleRecord } from "../schema/lifecycle.js";
 import type { CatalogContent } from "../schema/release.js";
-import type { ServeIndexFile } from "../schema/release-files.js";
+import type { CodedColumn, ServeIndexFile } from "../schema/release-files.js";
 import { deploymentLevel } from "../schema/verification.js";
 import { type CatalogLayout, type Spans, serializeCatalog } from "./catalog-file.js";
 import { byTypeAndId, deploymentLifecyclesEmbedded, storedLifecycle } from "./deployment-lifecycles.js";
 import { CATALOG_FILE } from "./manifest.js";
 
 export const SERVE_INDEX_FILE = "serve-index.json";
-
-type CodedColumn = ServeIndexFile["deployments"]["provider_id"];
 
 /**
  * A dictionary-encoded column built value by value: each distinct value once (in order of first
