@@ -40,7 +40,7 @@ function fileWithMarkerAt(size: number, at: number | null): Buffer {
 }
 
 describe("readReleaseFileFrom", () => {
-  // three chunks: the marker's last two chunks and one before them
+  // three chunks: the last two, where the marker is looked for, and one before them
   const size = 2 * READ_CHUNK + 12_345;
   const positions = [
     0,
